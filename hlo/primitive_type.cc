@@ -7,7 +7,7 @@ namespace {
 
 struct TypeInfo {
   PrimitiveType type;
-  std::string_view name;
+  absl::string_view name;
   int bits;
 };
 
@@ -56,11 +56,11 @@ const TypeInfo& Info(PrimitiveType type) {
 
 }  // namespace
 
-std::string_view PrimitiveTypeName(PrimitiveType type) {
+absl::string_view PrimitiveTypeName(PrimitiveType type) {
   return Info(type).name;
 }
 
-std::optional<PrimitiveType> ParsePrimitiveTypeName(std::string_view name) {
+std::optional<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name) {
   for (const TypeInfo& info : kTypes) {
     if (info.name == name && info.type != PrimitiveType::kInvalid &&
         info.type != PrimitiveType::kTuple) {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 #include <optional>
-#include <string_view>
+#include "absl/strings/string_view.h"
 
 namespace xlite {
 
@@ -51,11 +51,11 @@ inline constexpr int kLastPrimitiveType = 33;
 
 /// The text spelling ("f32", "f8e4m3fn", "opaque", "token"); "tuple" for
 /// kTuple and "invalid" for kInvalid, which never appear in HLO text.
-std::string_view PrimitiveTypeName(PrimitiveType type);
+absl::string_view PrimitiveTypeName(PrimitiveType type);
 
 /// Parses a text spelling of an array, token or opaque type. Returns nullopt
 /// for anything else (including "tuple", which the text never spells).
-std::optional<PrimitiveType> ParsePrimitiveTypeName(std::string_view name);
+std::optional<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name);
 
 /// True for the types whose values fill arrays (everything but tuple, token,
 /// opaque and invalid).

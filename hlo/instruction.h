@@ -1,0 +1,319 @@
+#ifndef XLITE_HLO_INSTRUCTION_H_
+#define XLITE_HLO_INSTRUCTION_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "hlo/attributes.h"
+#include "hlo/literal.h"
+#include "hlo/opcode.h"
+#include "hlo/shape.h"
+#include "hlo/sharding.h"
+
+namespace xlite {
+
+class HloComputation;
+
+/// Where an instruction was written (1-based; 0 = not from text).
+struct SourceLocation {
+  int32_t line = 0;
+  int32_t column = 0;
+};
+
+/// Opcode-specific attributes. An instruction allocates this only when it
+/// has one; the defaults are XLA's defaults, so an attribute that holds its
+/// default is not printed.
+struct HloAttributes {
+  // constant; custom-call `literal=`.
+  std::optional<Literal> literal;
+  // slice
+  std::vector<SliceDimension> slice;
+  // dynamic-slice
+  std::vector<int64_t> dynamic_slice_sizes;
+  // pad
+  PaddingConfig padding;
+  // convolution, reduce-window, select-and-scatter, custom-call
+  std::optional<Window> window;
+  std::optional<ConvolutionDimensionNumbers> conv_dnums;
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+  std::string conv_kind;  // kept verbatim
+  // dot, ragged-dot, scaled-dot
+  DotDimensionNumbers dot_dnums;
+  std::vector<int64_t> lhs_ragged_dims;
+  std::vector<int64_t> rhs_group_dims;
+  std::vector<Precision> operand_precision;
+  std::string algorithm;  // e.g. "dot_bf16_bf16_f32"
+  // gather / scatter
+  GatherDimensionNumbers gather_dnums;
+  std::vector<int64_t> gather_slice_sizes;
+  ScatterDimensionNumbers scatter_dnums;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  // compare
+  ComparisonDirection direction = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kFloat;
+  // fft
+  FftType fft_type = FftType::kFft;
+  std::vector<int64_t> fft_length;
+  // rng, rng-bit-generator, rng-get-and-update-state
+  RandomDistribution distribution = RandomDistribution::kUniform;
+  RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
+  int64_t delta = 0;
+  // reduce-precision
+  int64_t exponent_bits = 0;
+  int64_t mantissa_bits = 0;
+  // batch-norm-*
+  float epsilon = 0;
+  int64_t feature_index = 0;
+  // triangular-solve, cholesky
+  bool left_side = false;
+  bool lower = false;
+  bool unit_diagonal = false;
+  TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kInvalid;
+  // sort, topk
+  bool is_stable = false;
+  int64_t k = 0;
+  bool largest = true;
+  // fusion
+  FusionKind fusion_kind = FusionKind::kLoop;
+  // fusion, custom-call, async-start
+  std::vector<OutputOperandAlias> output_to_operand_aliasing;
+  // call
+  bool is_composite = false;
+  // collectives, send/recv
+  std::optional<int64_t> channel_id;
+  ReplicaGroups replica_groups;
+  bool use_global_device_ids = false;
+  bool constrain_layout = false;
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+  std::vector<std::vector<int64_t>> permute_slice_sizes;
+  std::string collective_mode;  // all-reduce `mode=`, kept verbatim
+  bool is_host_transfer = false;
+  // infeed / outfeed
+  std::string infeed_config;
+  std::string outfeed_config;
+  std::optional<Shape> outfeed_shape;
+  // custom-call
+  std::string custom_call_target;
+  CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal;
+  bool custom_call_has_side_effect = false;
+  std::optional<std::vector<Shape>> operand_layout_constraints;
+  CustomCallSchedule schedule = CustomCallSchedule::kNone;
+  PaddingType padding_type = PaddingType::kInvalid;
+  // async-start
+  std::string async_execution_thread = "main";
+  // copy-start
+  std::optional<int64_t> cross_program_prefetch_index;
+  // scan
+  int64_t num_carries = 0;
+  bool is_reverse = false;
+  bool is_associative = false;
+  // domain: kind plus entry/exit shardings.
+  std::string domain_kind;
+  std::optional<HloSharding> domain_entry;
+  std::optional<HloSharding> domain_exit;
+  // parameter
+  std::optional<std::vector<bool>> parameter_replication;
+
+  bool operator==(const HloAttributes&) const = default;
+};
+
+/// Attributes XLA prints on any instruction and xlite keeps without
+/// interpreting (printed back verbatim): `statistics=`, `origin=`,
+/// `result_accuracy=`.
+struct KeptAttribute {
+  std::string name;
+  std::string value;  // raw text
+  bool operator==(const KeptAttribute&) const = default;
+};
+
+/// One HLO instruction: an opcode, a result shape, operands (other
+/// instructions of the same computation), called computations and
+/// attributes. Owned by its HloComputation; users are tracked both ways so
+/// passes can rewrite the graph.
+class HloInstruction {
+ public:
+  /// A new instruction not yet in any computation; it is registered as a
+  /// user of its operands at once (and unregistered when destroyed).
+  static std::unique_ptr<HloInstruction> Create(
+      HloOpcode opcode, const Shape& shape,
+      absl::Span<HloInstruction* const> operands = {});
+
+  HloInstruction(const HloInstruction&) = delete;
+  HloInstruction& operator=(const HloInstruction&) = delete;
+  ~HloInstruction();
+
+  HloOpcode opcode() const { return opcode_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  const Shape& shape() const { return shape_; }
+  Shape* mutable_shape() { return &shape_; }
+
+  int64_t operand_count() const { return static_cast<int64_t>(operands_.size()); }
+  const std::vector<HloInstruction*>& operands() const { return operands_; }
+  HloInstruction* mutable_operand(int64_t i) const { return operands_[i]; }
+  const HloInstruction* operand(int64_t i) const { return operands_[i]; }
+
+  /// Distinct users, in the order they started using this instruction.
+  const std::vector<HloInstruction*>& users() const { return users_; }
+  int64_t user_count() const { return static_cast<int64_t>(users_.size()); }
+  bool IsUserOf(const HloInstruction* operand) const;
+
+  HloComputation* parent() const { return parent_; }
+  int64_t unique_id() const { return unique_id_; }
+  SourceLocation location() const { return location_; }
+  void set_location(SourceLocation loc) { location_ = loc; }
+  /// True if this is the root of its computation.
+  bool IsRoot() const;
+
+  // ----- graph mutation (keeps use/def lists consistent)
+  /// Appends an operand (and registers this as its user).
+  void AppendOperand(HloInstruction* operand);
+  /// Replaces operand `i`; shapes must be compatible (checked).
+  absl::Status ReplaceOperandWith(int64_t i, HloInstruction* new_operand);
+  /// Replaces every use of this instruction by `new_producer` (also as root
+  /// of the parent computation). Shapes must be compatible.
+  absl::Status ReplaceAllUsesWith(HloInstruction* new_producer);
+  /// Replaces uses in `user` only.
+  absl::Status ReplaceUseWith(HloInstruction* user, HloInstruction* new_producer);
+  /// Removes all operands (used before deleting an instruction).
+  void DetachOperands();
+
+  // ----- control dependencies
+  const std::vector<HloInstruction*>& control_predecessors() const {
+    return control_predecessors_;
+  }
+  const std::vector<HloInstruction*>& control_successors() const {
+    return control_successors_;
+  }
+  absl::Status AddControlDependencyTo(HloInstruction* successor);
+  absl::Status RemoveControlDependencyTo(HloInstruction* successor);
+  void DropAllControlDeps();
+
+  // ----- called computations
+  const std::vector<HloComputation*>& called_computations() const {
+    return called_computations_;
+  }
+  void AppendCalledComputation(HloComputation* c) {
+    called_computations_.push_back(c);
+  }
+  void set_called_computation(int64_t i, HloComputation* c) {
+    called_computations_[i] = c;
+  }
+  void clear_called_computations() { called_computations_.clear(); }
+  /// Single callee of call/map/reduce/reduce-window/sort/scatter/all-reduce/
+  /// custom-call(to_apply); nullptr otherwise.
+  HloComputation* to_apply() const;
+  HloComputation* while_condition() const { return called_computations_[0]; }
+  HloComputation* while_body() const { return called_computations_[1]; }
+  HloComputation* fused_computation() const { return called_computations_[0]; }
+  HloComputation* async_wrapped_computation() const {
+    return called_computations_.empty() ? nullptr : called_computations_[0];
+  }
+
+  // ----- common attributes
+  /// parameter number, tuple index, iota dimension or reshape
+  /// inferred_dimension, depending on the opcode.
+  int64_t parameter_number() const { return index_; }
+  int64_t tuple_index() const { return index_; }
+  int64_t iota_dimension() const { return index_; }
+  int64_t inferred_dimension() const { return index_; }
+  void set_index(int64_t index) { index_ = index; }
+  int64_t index() const { return index_; }
+  /// dimensions= of broadcast/transpose/reverse/reduce/concatenate/sort/map/
+  /// all-gather/all-to-all/reduce-scatter/get-dimension-size/scan ...
+  const std::vector<int64_t>& dimensions() const { return dimensions_; }
+  int64_t dimensions(int64_t i) const { return dimensions_[i]; }
+  std::vector<int64_t>* mutable_dimensions() { return &dimensions_; }
+  /// Whether `dimensions=` was written/should be printed for this opcode.
+  bool has_dimensions() const { return has_dimensions_; }
+  void set_has_dimensions(bool has) { has_dimensions_ = has; }
+
+  const HloAttributes& attrs() const;
+  HloAttributes& mutable_attrs();
+  bool has_attrs() const { return attrs_ != nullptr; }
+
+  const OpMetadata& metadata() const;
+  void set_metadata(const OpMetadata& metadata);
+  bool has_metadata() const { return metadata_ != nullptr; }
+
+  const std::string& backend_config() const { return backend_config_; }
+  void set_backend_config(std::string config) {
+    backend_config_ = std::move(config);
+  }
+
+  bool has_sharding() const { return sharding_ != nullptr; }
+  const HloSharding& sharding() const { return *sharding_; }
+  void set_sharding(const HloSharding& sharding);
+  void clear_sharding() { sharding_.reset(); }
+
+  const FrontendAttributes& frontend_attributes() const;
+  void set_frontend_attributes(const FrontendAttributes& attrs);
+  bool has_frontend_attributes() const { return frontend_attributes_ != nullptr; }
+
+  const std::vector<KeptAttribute>& kept_attributes() const;
+  void add_kept_attribute(std::string name, std::string value);
+
+  /// For async ops written as `<op>-start`/`-update`/`-done`: the wrapped
+  /// opcode, so the printer writes the same sugared form back.
+  std::optional<HloOpcode> async_sugar() const { return async_sugar_; }
+  void set_async_sugar(std::optional<HloOpcode> op) { async_sugar_ = op; }
+
+  /// Instructions with effects beyond their result (never removed as dead,
+  /// never CSE'd): send/recv, infeed/outfeed, rng, side-effecting custom
+  /// calls, collectives with channel ids, after-all/add-dependency tokens...
+  bool HasSideEffect() const;
+
+  /// Deep copy of every attribute but operands, users, parent and id; the
+  /// caller supplies the operands and called computations of the clone.
+  std::unique_ptr<HloInstruction> CloneWithNewOperands(
+      const Shape& shape, absl::Span<HloInstruction* const> operands) const;
+
+  /// True if opcode, shape, attributes and called computations are equal
+  /// (operands compared by the caller). Names, ids and metadata are ignored
+  /// unless `compare_metadata`.
+  bool IdenticalIgnoringOperands(const HloInstruction& other,
+                                 bool compare_metadata = false) const;
+
+ private:
+  friend class HloComputation;
+  friend class HloModule;
+  HloInstruction(HloOpcode opcode, const Shape& shape);
+  void RemoveUser(HloInstruction* user);
+  void AddUser(HloInstruction* user);
+
+  HloOpcode opcode_;
+  bool has_dimensions_ = false;
+  std::optional<HloOpcode> async_sugar_;
+  SourceLocation location_;
+  int64_t unique_id_ = -1;
+  int64_t index_ = 0;
+  std::string name_;
+  Shape shape_;
+  std::vector<HloInstruction*> operands_;
+  std::vector<HloInstruction*> users_;
+  std::vector<HloComputation*> called_computations_;
+  std::vector<HloInstruction*> control_predecessors_;
+  std::vector<HloInstruction*> control_successors_;
+  std::vector<int64_t> dimensions_;
+  HloComputation* parent_ = nullptr;
+  int64_t index_in_parent_ = -1;
+  std::string backend_config_;
+  std::unique_ptr<HloAttributes> attrs_;
+  std::unique_ptr<OpMetadata> metadata_;
+  std::unique_ptr<HloSharding> sharding_;
+  std::unique_ptr<FrontendAttributes> frontend_attributes_;
+  std::unique_ptr<std::vector<KeptAttribute>> kept_attributes_;
+};
+
+}  // namespace xlite
+
+#endif  // XLITE_HLO_INSTRUCTION_H_

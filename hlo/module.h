@@ -1,0 +1,118 @@
+#ifndef XLITE_HLO_MODULE_H_
+#define XLITE_HLO_MODULE_H_
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "hlo/computation.h"
+
+namespace xlite {
+
+/// One entry of `input_output_alias={ {0}: (0, {}, may-alias) }`.
+struct InputOutputAlias {
+  ShapeIndex output_index;
+  int64_t parameter_number = 0;
+  ShapeIndex parameter_index;
+  bool must_alias = false;
+  bool operator==(const InputOutputAlias&) const = default;
+};
+
+/// One entry of `buffer_donor={ (0, {}) }`.
+struct BufferDonor {
+  int64_t parameter_number = 0;
+  ShapeIndex parameter_index;
+  bool operator==(const BufferDonor&) const = default;
+};
+
+/// Module-level settings printed in the `HloModule` header.
+struct HloModuleConfig {
+  bool is_scheduled = false;
+  std::vector<InputOutputAlias> input_output_alias;
+  std::vector<BufferDonor> buffer_donor;
+  bool alias_passthrough_params = false;
+  /// entry_computation_layout: parameter shapes and result shape with
+  /// layouts. Set from the header or derived from the entry computation.
+  std::optional<std::vector<Shape>> entry_parameter_layouts;
+  std::optional<Shape> entry_result_layout;
+  std::vector<bool> allow_spmd_sharding_propagation_to_parameters;
+  std::vector<bool> allow_spmd_sharding_propagation_to_output;
+  int64_t replica_count = 1;
+  int64_t num_partitions = 1;
+  FrontendAttributes frontend_attributes;
+  /// Header attributes kept verbatim (origin_recovery_table=...).
+  std::vector<KeptAttribute> kept_attributes;
+  /// A `FileNames ... StackFrames ...` block kept verbatim.
+  std::string stack_frame_index;
+  bool operator==(const HloModuleConfig&) const = default;
+};
+
+/// An HLO module: computations (callees before callers), one of which is
+/// the entry, and the module configuration.
+class HloModule {
+ public:
+  explicit HloModule(std::string name);
+  ~HloModule();
+  HloModule(const HloModule&) = delete;
+  HloModule& operator=(const HloModule&) = delete;
+
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
+  HloModuleConfig& config() { return config_; }
+  const HloModuleConfig& config() const { return config_; }
+
+  /// Adds a computation (taking ownership); ids are assigned here.
+  HloComputation* AddComputation(std::unique_ptr<HloComputation> computation);
+  HloComputation* AddEntryComputation(std::unique_ptr<HloComputation> c);
+  /// Removes a computation no instruction calls.
+  absl::Status RemoveComputation(HloComputation* computation);
+
+  HloComputation* entry_computation() const { return entry_; }
+  void set_entry_computation(HloComputation* c) { entry_ = c; }
+
+  /// Computations in module order.
+  std::vector<HloComputation*> computations() const;
+  int64_t computation_count() const {
+    return static_cast<int64_t>(computations_.size());
+  }
+  HloComputation* GetComputationWithName(absl::string_view name) const;
+
+  /// Callees before callers, starting from every computation in order.
+  std::vector<HloComputation*> MakeComputationPostOrder() const;
+
+  /// Total number of instructions in all computations.
+  int64_t instruction_count() const;
+
+  /// Next unique id for an instruction of this module.
+  int64_t NextInstructionId() { return next_instruction_id_++; }
+
+  /// Name of the file this module was read from ("" if none): errors found
+  /// later (verifier) are reported at FILE:LINE:COL.
+  const std::string& source_name() const { return source_name_; }
+  void set_source_name(std::string name) { source_name_ = std::move(name); }
+
+  /// The entry computation's (parameter shapes, result shape) with layouts:
+  /// the configured entry_computation_layout when set, else derived.
+  std::vector<Shape> EntryParameterLayouts() const;
+  Shape EntryResultLayout() const;
+
+  /// A deep copy (same names, fresh ids).
+  std::unique_ptr<HloModule> Clone() const;
+
+ private:
+  std::string name_;
+  HloModuleConfig config_;
+  std::vector<std::unique_ptr<HloComputation>> computations_;
+  HloComputation* entry_ = nullptr;
+  int64_t next_instruction_id_ = 0;
+  int64_t next_computation_id_ = 0;
+  std::string source_name_;
+};
+
+}  // namespace xlite
+
+#endif  // XLITE_HLO_MODULE_H_

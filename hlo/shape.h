@@ -1,0 +1,202 @@
+#ifndef XLITE_HLO_SHAPE_H_
+#define XLITE_HLO_SHAPE_H_
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "hlo/primitive_type.h"
+
+namespace xlite {
+
+class Shape;
+
+/// A path into a (nested) tuple shape: {} is the whole shape, {1, 0} the first
+/// element of the second element.
+using ShapeIndex = absl::InlinedVector<int64_t, 2>;
+std::string ShapeIndexToString(const ShapeIndex& index);  // "{1,0}"
+
+/// One tiling level of a layout, e.g. (8,128). A dimension may be
+/// kCombineDimension, printed "*".
+struct Tile {
+  static constexpr int64_t kCombineDimension =
+      std::numeric_limits<int64_t>::min();
+  std::vector<int64_t> dimensions;
+  bool operator==(const Tile&) const = default;
+};
+
+/// `SC(dim:i,j)`: how one dimension is split across memory.
+struct SplitConfig {
+  int64_t dimension = 0;
+  std::vector<int64_t> split_indices;
+  bool operator==(const SplitConfig&) const = default;
+};
+
+/// Physical layout of an array: minor-to-major dimension order plus the
+/// attributes XLA prints after ':' — tiles `T(..)`, tail padding `L(n)`,
+/// index/pointer types `#(t)` `*(t)`, element size `E(n)`, memory space
+/// `S(n)`, split configs `SC(..)`, physical shape `P(..)`, dynamic-shape
+/// metadata prefix `M(n)`.
+class Layout {
+ public:
+  Layout() = default;
+  explicit Layout(absl::Span<const int64_t> minor_to_major)
+      : minor_to_major_(minor_to_major.begin(), minor_to_major.end()) {}
+  Layout(const Layout& other);
+  Layout& operator=(const Layout& other);
+  Layout(Layout&&) = default;
+  Layout& operator=(Layout&&) = default;
+  ~Layout();
+
+  const absl::InlinedVector<int64_t, 6>& minor_to_major() const {
+    return minor_to_major_;
+  }
+  absl::InlinedVector<int64_t, 6>& mutable_minor_to_major() {
+    return minor_to_major_;
+  }
+  std::vector<Tile>& mutable_tiles() { return tiles_; }
+  const std::vector<Tile>& tiles() const { return tiles_; }
+
+  int64_t tail_padding_alignment_in_elements = 1;
+  PrimitiveType index_primitive_type = PrimitiveType::kInvalid;
+  PrimitiveType pointer_primitive_type = PrimitiveType::kInvalid;
+  int64_t element_size_in_bits = 0;
+  int64_t memory_space = 0;
+  std::vector<SplitConfig> split_configs;
+  int64_t dynamic_shape_metadata_prefix_bytes = 0;
+
+  const Shape* physical_shape() const { return physical_shape_.get(); }
+  void set_physical_shape(const Shape& shape);
+
+  /// True when only minor_to_major is set (no ':' section when printed).
+  bool HasOnlyMinorToMajor() const;
+
+  /// XLA's text form, e.g. "{1,0:T(8,128)(2,1)S(1)}".
+  std::string ToString() const;
+
+  bool operator==(const Layout& other) const;
+
+ private:
+  absl::InlinedVector<int64_t, 6> minor_to_major_;
+  std::vector<Tile> tiles_;
+  std::unique_ptr<Shape> physical_shape_;
+};
+
+/// The shape of an HLO value: an array (element type, dimensions with
+/// optional dynamic bounds, optional layout), a tuple of shapes, a token or
+/// an opaque value.
+class Shape {
+ public:
+  /// Size of an unbounded dynamic dimension, printed "?".
+  static constexpr int64_t kUnboundedSize = std::numeric_limits<int64_t>::min();
+
+  Shape() = default;
+  /// An array (or token/opaque with no dimensions), without layout.
+  Shape(PrimitiveType type, absl::Span<const int64_t> dimensions);
+  static Shape Tuple(std::vector<Shape> elements);
+  static Shape Token() { return Shape(PrimitiveType::kToken, {}); }
+  /// An array with the default (major-to-minor) layout.
+  static Shape WithDefaultLayout(PrimitiveType type,
+                                 absl::Span<const int64_t> dimensions);
+
+  PrimitiveType element_type() const { return element_type_; }
+  void set_element_type(PrimitiveType t) { element_type_ = t; }
+
+  bool IsTuple() const { return element_type_ == PrimitiveType::kTuple; }
+  bool IsToken() const { return element_type_ == PrimitiveType::kToken; }
+  bool IsOpaque() const { return element_type_ == PrimitiveType::kOpaque; }
+  bool IsArray() const { return IsArrayType(element_type_); }
+
+  int64_t rank() const { return static_cast<int64_t>(dimensions_.size()); }
+  const absl::InlinedVector<int64_t, 6>& dimensions() const {
+    return dimensions_;
+  }
+  int64_t dimensions(int64_t i) const { return dimensions_[i]; }
+  void set_dimension(int64_t i, int64_t size) { dimensions_[i] = size; }
+  /// Replaces all dimensions; clears dynamic flags and any layout.
+  void set_dimensions(absl::Span<const int64_t> dims);
+  void add_dimension(int64_t size, bool dynamic = false);
+
+  bool is_dynamic_dimension(int64_t i) const { return dynamic_[i]; }
+  void set_dynamic_dimension(int64_t i, bool dynamic) { dynamic_[i] = dynamic; }
+  bool is_unbounded_dimension(int64_t i) const {
+    return dimensions_[i] == kUnboundedSize;
+  }
+  /// True if any dimension (of any tuple element) is dynamic.
+  bool is_dynamic() const;
+  const absl::InlinedVector<bool, 6>& dynamic_dimensions() const {
+    return dynamic_;
+  }
+
+  const std::vector<Shape>& tuple_shapes() const { return tuple_shapes_; }
+  std::vector<Shape>& mutable_tuple_shapes() { return tuple_shapes_; }
+  const Shape& tuple_shapes(int64_t i) const { return tuple_shapes_[i]; }
+  int64_t tuple_shapes_size() const {
+    return static_cast<int64_t>(tuple_shapes_.size());
+  }
+
+  bool has_layout() const { return layout_ != nullptr; }
+  const Layout& layout() const;
+  Layout& mutable_layout();
+  void set_layout(const Layout& layout);
+  void clear_layout() { layout_.reset(); }
+  /// Gives this array (and every array in a tuple) the default layout where
+  /// it has none.
+  void FillMissingLayouts();
+  /// Removes layouts recursively.
+  void ClearLayouts();
+
+  /// Product of the dimensions (1 for scalars); 0 for non-arrays.
+  int64_t ElementCount() const;
+  /// Bytes of the array's unpacked element storage (sub-byte types take one
+  /// byte each, as in literals).
+  int64_t ByteSizeOfElements() const;
+
+  /// The subshape at `index`, or nullptr if the index does not exist.
+  const Shape* Subshape(const ShapeIndex& index) const;
+  Shape* MutableSubshape(const ShapeIndex& index);
+
+  /// Text as XLA prints it: "f32[8,128]{1,0}", "(f32[], s32[2]{0})".
+  std::string ToString(bool print_layout = true) const;
+
+  /// Equal in every respect, layouts included.
+  bool operator==(const Shape& other) const;
+  bool operator!=(const Shape& other) const { return !(*this == other); }
+
+ private:
+  PrimitiveType element_type_ = PrimitiveType::kInvalid;
+  absl::InlinedVector<int64_t, 6> dimensions_;
+  absl::InlinedVector<bool, 6> dynamic_;
+  std::vector<Shape> tuple_shapes_;
+  std::unique_ptr<Layout> layout_;
+
+ public:
+  Shape(const Shape& other);
+  Shape& operator=(const Shape& other);
+  Shape(Shape&&) = default;
+  Shape& operator=(Shape&&) = default;
+  ~Shape() = default;
+};
+
+/// Shapes equal ignoring layouts (and, with `ignore_element_type`, the
+/// element types of arrays).
+bool ShapesCompatible(const Shape& a, const Shape& b);
+bool ShapesSameDimensions(const Shape& a, const Shape& b);
+
+/// The layout {rank-1, ..., 1, 0}.
+Layout DefaultLayout(int64_t rank);
+
+/// Checks that a shape is well formed: valid element type, non-negative
+/// dimensions (or dynamic), a layout that is a permutation of the
+/// dimensions, tuple elements recursively.
+absl::Status ValidateShape(const Shape& shape);
+
+}  // namespace xlite
+
+#endif  // XLITE_HLO_SHAPE_H_
