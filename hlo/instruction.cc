@@ -21,6 +21,8 @@ std::unique_ptr<HloInstruction> HloInstruction::Create(
     HloOpcode opcode, const Shape& shape,
     absl::Span<HloInstruction* const> operands) {
   std::unique_ptr<HloInstruction> instruction(new HloInstruction(opcode, shape));
+  // reshape's inferred_dimension defaults to "none".
+  if (opcode == HloOpcode::kReshape) instruction->index_ = -1;
   for (HloInstruction* operand : operands) instruction->AppendOperand(operand);
   return instruction;
 }

@@ -209,6 +209,10 @@ class HloInstruction {
     called_computations_[i] = c;
   }
   void clear_called_computations() { called_computations_.clear(); }
+  /// Sets the number of callee slots (new ones are null until filled).
+  void ResizeCalledComputations(int64_t n) {
+    called_computations_.resize(n, nullptr);
+  }
   /// Single callee of call/map/reduce/reduce-window/sort/scatter/all-reduce/
   /// custom-call(to_apply); nullptr otherwise.
   HloComputation* to_apply() const;

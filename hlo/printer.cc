@@ -442,10 +442,11 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
       return;
     case HloOpcode::kFusion:
     case HloOpcode::kAsyncStart:
-    case HloOpcode::kAsyncUpdate:
-    case HloOpcode::kAsyncDone:
       out.Add("calls", ComputationName(called[0]));
       return;
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+      return;  // Inherited from the async-start.
     case HloOpcode::kCustomCall:
       if (called.size() == 1) {
         out.Add("to_apply", ComputationName(called[0]));

@@ -1,0 +1,40 @@
+#ifndef XLITE_HLO_SHAPE_INFERENCE_INTERNAL_H_
+#define XLITE_HLO_SHAPE_INFERENCE_INTERNAL_H_
+
+// Helpers shared by the shape inference files; not a public API.
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "hlo/instruction.h"
+
+namespace xlite {
+namespace shape_inference_internal {
+
+absl::Status Invalid(absl::string_view message);
+std::string S(const Shape& shape);
+/// An array with `like`'s dimensions (and dynamic flags) and `type`.
+Shape ArrayLike(const Shape& like, PrimitiveType type);
+absl::Status ExpectArray(const Shape& shape, absl::string_view what);
+absl::Status ExpectScalar(const Shape& shape, absl::string_view what);
+absl::Status CheckDimensionIndices(const std::vector<int64_t>& dims,
+                                   int64_t rank, absl::string_view what,
+                                   bool unique);
+Shape ProgramResult(const HloComputation* c);
+/// Checks that `callee` takes parameters compatible with `params`.
+absl::Status CheckCallee(const HloComputation* callee,
+                         const std::vector<Shape>& params,
+                         absl::string_view role);
+bool SameDimensions(const Shape& a, const Shape& b);
+
+absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo);
+/// Output size of one windowed dimension (reduce-window, convolution).
+absl::StatusOr<int64_t> WindowedOutputSize(int64_t input,
+                                           const WindowDimension& window);
+
+}  // namespace shape_inference_internal
+}  // namespace xlite
+
+#endif  // XLITE_HLO_SHAPE_INFERENCE_INTERNAL_H_

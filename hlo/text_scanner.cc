@@ -1,0 +1,313 @@
+#include "hlo/text_scanner.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "absl/strings/escaping.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+
+namespace xlite {
+namespace {
+
+bool IsIdentifierStart(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+
+bool IsIdentifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.' ||
+         c == '-';
+}
+
+bool IsNameChar(char c) { return IsIdentifierChar(c) || c == '$'; }
+
+}  // namespace
+
+TextScanner::TextScanner(absl::string_view text, std::string filename,
+                         int line_offset)
+    : text_(text), filename_(std::move(filename)), line_offset_(line_offset) {}
+
+void TextScanner::SkipSpaceAndComments() {
+  while (pos_ < text_.size()) {
+    const char c = text_[pos_];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
+        c == '\v') {
+      ++pos_;
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/') {
+      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+    } else if (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '*') {
+      size_t end = text_.find("*/", pos_ + 2);
+      if (end == absl::string_view::npos) {
+        ErrorAt(pos_, "unterminated /* comment");
+        pos_ = text_.size();
+        return;
+      }
+      pos_ = end + 2;
+    } else {
+      return;
+    }
+  }
+}
+
+char TextScanner::Peek() {
+  SkipSpaceAndComments();
+  return pos_ < text_.size() ? text_[pos_] : '\0';
+}
+
+char TextScanner::PeekAt(size_t n) {
+  Peek();
+  return pos_ + n < text_.size() ? text_[pos_ + n] : '\0';
+}
+
+bool TextScanner::Consume(char c) {
+  if (Peek() == c && pos_ < text_.size()) {
+    ++pos_;
+    return true;
+  }
+  return false;
+}
+
+bool TextScanner::ConsumeString(absl::string_view s) {
+  Peek();
+  if (text_.substr(pos_, s.size()) == s) {
+    pos_ += s.size();
+    return true;
+  }
+  return false;
+}
+
+bool TextScanner::Expect(char c, absl::string_view what) {
+  if (Consume(c)) return true;
+  const char next = Peek();
+  std::string seen = next == '\0' ? "end of input"
+                                  : absl::StrCat("'", std::string(1, next), "'");
+  return Error(absl::StrCat("expected '", std::string(1, c), "' ", what,
+                            ", but found ", seen));
+}
+
+std::string TextScanner::ReadIdentifier() {
+  if (!IsIdentifierStart(Peek())) return "";
+  return ReadWhile(IsIdentifierChar);
+}
+
+std::string TextScanner::PeekIdentifier() {
+  const size_t saved = pos_;
+  std::string id = ReadIdentifier();
+  pos_ = saved;
+  return id;
+}
+
+bool TextScanner::LooksLikeIdentifierFollowedBy(char then) {
+  const size_t saved = pos_;
+  std::string id = ReadIdentifier();
+  bool ok = !id.empty();
+  if (ok && then != 0) {
+    ok = pos_ < text_.size() && text_[pos_] == then;
+  }
+  pos_ = saved;
+  return ok;
+}
+
+std::string TextScanner::ReadName() {
+  Peek();
+  const size_t start = pos_;
+  if (pos_ < text_.size() && text_[pos_] == '%') {
+    ++pos_;
+    std::string name;
+    while (pos_ < text_.size() && IsNameChar(text_[pos_])) {
+      name.push_back(text_[pos_++]);
+    }
+    if (name.empty()) pos_ = start;
+    return name;
+  }
+  if (pos_ < text_.size() && IsIdentifierStart(text_[pos_])) {
+    return ReadWhile(IsNameChar);
+  }
+  return "";
+}
+
+bool TextScanner::ReadInt64(int64_t* value, absl::string_view what) {
+  const size_t start = Position();
+  std::string token;
+  if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
+    token.push_back(text_[pos_++]);
+  }
+  while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
+    token.push_back(text_[pos_++]);
+  }
+  if (token.empty() || token == "-" || token == "+" ||
+      !absl::SimpleAtoi(token, value)) {
+    pos_ = start;
+    return ErrorAt(start, absl::StrCat("expected an integer ", what));
+  }
+  return true;
+}
+
+bool TextScanner::ReadBool(bool* value, absl::string_view what) {
+  const size_t start = Position();
+  std::string id = ReadIdentifier();
+  if (id == "true") {
+    *value = true;
+    return true;
+  }
+  if (id == "false") {
+    *value = false;
+    return true;
+  }
+  pos_ = start;
+  return ErrorAt(start, absl::StrCat("expected true or false ", what));
+}
+
+bool TextScanner::ReadQuotedString(std::string* value, absl::string_view what) {
+  const size_t start = Position();
+  if (pos_ >= text_.size() || text_[pos_] != '"') {
+    return ErrorAt(start, absl::StrCat("expected a quoted string ", what));
+  }
+  size_t i = pos_ + 1;
+  std::string raw;
+  while (i < text_.size() && text_[i] != '"') {
+    if (text_[i] == '\\' && i + 1 < text_.size()) {
+      raw.push_back(text_[i]);
+      ++i;
+    }
+    raw.push_back(text_[i]);
+    ++i;
+  }
+  if (i >= text_.size()) {
+    return ErrorAt(start, absl::StrCat("unterminated string ", what));
+  }
+  std::string error;
+  if (!absl::CUnescape(raw, value, &error)) {
+    return ErrorAt(start, absl::StrCat("invalid escape in string ", what, ": ",
+                                       error));
+  }
+  pos_ = i + 1;
+  return true;
+}
+
+std::string TextScanner::ReadNumberToken() {
+  Peek();
+  const size_t start = pos_;
+  size_t i = pos_;
+  if (i < text_.size() && (text_[i] == '-' || text_[i] == '+')) ++i;
+  // inf / nan / nan(0x...)
+  if (text_.substr(i, 3) == "inf") {
+    pos_ = i + 3;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+  if (text_.substr(i, 3) == "nan") {
+    i += 3;
+    if (i < text_.size() && text_[i] == '(') {
+      size_t close = text_.find(')', i);
+      if (close != absl::string_view::npos && close - i < 24) i = close + 1;
+    }
+    pos_ = i;
+    return std::string(text_.substr(start, pos_ - start));
+  }
+  bool digits = false;
+  while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) {
+    ++i;
+    digits = true;
+  }
+  if (i < text_.size() && text_[i] == '.') {
+    ++i;
+    while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) {
+      ++i;
+      digits = true;
+    }
+  }
+  if (digits && i < text_.size() && (text_[i] == 'e' || text_[i] == 'E')) {
+    size_t j = i + 1;
+    if (j < text_.size() && (text_[j] == '-' || text_[j] == '+')) ++j;
+    if (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) {
+      while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) ++j;
+      i = j;
+    }
+  }
+  if (!digits) return "";
+  pos_ = i;
+  return std::string(text_.substr(start, pos_ - start));
+}
+
+bool TextScanner::ReadBalancedBraces(std::string* out, absl::string_view what) {
+  const size_t start = Position();
+  if (pos_ >= text_.size() || text_[pos_] != '{') {
+    return ErrorAt(start, absl::StrCat("expected '{' ", what));
+  }
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = pos_; i < text_.size(); ++i) {
+    const char c = text_[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (--depth == 0) {
+        *out = std::string(text_.substr(pos_, i + 1 - pos_));
+        pos_ = i + 1;
+        return true;
+      }
+    }
+  }
+  return ErrorAt(start, absl::StrCat("unbalanced '{' ", what));
+}
+
+std::pair<int, int> TextScanner::LineColumn(size_t position) const {
+  int line = 1;
+  size_t line_start = 0;
+  const size_t end = std::min(position, text_.size());
+  for (size_t i = 0; i < end; ++i) {
+    if (text_[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return {line + line_offset_, static_cast<int>(end - line_start) + 1};
+}
+
+std::string TextScanner::FormatError(size_t position,
+                                     absl::string_view message) const {
+  auto [line, column] = LineColumn(position);
+  std::string out =
+      absl::StrCat(filename_, ":", line, ":", column, ": error: ", message);
+  // The source line and a caret under the column.
+  const size_t clamped = std::min(position, text_.size());
+  size_t begin = text_.rfind('\n', clamped == 0 ? 0 : clamped - 1);
+  begin = (begin == absl::string_view::npos || clamped == 0) ? 0 : begin + 1;
+  if (clamped > 0 && text_[clamped - 1] == '\n') begin = clamped;
+  size_t finish = text_.find('\n', begin);
+  if (finish == absl::string_view::npos) finish = text_.size();
+  absl::string_view source = text_.substr(begin, finish - begin);
+  const bool printable = std::all_of(source.begin(), source.end(), [](char c) {
+    return c == '\t' || static_cast<unsigned char>(c) >= 0x20;
+  });
+  if (source.size() <= 200 && !source.empty() && printable) {
+    std::string caret(static_cast<size_t>(column - 1), ' ');
+    for (size_t i = 0; i < caret.size() && i < source.size(); ++i) {
+      if (source[i] == '\t') caret[i] = '\t';
+    }
+    absl::StrAppend(&out, "\n", source, "\n", caret, "^");
+  }
+  return out;
+}
+
+bool TextScanner::ErrorAt(size_t position, absl::string_view message) {
+  if (error_.empty()) error_ = FormatError(position, message);
+  return false;
+}
+
+absl::Status TextScanner::status() const {
+  if (error_.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(error_);
+}
+
+}  // namespace xlite
