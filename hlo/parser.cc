@@ -251,6 +251,15 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::ParseModule() {
   if (!has_header) module->set_name(absl::StrCat("module_", entry->name()));
   if (!ResolveComputationRefs(module.get())) return s.status();
   if (!CheckCallGraphAcyclic(module.get())) return s.status();
+  // Like XLA, a module always has an entry computation layout: when the
+  // header does not give one, it is the entry's parameter and root shapes.
+  HloModuleConfig& config = module->config();
+  if (!config.entry_parameter_layouts.has_value()) {
+    config.entry_parameter_layouts = module->EntryParameterLayouts();
+  }
+  if (!config.entry_result_layout.has_value()) {
+    config.entry_result_layout = module->EntryResultLayout();
+  }
   return module;
 }
 
@@ -258,7 +267,9 @@ bool Parser::ParseModuleHeader(HloModule* module) {
   TextScanner& s = scanner_;
   const size_t name_pos = s.Position();
   std::string name = s.ReadName();
-  if (name.empty()) return s.ErrorAt(name_pos, "expected a module name after HloModule");
+  if (name.empty() || name == "ENTRY") {
+    return s.ErrorAt(name_pos, "expected a module name after HloModule");
+  }
   module->set_name(name);
   HloModuleConfig& config = module->config();
   absl::flat_hash_set<std::string> seen;
@@ -429,6 +440,11 @@ bool Parser::ParseComputation(HloModule* module) {
   if (name.empty()) {
     return s.ErrorAt(name_pos, is_entry ? "expected a computation name after ENTRY"
                                         : "expected a computation name");
+  }
+  if (name == "HloModule" && !is_entry) {
+    return s.ErrorAt(name_pos,
+                     "a second 'HloModule' in one input; separate modules with "
+                     "a line '// -----' and use --split-input-file");
   }
   if (computations_by_name_.contains(name)) {
     auto [line, col] = s.LineColumn(computation_positions_[name]);
@@ -739,6 +755,11 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
   }
   std::optional<HloOpcode> opcode = StringToHloOpcode(opcode_text);
   std::optional<HloOpcode> async_wrapped;
+  if (!opcode.has_value() && !shape.has_value() && s.Peek() == '[') {
+    s.ErrorAt(opcode_pos, absl::StrCat("unknown element type '", opcode_text,
+                                       "'"));
+    return nullptr;
+  }
   if (!opcode.has_value()) {
     for (auto [suffix, async_op] :
          {std::pair<absl::string_view, HloOpcode>{"-start", HloOpcode::kAsyncStart},
@@ -897,7 +918,7 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
 
   HloInstruction* raw = instruction.get();
   if (allow_attributes) {
-    if (!ParseAttributes(raw, wrapped)) return nullptr;
+    if (!ParseAttributes(raw, wrapped, opcode_pos)) return nullptr;
   } else {
     absl::flat_hash_set<std::string> none;
     if (!CheckRequiredAttributes(raw, none, opcode_pos)) return nullptr;
@@ -921,10 +942,9 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
 // -------------------------------------------------------------- attributes
 
 bool Parser::ParseAttributes(HloInstruction* instruction,
-                             HloInstruction* wrapped) {
+                             HloInstruction* wrapped, size_t start) {
   TextScanner& s = scanner_;
   absl::flat_hash_set<std::string> seen;
-  const size_t start = s.Position();
   while (s.Peek() == ',') {
     // A ',' followed by something that is not "name=" ends the instruction
     // (e.g. the ", execution_thread=" after a computation is never here).

@@ -80,7 +80,8 @@ class Parser {
                                       size_t name_position, bool allow_attributes);
   bool ParseOperands(HloComputation* computation,
                      std::vector<HloInstruction*>* operands);
-  bool ParseAttributes(HloInstruction* instruction, HloInstruction* wrapped);
+  bool ParseAttributes(HloInstruction* instruction, HloInstruction* wrapped,
+                       size_t opcode_position);
   bool ParseOneAttribute(HloInstruction* instruction, HloInstruction* wrapped,
                          const std::string& name, size_t position);
   bool ParseOpcodeAttribute(HloInstruction* instruction, const std::string& name,

@@ -310,4 +310,39 @@ absl::Status TextScanner::status() const {
   return absl::InvalidArgumentError(error_);
 }
 
+absl::Status AddSourceExcerpt(const absl::Status& status, absl::string_view text,
+                              int line_offset) {
+  if (status.ok()) return status;
+  const std::string message(status.message());
+  if (message.find('\n') != std::string::npos) return status;
+  // "FILE:LINE:COL: error: ..." -> LINE and COL.
+  const size_t marker = message.find(": error: ");
+  if (marker == std::string::npos) return status;
+  const std::string head = message.substr(0, marker);
+  const size_t c2 = head.rfind(':');
+  if (c2 == std::string::npos) return status;
+  const size_t c1 = head.rfind(':', c2 - 1);
+  if (c1 == std::string::npos) return status;
+  int line, column;
+  if (!absl::SimpleAtoi(head.substr(c1 + 1, c2 - c1 - 1), &line) ||
+      !absl::SimpleAtoi(head.substr(c2 + 1), &column)) {
+    return status;
+  }
+  line -= line_offset;
+  if (line < 1 || column < 1) return status;
+  size_t start = 0;
+  for (int i = 1; i < line; ++i) {
+    start = text.find('\n', start);
+    if (start == absl::string_view::npos) return status;
+    ++start;
+  }
+  TextScanner scanner(text, head.substr(0, c1), line_offset);
+  const std::string located =
+      scanner.FormatError(start + static_cast<size_t>(column - 1), "x");
+  const size_t newline = located.find('\n');
+  if (newline == std::string::npos) return status;
+  return absl::Status(status.code(),
+                      absl::StrCat(message, located.substr(newline)));
+}
+
 }  // namespace xlite

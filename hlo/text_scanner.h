@@ -97,6 +97,12 @@ class TextScanner {
   std::vector<size_t> line_starts_;
 };
 
+/// For an error located `FILE:LINE:COL: error: ...` (e.g. from the verifier)
+/// that carries no source excerpt, appends the line of `text` and a caret.
+/// `line_offset` is the number of lines before `text` in FILE.
+absl::Status AddSourceExcerpt(const absl::Status& status, absl::string_view text,
+                              int line_offset = 0);
+
 }  // namespace xlite
 
 #endif  // XLITE_HLO_TEXT_SCANNER_H_

@@ -13,6 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
+#include "hlo/text_scanner.h"
 #include "hlo/verifier.h"
 #include "passes/registry.h"
 #include "tools/tool_flags.h"
@@ -81,7 +82,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& text,
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text, options);
   if (!module.ok()) return module.status();
   absl::Status status = VerifyModule(**module);
-  if (!status.ok()) return status;
+  if (!status.ok()) return AddSourceExcerpt(status, text, line_offset);
   absl::StatusOr<bool> changed = pipeline.Run(**module);
   if (!changed.ok()) return changed.status();
   return PrintModule(**module);

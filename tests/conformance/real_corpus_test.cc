@@ -1,0 +1,73 @@
+// Every module of ../shared/hlo-corpus/real (39 modules XLA printed) parses,
+// verifies, prints, and re-parses to an identical print and an equal module.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "hlo/module_equal.h"
+#include "hlo/parser.h"
+#include "hlo/printer.h"
+#include "hlo/verifier.h"
+#include "tests/testing/paths.h"
+
+namespace xlite {
+namespace {
+
+std::vector<std::string> CorpusFiles() {
+  std::optional<std::string> dir = testing::SharedCorpusDir();
+  if (!dir.has_value()) return {};
+  return testing::ListFiles(*dir, ".hlo");
+}
+
+class RealCorpusTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(RealCorpusTest, ParsesVerifiesAndRoundTrips) {
+  const std::string& path = GetParam();
+  std::optional<std::string> text = testing::ReadFile(path);
+  ASSERT_TRUE(text.has_value()) << path;
+  ParseOptions options;
+  options.filename = path;
+  auto first = ParseHloModule(*text, options);
+  ASSERT_TRUE(first.ok()) << first.status().message();
+  ASSERT_TRUE(VerifyModule(**first).ok()) << VerifyModule(**first).message();
+  const std::string printed = PrintModule(**first);
+
+  options.filename = path + " (printed)";
+  auto second = ParseHloModule(printed, options);
+  ASSERT_TRUE(second.ok()) << second.status().message() << "\n" << printed;
+  ASSERT_TRUE(VerifyModule(**second).ok()) << VerifyModule(**second).message();
+  EXPECT_EQ(PrintModule(**second), printed) << "printing is not a fixpoint";
+  std::string difference;
+  EXPECT_TRUE(ModulesEqual(**first, **second, &difference)) << difference;
+
+  // A deep copy is equal too.
+  auto clone = (*first)->Clone();
+  EXPECT_TRUE(ModulesEqual(**first, *clone, &difference)) << difference;
+  EXPECT_TRUE(VerifyModule(*clone).ok());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, RealCorpusTest, ::testing::ValuesIn(CorpusFiles()),
+    [](const ::testing::TestParamInfo<std::string>& info) {
+      std::string name = info.param.substr(info.param.rfind('/') + 1);
+      name = name.substr(0, name.rfind('.'));
+      for (char& c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      }
+      return name;
+    });
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RealCorpusTest);
+
+TEST(RealCorpus, ReportsWhereTheCorpusIs) {
+  std::optional<std::string> dir = testing::SharedCorpusDir();
+  if (!dir.has_value()) {
+    GTEST_SKIP() << "../shared/hlo-corpus/real not found beside the checkout "
+                    "(set XLITE_HLO_CORPUS to point at it); corpus tests skipped";
+  }
+  EXPECT_GE(CorpusFiles().size(), 30u) << "in " << *dir;
+  std::cout << "real corpus: " << *dir << " (" << CorpusFiles().size()
+            << " modules)\n";
+}
+
+}  // namespace
+}  // namespace xlite

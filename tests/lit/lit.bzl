@@ -1,0 +1,31 @@
+"""hlo_lit_tests: one sh_test per .hlo file with "// RUN:" lines."""
+
+def hlo_lit_tests(name, srcs):
+    """Creates a test per source file and a test_suite `name` over them.
+
+    Args:
+      name: name of the test_suite grouping the tests.
+      srcs: .hlo files whose "// RUN:" lines are the test.
+    """
+    tests = []
+    for src in srcs:
+        test_name = src.replace("/", "_").replace(".hlo", "") + "_lit"
+        native.sh_test(
+            name = test_name,
+            size = "small",
+            srcs = ["//tests/lit:run_lit.sh"],
+            args = [
+                "$(location %s)" % src,
+                "$(location //tools:hlo-opt)",
+                "$(location @llvm//:filecheck)",
+                "$(location @llvm//:not)",
+            ],
+            data = [
+                src,
+                "//tools:hlo-opt",
+                "@llvm//:filecheck",
+                "@llvm//:not",
+            ],
+        )
+        tests.append(test_name)
+    native.test_suite(name = name, tests = tests)
