@@ -113,20 +113,22 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
   order.reserve(live_count_);
   absl::flat_hash_set<const HloInstruction*> visited;
   visited.reserve(live_count_);
-  // Iterative DFS: (instruction, next child index).
+  // Iterative DFS: (instruction, next child index); operands first, then
+  // control predecessors, each in order.
   std::vector<std::pair<HloInstruction*, size_t>> stack;
-  for (const auto& slot : instructions_) {
-    if (slot == nullptr || visited.contains(slot.get())) continue;
-    stack.push_back({slot.get(), 0});
-    visited.insert(slot.get());
+  auto visit_from = [&](HloInstruction* start) {
+    if (visited.contains(start)) return;
+    stack.push_back({start, 0});
+    visited.insert(start);
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const size_t num_operands = node->operands().size();
       const size_t total = num_operands + node->control_predecessors().size();
       if (next < total) {
-        HloInstruction* child = next < num_operands
-                                    ? node->operands()[next]
-                                    : node->control_predecessors()[next - num_operands];
+        HloInstruction* child =
+            next < num_operands
+                ? node->operands()[next]
+                : node->control_predecessors()[next - num_operands];
         ++next;
         if (child->parent() == this && !visited.contains(child)) {
           visited.insert(child);
@@ -137,6 +139,17 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
         stack.pop_back();
       }
     }
+  };
+  // As XLA does: start from the instructions nothing uses (the root and dead
+  // ends), in order, so the print order matches XLA's for XLA's dumps.
+  for (const auto& slot : instructions_) {
+    if (slot != nullptr && slot->users().empty() &&
+        slot->control_successors().empty()) {
+      visit_from(slot.get());
+    }
+  }
+  for (const auto& slot : instructions_) {
+    if (slot != nullptr) visit_from(slot.get());
   }
   return order;
 }

@@ -216,8 +216,9 @@ class HloInstruction {
   /// Single callee of call/map/reduce/reduce-window/sort/scatter/all-reduce/
   /// custom-call(to_apply); nullptr otherwise.
   HloComputation* to_apply() const;
-  HloComputation* while_condition() const { return called_computations_[0]; }
-  HloComputation* while_body() const { return called_computations_[1]; }
+  /// While callees are {body, condition}, in XLA's order.
+  HloComputation* while_body() const { return called_computations_[0]; }
+  HloComputation* while_condition() const { return called_computations_[1]; }
   HloComputation* fused_computation() const { return called_computations_[0]; }
   HloComputation* async_wrapped_computation() const {
     return called_computations_.empty() ? nullptr : called_computations_[0];

@@ -17,7 +17,14 @@ uint64_t WidthMask(PrimitiveType type) {
   return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
 }
 
-// Digits that make %.*g round-trip: XLA's numeric_limits<T>::max_digits10.
+// numeric_limits<T>::digits10 and max_digits10 of a float type: XLA prints
+// with %.{digits10}g when that reads back exactly, else %.{max_digits10}g.
+int Digits10(PrimitiveType type) {
+  const FloatFormat* f = GetFloatFormat(type);
+  if (f == nullptr) return 15;
+  return static_cast<int>(std::floor(f->mantissa_bits * std::log10(2.0)));
+}
+
 int MaxDigits10(PrimitiveType type) {
   const FloatFormat* f = GetFloatFormat(type);
   if (f == nullptr) return 17;
@@ -61,7 +68,10 @@ std::string FloatBitsToString(PrimitiveType type, uint64_t bits) {
     return out;
   }
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
-  for (int digits = MaxDigits10(type); digits <= 17; ++digits) {
+  // f32/f64 try the shorter digits10 first; narrower types print with
+  // max_digits10 directly (as XLA does).
+  const int first = BitWidth(type) >= 32 ? Digits10(type) : MaxDigits10(type);
+  for (int digits : {first, MaxDigits10(type), 17}) {
     std::string text = absl::StrFormat("%.*g", digits, value);
     if (EncodeFromF64(type, std::strtod(text.c_str(), nullptr)) == bits) {
       return text;

@@ -71,10 +71,20 @@ HloComputation* HloModule::GetComputationWithName(absl::string_view name) const 
 }
 
 std::vector<HloComputation*> HloModule::MakeComputationPostOrder() const {
+  // As XLA: depth-first from every computation nobody calls (in module
+  // order), visiting callees instruction by instruction.
+  absl::flat_hash_set<const HloComputation*> called;
+  for (const auto& c : computations_) {
+    for (HloInstruction* instruction : c->instructions()) {
+      for (HloComputation* callee : instruction->called_computations()) {
+        called.insert(callee);
+      }
+    }
+  }
   std::vector<HloComputation*> order;
   absl::flat_hash_set<const HloComputation*> visited;
   std::function<void(HloComputation*)> visit = [&](HloComputation* c) {
-    if (!visited.insert(c).second) return;
+    if (c == nullptr || !visited.insert(c).second) return;
     for (HloInstruction* instruction : c->instructions()) {
       for (HloComputation* callee : instruction->called_computations()) {
         visit(callee);
@@ -82,7 +92,10 @@ std::vector<HloComputation*> HloModule::MakeComputationPostOrder() const {
     }
     order.push_back(c);
   };
-  for (const auto& c : computations_) visit(c.get());
+  for (const auto& c : computations_) {
+    if (!called.contains(c.get())) visit(c.get());
+  }
+  for (const auto& c : computations_) visit(c.get());  // call-graph cycles
   return order;
 }
 

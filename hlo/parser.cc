@@ -1347,9 +1347,16 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
                      "custom-call schedule");
   }
   if (name == "api_version") {
-    // Older XLA printed API_VERSION_UNSPECIFIED; it is kept as written.
-    return ParseEnum(&a.api_version, &ParseCustomCallApiVersion,
-                     "custom-call API version");
+    if (!ParseEnum(&a.api_version, &ParseCustomCallApiVersion,
+                   "custom-call API version")) {
+      return false;
+    }
+    // Older XLA printed API_VERSION_UNSPECIFIED, which current XLA rejects;
+    // it means the original API, so it is read as that.
+    if (a.api_version == CustomCallApiVersion::kUnspecified) {
+      a.api_version = CustomCallApiVersion::kOriginal;
+    }
+    return true;
   }
   if (name == "async_execution_thread") return quoted(&a.async_execution_thread);
   if (name == "cross_program_prefetch_index") {
@@ -1404,10 +1411,12 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
     }
     return ParseComputationRef(hlo, 0);
   }
-  if (name == "condition" || name == "select" || name == "true_computation") {
+  // XLA's callee order: while {body, condition}; select-and-scatter
+  // {select, scatter}; conditional {true, false}.
+  if (name == "body" || name == "select" || name == "true_computation") {
     return ParseComputationRef(hlo, 0);
   }
-  if (name == "body" || name == "scatter" || name == "false_computation") {
+  if (name == "condition" || name == "scatter" || name == "false_computation") {
     return ParseComputationRef(hlo, 1);
   }
   if (name == "branch_computations" || name == "called_computations") {
@@ -1551,17 +1560,58 @@ absl::StatusOr<Shape> Parser::ParseShapeOnly() {
   return shape;
 }
 
+// A literal that carries its own shapes: "f32[2] {1, 2}", or a tuple of
+// such literals "(f32[] 1, (s32[] 2, pred[] true))", or a tuple shape
+// followed by an untyped tuple value "(f32[], s32[]) (1, 2)".
+bool Parser::ParseSelfDescribingLiteral(Literal* literal) {
+  TextScanner& s = scanner_;
+  if (++recursion_depth_ > 200) {
+    --recursion_depth_;
+    return s.Error("literal nested too deeply");
+  }
+  struct Guard {
+    int* depth;
+    ~Guard() { --*depth; }
+  } guard{&recursion_depth_};
+  if (s.Peek() == '(') {
+    // Find the matching ')' to see what follows it.
+    const size_t open = s.Position();
+    int depth = 0;
+    size_t close = absl::string_view::npos;
+    for (size_t i = open; i < s.text().size(); ++i) {
+      if (s.text()[i] == '(') ++depth;
+      if (s.text()[i] == ')' && --depth == 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close == absl::string_view::npos) return s.Error("unbalanced '('");
+    s.Reset(close + 1);
+    const bool shape_then_value = s.Peek() == '(';
+    s.Reset(open);
+    if (!shape_then_value) {
+      s.Consume('(');
+      std::vector<Literal> elements;
+      if (!s.Consume(')')) {
+        do {
+          Literal element;
+          if (!ParseSelfDescribingLiteral(&element)) return false;
+          elements.push_back(std::move(element));
+        } while (s.Consume(','));
+        if (!s.Expect(')', "to close a tuple literal")) return false;
+      }
+      *literal = Literal::Tuple(std::move(elements));
+      return true;
+    }
+  }
+  Shape shape;
+  return ParseShape(&shape) && ParseLiteralValue(shape, literal);
+}
+
 absl::StatusOr<Literal> Parser::ParseLiteralOnly() {
   TextScanner& s = scanner_;
   Literal literal;
-  if (s.Peek() == '(' && !AtShape()) {
-    s.Error("a tuple literal needs its shape first, e.g. (f32[], s32[]) (1, 2)");
-    return s.status();
-  }
-  Shape shape;
-  if (!ParseShape(&shape) || !ParseLiteralValue(shape, &literal)) {
-    return s.status();
-  }
+  if (!ParseSelfDescribingLiteral(&literal)) return s.status();
   if (!s.AtEnd()) {
     s.Error("unexpected text after the literal");
     return s.status();

@@ -41,6 +41,7 @@ class Parser {
   /// True if a shape starts here (type name + '[' or a '(' tuple).
   bool AtShape();
   bool ParseLiteralValue(const Shape& shape, Literal* literal);
+  bool ParseSelfDescribingLiteral(Literal* literal);
   bool ParseDenseArray(const Shape& shape, Literal* literal);
   bool ParseElement(const Shape& shape, int64_t index, Literal* literal);
   bool ParseBracedInts(std::vector<int64_t>* values, absl::string_view what);

@@ -416,8 +416,8 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
   if (called.empty()) return;
   switch (hlo.opcode()) {
     case HloOpcode::kWhile:
-      out.Add("condition", ComputationName(called[0]));
-      if (called.size() > 1) out.Add("body", ComputationName(called[1]));
+      if (called.size() > 1) out.Add("condition", ComputationName(called[1]));
+      out.Add("body", ComputationName(called[0]));
       return;
     case HloOpcode::kConditional:
       if (hlo.operand_count() > 0 &&
@@ -687,6 +687,7 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
     if (c != module.entry_computation()) emit(c);
   }
   if (module.entry_computation() != nullptr) emit(module.entry_computation());
+  out += "\n";  // XLA ends a module with an empty line.
   return out;
 }
 
