@@ -111,29 +111,34 @@ std::vector<HloInstruction*> HloComputation::instructions() const {
 std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
   std::vector<HloInstruction*> order;
   order.reserve(live_count_);
-  absl::flat_hash_set<const HloInstruction*> visited;
-  visited.reserve(live_count_);
+  // Visited marks indexed by slot (every instruction knows its slot).
+  std::vector<uint8_t> visited(instructions_.size(), 0);
+  auto mark = [&](const HloInstruction* instruction) {
+    uint8_t& v = visited[instruction->index_in_parent_];
+    if (v) return false;
+    v = 1;
+    return true;
+  };
   // Iterative DFS: (instruction, next child index); operands first, then
   // control predecessors, each in order.
   std::vector<std::pair<HloInstruction*, size_t>> stack;
   auto visit_from = [&](HloInstruction* start) {
-    if (visited.contains(start)) return;
+    if (!mark(start)) return;
     stack.push_back({start, 0});
-    visited.insert(start);
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const size_t num_operands = node->operands().size();
-      const size_t total = num_operands + node->control_predecessors().size();
+      const size_t total =
+          num_operands + (node->control_predecessors().empty()
+                              ? 0
+                              : node->control_predecessors().size());
       if (next < total) {
         HloInstruction* child =
             next < num_operands
                 ? node->operands()[next]
                 : node->control_predecessors()[next - num_operands];
         ++next;
-        if (child->parent() == this && !visited.contains(child)) {
-          visited.insert(child);
-          stack.push_back({child, 0});
-        }
+        if (child->parent() == this && mark(child)) stack.push_back({child, 0});
       } else {
         order.push_back(node);
         stack.pop_back();

@@ -109,39 +109,41 @@ absl::Status HloInstruction::AddControlDependencyTo(HloInstruction* successor) {
     return absl::InvalidArgumentError(
         absl::StrCat(name_, " cannot be its own control predecessor"));
   }
-  if (std::find(control_successors_.begin(), control_successors_.end(),
-                successor) == control_successors_.end()) {
-    control_successors_.push_back(successor);
-    successor->control_predecessors_.push_back(this);
+  const auto& successors = control_->successors;
+  if (std::find(successors.begin(), successors.end(), successor) ==
+      successors.end()) {
+    control_->successors.push_back(successor);
+    successor->control_->predecessors.push_back(this);
   }
   return absl::OkStatus();
 }
 
 absl::Status HloInstruction::RemoveControlDependencyTo(
     HloInstruction* successor) {
-  auto it = std::find(control_successors_.begin(), control_successors_.end(),
-                      successor);
-  if (it == control_successors_.end()) {
+  const auto& successors = control_->successors;
+  auto it = std::find(successors.begin(), successors.end(), successor);
+  if (it == successors.end()) {
     return absl::NotFoundError(absl::StrCat(
         name_, " is not a control predecessor of ", successor->name()));
   }
-  control_successors_.erase(it);
-  auto& preds = successor->control_predecessors_;
+  control_->successors.erase(control_->successors.begin() +
+                             (it - successors.begin()));
+  auto& preds = successor->control_->predecessors;
   preds.erase(std::find(preds.begin(), preds.end(), this));
   return absl::OkStatus();
 }
 
 void HloInstruction::DropAllControlDeps() {
-  for (HloInstruction* pred : control_predecessors_) {
-    auto& s = pred->control_successors_;
+  if (control_predecessors().empty() && control_successors().empty()) return;
+  for (HloInstruction* pred : control_->predecessors) {
+    auto& s = pred->control_->successors;
     s.erase(std::find(s.begin(), s.end(), this));
   }
-  for (HloInstruction* succ : control_successors_) {
-    auto& p = succ->control_predecessors_;
+  for (HloInstruction* succ : control_->successors) {
+    auto& p = succ->control_->predecessors;
     p.erase(std::find(p.begin(), p.end(), this));
   }
-  control_predecessors_.clear();
-  control_successors_.clear();
+  control_ = Boxed<ControlDependencies>();
 }
 
 HloComputation* HloInstruction::to_apply() const {
@@ -237,7 +239,7 @@ bool HloInstruction::HasSideEffect() const {
     case HloOpcode::kOptimizationBarrier:
       return true;
     case HloOpcode::kCustomCall:
-      return attrs().custom_call_has_side_effect;
+      return attrs().custom_call->has_side_effect;
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:
     case HloOpcode::kAllToAll:

@@ -26,12 +26,149 @@ struct SourceLocation {
   int32_t column = 0;
 };
 
+/// A heap-allocated T with value semantics: copies copy the T, == compares
+/// values, and reading an empty box gives a default T. Keeps rarely used
+/// attribute groups from costing memory on every instruction.
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(const Boxed& other)
+      : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  Boxed& operator=(const Boxed& other) {
+    if (this != &other) {
+      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    }
+    return *this;
+  }
+  Boxed(Boxed&&) = default;
+  Boxed& operator=(Boxed&&) = default;
+
+  const T& operator*() const { return value_ ? *value_ : Default(); }
+  const T* operator->() const { return &**this; }
+  /// Writing through a non-const box allocates it.
+  T& operator*() {
+    if (!value_) value_ = std::make_unique<T>();
+    return *value_;
+  }
+  T* operator->() { return &**this; }
+  bool operator==(const Boxed& other) const { return **this == *other; }
+
+ private:
+  static const T& Default() {
+    static const T* const kDefault = new T();
+    return *kDefault;
+  }
+  std::unique_ptr<T> value_;
+};
+
+/// A std::optional<T> kept on the heap (same interface subset).
+template <typename T>
+class OptionalBox {
+ public:
+  OptionalBox() = default;
+  OptionalBox(const OptionalBox& other)
+      : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {}
+  OptionalBox& operator=(const OptionalBox& other) {
+    if (this != &other) {
+      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
+    }
+    return *this;
+  }
+  OptionalBox(OptionalBox&&) = default;
+  OptionalBox& operator=(OptionalBox&&) = default;
+  OptionalBox& operator=(T value) {
+    value_ = std::make_unique<T>(std::move(value));
+    return *this;
+  }
+  bool has_value() const { return value_ != nullptr; }
+  explicit operator bool() const { return has_value(); }
+  const T& operator*() const { return *value_; }
+  T& operator*() { return *value_; }
+  const T* operator->() const { return value_.get(); }
+  T* operator->() { return value_.get(); }
+  T value_or(T fallback) const { return value_ ? *value_ : fallback; }
+  void reset() { value_.reset(); }
+  bool operator==(const OptionalBox& other) const {
+    if (has_value() != other.has_value()) return false;
+    return !has_value() || *value_ == *other.value_;
+  }
+
+ private:
+  std::unique_ptr<T> value_;
+};
+
+/// convolution (and convolution-like custom calls).
+struct ConvolutionAttributes {
+  std::optional<ConvolutionDimensionNumbers> dnums;
+  int64_t feature_group_count = 1;
+  int64_t batch_group_count = 1;
+  std::string kind;  // conv_kind=, kept verbatim
+  PaddingType padding_type = PaddingType::kInvalid;
+  bool operator==(const ConvolutionAttributes&) const = default;
+};
+
+/// dot, ragged-dot, scaled-dot.
+struct DotAttributes {
+  DotDimensionNumbers dnums;
+  std::vector<int64_t> lhs_ragged_dims;
+  std::vector<int64_t> rhs_group_dims;
+  std::string algorithm;  // e.g. "dot_bf16_bf16_f32"
+  bool operator==(const DotAttributes&) const = default;
+};
+
+/// gather and scatter.
+struct GatherScatterAttributes {
+  GatherDimensionNumbers gather;
+  std::vector<int64_t> slice_sizes;  // gather slice_sizes=
+  ScatterDimensionNumbers scatter;
+  bool indices_are_sorted = false;
+  bool unique_indices = false;
+  bool operator==(const GatherScatterAttributes&) const = default;
+};
+
+/// Collectives (channel_id is kept outside: send/recv have it too).
+struct CollectiveAttributes {
+  ReplicaGroups replica_groups;
+  bool use_global_device_ids = false;
+  bool constrain_layout = false;
+  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
+  std::vector<std::vector<int64_t>> permute_slice_sizes;
+  std::string mode;  // all-reduce `mode=`, kept verbatim
+  bool operator==(const CollectiveAttributes&) const = default;
+};
+
+struct CustomCallAttributes {
+  std::string target;
+  CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal;
+  bool has_side_effect = false;
+  std::optional<std::vector<Shape>> operand_layout_constraints;
+  CustomCallSchedule schedule = CustomCallSchedule::kNone;
+  bool operator==(const CustomCallAttributes&) const = default;
+};
+
+/// infeed / outfeed.
+struct FeedAttributes {
+  std::string infeed_config;
+  std::string outfeed_config;
+  std::optional<Shape> outfeed_shape;
+  bool operator==(const FeedAttributes&) const = default;
+};
+
+/// domain: kind plus entry/exit shardings.
+struct DomainAttributes {
+  std::string kind;
+  std::optional<HloSharding> entry;
+  std::optional<HloSharding> exit;
+  bool operator==(const DomainAttributes&) const = default;
+};
+
 /// Opcode-specific attributes. An instruction allocates this only when it
-/// has one; the defaults are XLA's defaults, so an attribute that holds its
-/// default is not printed.
+/// has one, and the larger groups only when used; the defaults are XLA's, so
+/// an attribute that holds its default is not printed.
 struct HloAttributes {
   // constant; custom-call `literal=`.
-  std::optional<Literal> literal;
+  OptionalBox<Literal> literal;
   // slice
   std::vector<SliceDimension> slice;
   // dynamic-slice
@@ -39,88 +176,62 @@ struct HloAttributes {
   // pad
   PaddingConfig padding;
   // convolution, reduce-window, select-and-scatter, custom-call
-  std::optional<Window> window;
-  std::optional<ConvolutionDimensionNumbers> conv_dnums;
-  int64_t feature_group_count = 1;
-  int64_t batch_group_count = 1;
-  std::string conv_kind;  // kept verbatim
-  // dot, ragged-dot, scaled-dot
-  DotDimensionNumbers dot_dnums;
-  std::vector<int64_t> lhs_ragged_dims;
-  std::vector<int64_t> rhs_group_dims;
+  OptionalBox<Window> window;
+  Boxed<ConvolutionAttributes> conv;
+  Boxed<DotAttributes> dot;
+  // dot, convolution, custom-call
   std::vector<Precision> operand_precision;
-  std::string algorithm;  // e.g. "dot_bf16_bf16_f32"
-  // gather / scatter
-  GatherDimensionNumbers gather_dnums;
-  std::vector<int64_t> gather_slice_sizes;
-  ScatterDimensionNumbers scatter_dnums;
-  bool indices_are_sorted = false;
-  bool unique_indices = false;
-  // compare
-  ComparisonDirection direction = ComparisonDirection::kEq;
-  ComparisonType comparison_type = ComparisonType::kFloat;
-  // fft
-  FftType fft_type = FftType::kFft;
-  std::vector<int64_t> fft_length;
-  // rng, rng-bit-generator, rng-get-and-update-state
-  RandomDistribution distribution = RandomDistribution::kUniform;
-  RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
-  int64_t delta = 0;
-  // reduce-precision
-  int64_t exponent_bits = 0;
-  int64_t mantissa_bits = 0;
-  // batch-norm-*
-  float epsilon = 0;
-  int64_t feature_index = 0;
-  // triangular-solve, cholesky
-  bool left_side = false;
-  bool lower = false;
-  bool unit_diagonal = false;
-  TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kInvalid;
-  // sort, topk
-  bool is_stable = false;
-  int64_t k = 0;
-  bool largest = true;
-  // fusion
-  FusionKind fusion_kind = FusionKind::kLoop;
+  Boxed<GatherScatterAttributes> gather_scatter;
+  Boxed<CollectiveAttributes> collective;
+  Boxed<CustomCallAttributes> custom_call;
+  Boxed<FeedAttributes> feed;
+  Boxed<DomainAttributes> domain;
   // fusion, custom-call, async-start
   std::vector<OutputOperandAlias> output_to_operand_aliasing;
-  // call
-  bool is_composite = false;
+  // fft
+  std::vector<int64_t> fft_length;
   // collectives, send/recv
   std::optional<int64_t> channel_id;
-  ReplicaGroups replica_groups;
-  bool use_global_device_ids = false;
-  bool constrain_layout = false;
-  std::vector<std::pair<int64_t, int64_t>> source_target_pairs;
-  std::vector<std::vector<int64_t>> permute_slice_sizes;
-  std::string collective_mode;  // all-reduce `mode=`, kept verbatim
-  bool is_host_transfer = false;
-  // infeed / outfeed
-  std::string infeed_config;
-  std::string outfeed_config;
-  std::optional<Shape> outfeed_shape;
-  // custom-call
-  std::string custom_call_target;
-  CustomCallApiVersion api_version = CustomCallApiVersion::kOriginal;
-  bool custom_call_has_side_effect = false;
-  std::optional<std::vector<Shape>> operand_layout_constraints;
-  CustomCallSchedule schedule = CustomCallSchedule::kNone;
-  PaddingType padding_type = PaddingType::kInvalid;
-  // async-start
-  std::string async_execution_thread = "main";
   // copy-start
   std::optional<int64_t> cross_program_prefetch_index;
-  // scan
-  int64_t num_carries = 0;
-  bool is_reverse = false;
-  bool is_associative = false;
-  // domain: kind plus entry/exit shardings.
-  std::string domain_kind;
-  std::optional<HloSharding> domain_entry;
-  std::optional<HloSharding> domain_exit;
+  // async-start
+  Boxed<std::string> async_execution_thread_box;
   // parameter
-  std::optional<std::vector<bool>> parameter_replication;
+  OptionalBox<std::vector<bool>> parameter_replication;
+  // rng-get-and-update-state, reduce-precision, batch-norm, topk, scan
+  int64_t delta = 0;
+  int64_t exponent_bits = 0;
+  int64_t mantissa_bits = 0;
+  int64_t feature_index = 0;
+  int64_t k = 0;
+  int64_t num_carries = 0;
+  float epsilon = 0;
+  ComparisonDirection direction = ComparisonDirection::kEq;
+  ComparisonType comparison_type = ComparisonType::kFloat;
+  FftType fft_type = FftType::kFft;
+  RandomDistribution distribution = RandomDistribution::kUniform;
+  RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
+  TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kInvalid;
+  FusionKind fusion_kind = FusionKind::kLoop;
+  bool left_side = false;     // triangular-solve
+  bool lower = false;         // triangular-solve, cholesky
+  bool unit_diagonal = false; // triangular-solve
+  bool is_stable = false;     // sort
+  bool largest = true;        // topk
+  bool is_composite = false;  // call
+  bool is_host_transfer = false;
+  bool is_reverse = false;      // scan
+  bool is_associative = false;  // scan
+
+  /// async-start's execution thread ("main" unless set).
+  const std::string& async_execution_thread() const {
+    static const std::string* const kMain = new std::string("main");
+    return async_execution_thread_box->empty() ? *kMain
+                                               : *async_execution_thread_box;
+  }
+  void set_async_execution_thread(std::string thread) {
+    *async_execution_thread_box = thread == "main" ? "" : std::move(thread);
+  }
 
   bool operator==(const HloAttributes&) const = default;
 };
@@ -189,10 +300,10 @@ class HloInstruction {
 
   // ----- control dependencies
   const std::vector<HloInstruction*>& control_predecessors() const {
-    return control_predecessors_;
+    return control_->predecessors;
   }
   const std::vector<HloInstruction*>& control_successors() const {
-    return control_successors_;
+    return control_->successors;
   }
   absl::Status AddControlDependencyTo(HloInstruction* successor);
   absl::Status RemoveControlDependencyTo(HloInstruction* successor);
@@ -306,8 +417,12 @@ class HloInstruction {
   std::vector<HloInstruction*> operands_;
   std::vector<HloInstruction*> users_;
   std::vector<HloComputation*> called_computations_;
-  std::vector<HloInstruction*> control_predecessors_;
-  std::vector<HloInstruction*> control_successors_;
+  struct ControlDependencies {
+    std::vector<HloInstruction*> predecessors;
+    std::vector<HloInstruction*> successors;
+    bool operator==(const ControlDependencies&) const = default;
+  };
+  Boxed<ControlDependencies> control_;
   std::vector<int64_t> dimensions_;
   HloComputation* parent_ = nullptr;
   int64_t index_in_parent_ = -1;

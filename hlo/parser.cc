@@ -277,7 +277,7 @@ bool Parser::ParseModuleHeader(HloModule* module) {
     const size_t p = s.Position();
     std::string key = s.ReadIdentifier();
     if (key.empty()) return s.ErrorAt(p, "expected a module attribute name");
-    if (!s.Expect('=', absl::StrCat("after module attribute ", key))) return false;
+    if (!s.Expect('=', What("after module attribute ", key))) return false;
     if (!seen.insert(key).second) {
       return s.ErrorAt(p, absl::StrCat("module attribute '", key,
                                        "' appears more than once"));
@@ -486,7 +486,7 @@ bool Parser::ParseComputation(HloModule* module) {
     if (!ParseShape(&result)) return false;
     declared_result = std::move(result);
   }
-  if (!s.Expect('{', absl::StrCat("to start the body of computation ", name))) {
+  if (!s.Expect('{', What("to start the body of computation ", name))) {
     return false;
   }
   names_.clear();
@@ -584,7 +584,7 @@ bool Parser::ParseInstruction(HloComputation* computation, bool* is_root,
     return s.ErrorAt(name_pos, "expected an instruction name (or '}' to end the "
                                "computation)");
   }
-  if (!s.Expect('=', absl::StrCat("after instruction name ", name))) return false;
+  if (!s.Expect('=', What("after instruction name ", name))) return false;
   *instruction = ParseInstructionRhs(computation, name, name_pos, true);
   return *instruction != nullptr;
 }
@@ -954,7 +954,7 @@ bool Parser::ParseAttributes(HloInstruction* instruction,
     if (name.empty()) {
       return s.ErrorAt(p, "expected an attribute name after ','");
     }
-    if (!s.Expect('=', absl::StrCat("after attribute name ", name))) return false;
+    if (!s.Expect('=', What("after attribute name ", name))) return false;
     if (!seen.insert(name).second) {
       return s.ErrorAt(p, absl::StrCat("attribute '", name,
                                        "' is given more than once"));
@@ -1133,10 +1133,10 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   auto ints = [&](std::vector<int64_t>* out) {
     return ParseBracedInts(out, name);
   };
-  auto int64 = [&](int64_t* out) { return s.ReadInt64(out, absl::StrCat("for ", name)); };
-  auto boolean = [&](bool* out) { return s.ReadBool(out, absl::StrCat("for ", name)); };
+  auto int64 = [&](int64_t* out) { return s.ReadInt64(out, What("for ", name)); };
+  auto boolean = [&](bool* out) { return s.ReadBool(out, What("for ", name)); };
   auto quoted = [&](std::string* out) {
-    return s.ReadQuotedString(out, absl::StrCat("for ", name));
+    return s.ReadQuotedString(out, What("for ", name));
   };
   HloAttributes& a = hlo->mutable_attrs();
 
@@ -1170,15 +1170,15 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   if (name == "dim_labels") {
     ConvolutionDimensionNumbers dnums;
     if (!ParseDimLabels(&dnums)) return false;
-    a.conv_dnums = std::move(dnums);
+    a.conv->dnums = std::move(dnums);
     return true;
   }
-  if (name == "feature_group_count") return int64(&a.feature_group_count);
-  if (name == "batch_group_count") return int64(&a.batch_group_count);
+  if (name == "feature_group_count") return int64(&a.conv->feature_group_count);
+  if (name == "batch_group_count") return int64(&a.conv->batch_group_count);
   if (name == "conv_kind" || name == "mode") {
     std::string raw;
     if (!ParseRawValue(&raw)) return false;
-    (name == "mode" ? a.collective_mode : a.conv_kind) = raw;
+    (name == "mode" ? a.collective->mode : a.conv->kind) = raw;
     return true;
   }
   if (name == "operand_precision") return ParsePrecisionList(&a.operand_precision);
@@ -1188,59 +1188,59 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
                        "rng algorithm (rng_default, rng_three_fry, rng_philox)");
     }
     const size_t p = s.Position();
-    a.algorithm = s.ReadIdentifier();
-    if (a.algorithm.empty()) return s.ErrorAt(p, "expected a dot algorithm name");
+    a.dot->algorithm = s.ReadIdentifier();
+    if (a.dot->algorithm.empty()) return s.ErrorAt(p, "expected a dot algorithm name");
     return true;
   }
-  if (name == "lhs_batch_dims") return ints(&a.dot_dnums.lhs_batch_dimensions);
-  if (name == "rhs_batch_dims") return ints(&a.dot_dnums.rhs_batch_dimensions);
+  if (name == "lhs_batch_dims") return ints(&a.dot->dnums.lhs_batch_dimensions);
+  if (name == "rhs_batch_dims") return ints(&a.dot->dnums.rhs_batch_dimensions);
   if (name == "lhs_contracting_dims") {
-    return ints(&a.dot_dnums.lhs_contracting_dimensions);
+    return ints(&a.dot->dnums.lhs_contracting_dimensions);
   }
   if (name == "rhs_contracting_dims") {
-    return ints(&a.dot_dnums.rhs_contracting_dimensions);
+    return ints(&a.dot->dnums.rhs_contracting_dimensions);
   }
-  if (name == "lhs_ragged_dims") return ints(&a.lhs_ragged_dims);
-  if (name == "rhs_group_dims") return ints(&a.rhs_group_dims);
-  if (name == "offset_dims") return ints(&a.gather_dnums.offset_dims);
+  if (name == "lhs_ragged_dims") return ints(&a.dot->lhs_ragged_dims);
+  if (name == "rhs_group_dims") return ints(&a.dot->rhs_group_dims);
+  if (name == "offset_dims") return ints(&a.gather_scatter->gather.offset_dims);
   if (name == "collapsed_slice_dims") {
-    return ints(&a.gather_dnums.collapsed_slice_dims);
+    return ints(&a.gather_scatter->gather.collapsed_slice_dims);
   }
-  if (name == "start_index_map") return ints(&a.gather_dnums.start_index_map);
+  if (name == "start_index_map") return ints(&a.gather_scatter->gather.start_index_map);
   if (name == "operand_batching_dims") {
-    return ints(&a.gather_dnums.operand_batching_dims);
+    return ints(&a.gather_scatter->gather.operand_batching_dims);
   }
   if (name == "start_indices_batching_dims") {
-    return ints(&a.gather_dnums.start_indices_batching_dims);
+    return ints(&a.gather_scatter->gather.start_indices_batching_dims);
   }
   if (name == "index_vector_dim") {
     int64_t v;
     if (!int64(&v)) return false;
-    a.gather_dnums.index_vector_dim = v;
-    a.scatter_dnums.index_vector_dim = v;
+    a.gather_scatter->gather.index_vector_dim = v;
+    a.gather_scatter->scatter.index_vector_dim = v;
     return true;
   }
   if (name == "slice_sizes") {
-    if (opcode == HloOpcode::kGather) return ints(&a.gather_slice_sizes);
-    return ParseBracedIntLists(&a.permute_slice_sizes, "slice_sizes");
+    if (opcode == HloOpcode::kGather) return ints(&a.gather_scatter->slice_sizes);
+    return ParseBracedIntLists(&a.collective->permute_slice_sizes, "slice_sizes");
   }
   if (name == "update_window_dims") {
-    return ints(&a.scatter_dnums.update_window_dims);
+    return ints(&a.gather_scatter->scatter.update_window_dims);
   }
   if (name == "inserted_window_dims") {
-    return ints(&a.scatter_dnums.inserted_window_dims);
+    return ints(&a.gather_scatter->scatter.inserted_window_dims);
   }
   if (name == "scatter_dims_to_operand_dims") {
-    return ints(&a.scatter_dnums.scatter_dims_to_operand_dims);
+    return ints(&a.gather_scatter->scatter.scatter_dims_to_operand_dims);
   }
   if (name == "input_batching_dims") {
-    return ints(&a.scatter_dnums.input_batching_dims);
+    return ints(&a.gather_scatter->scatter.input_batching_dims);
   }
   if (name == "scatter_indices_batching_dims") {
-    return ints(&a.scatter_dnums.scatter_indices_batching_dims);
+    return ints(&a.gather_scatter->scatter.scatter_indices_batching_dims);
   }
-  if (name == "indices_are_sorted") return boolean(&a.indices_are_sorted);
-  if (name == "unique_indices") return boolean(&a.unique_indices);
+  if (name == "indices_are_sorted") return boolean(&a.gather_scatter->indices_are_sorted);
+  if (name == "unique_indices") return boolean(&a.gather_scatter->unique_indices);
   if (name == "direction") {
     return ParseEnum(&a.direction, &ParseComparisonDirection,
                      "comparison direction (EQ, NE, GE, GT, LE, LT)");
@@ -1291,15 +1291,15 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
     return ParseOutputOperandAliasing(&a.output_to_operand_aliasing);
   }
   if (name == "is_composite") return boolean(&a.is_composite);
-  if (name == "replica_groups") return ParseReplicaGroups(&a.replica_groups);
+  if (name == "replica_groups") return ParseReplicaGroups(&a.collective->replica_groups);
   if (name == "channel_id") {
     int64_t v;
     if (!int64(&v)) return false;
     a.channel_id = v;
     return true;
   }
-  if (name == "constrain_layout") return boolean(&a.constrain_layout);
-  if (name == "use_global_device_ids") return boolean(&a.use_global_device_ids);
+  if (name == "constrain_layout") return boolean(&a.collective->constrain_layout);
+  if (name == "use_global_device_ids") return boolean(&a.collective->use_global_device_ids);
   if (name == "source_target_pairs") {
     std::vector<std::vector<int64_t>> pairs;
     const size_t p = s.Position();
@@ -1308,31 +1308,31 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
       if (pair.size() != 2) {
         return s.ErrorAt(p, "source_target_pairs must be a list of {source,target}");
       }
-      a.source_target_pairs.push_back({pair[0], pair[1]});
+      a.collective->source_target_pairs.push_back({pair[0], pair[1]});
     }
     return true;
   }
   if (name == "is_host_transfer") return boolean(&a.is_host_transfer);
-  if (name == "infeed_config") return quoted(&a.infeed_config);
-  if (name == "outfeed_config") return quoted(&a.outfeed_config);
+  if (name == "infeed_config") return quoted(&a.feed->infeed_config);
+  if (name == "outfeed_config") return quoted(&a.feed->outfeed_config);
   if (name == "outfeed_shape") {
     Shape shape;
     if (!ParseShape(&shape)) return false;
-    a.outfeed_shape = std::move(shape);
+    a.feed->outfeed_shape = std::move(shape);
     return true;
   }
-  if (name == "custom_call_target") return quoted(&a.custom_call_target);
+  if (name == "custom_call_target") return quoted(&a.custom_call->target);
   if (name == "operand_layout_constraints") {
     std::vector<Shape> shapes;
     if (!ParseShapeList(&shapes)) return false;
-    a.operand_layout_constraints = std::move(shapes);
+    a.custom_call->operand_layout_constraints = std::move(shapes);
     return true;
   }
   if (name == "custom_call_has_side_effect") {
-    return boolean(&a.custom_call_has_side_effect);
+    return boolean(&a.custom_call->has_side_effect);
   }
   if (name == "padding_type") {
-    return ParseEnum(&a.padding_type, &ParsePaddingType,
+    return ParseEnum(&a.conv->padding_type, &ParsePaddingType,
                      "padding type (PADDING_VALID, PADDING_SAME)");
   }
   if (name == "literal") {
@@ -1343,22 +1343,27 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
     return true;
   }
   if (name == "schedule") {
-    return ParseEnum(&a.schedule, &ParseCustomCallSchedule,
+    return ParseEnum(&a.custom_call->schedule, &ParseCustomCallSchedule,
                      "custom-call schedule");
   }
   if (name == "api_version") {
-    if (!ParseEnum(&a.api_version, &ParseCustomCallApiVersion,
+    if (!ParseEnum(&a.custom_call->api_version, &ParseCustomCallApiVersion,
                    "custom-call API version")) {
       return false;
     }
     // Older XLA printed API_VERSION_UNSPECIFIED, which current XLA rejects;
     // it means the original API, so it is read as that.
-    if (a.api_version == CustomCallApiVersion::kUnspecified) {
-      a.api_version = CustomCallApiVersion::kOriginal;
+    if (a.custom_call->api_version == CustomCallApiVersion::kUnspecified) {
+      a.custom_call->api_version = CustomCallApiVersion::kOriginal;
     }
     return true;
   }
-  if (name == "async_execution_thread") return quoted(&a.async_execution_thread);
+  if (name == "async_execution_thread") {
+    std::string thread;
+    if (!quoted(&thread)) return false;
+    a.set_async_execution_thread(std::move(thread));
+    return true;
+  }
   if (name == "cross_program_prefetch_index") {
     int64_t v;
     if (!int64(&v)) return false;
@@ -1375,11 +1380,11 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
       std::string key = s.ReadIdentifier();
       if (!s.Expect('=', "in domain")) return false;
       if (key == "kind") {
-        if (!quoted(&a.domain_kind)) return false;
+        if (!quoted(&a.domain->kind)) return false;
       } else if (key == "entry" || key == "exit") {
         HloSharding sharding;
         if (!ParseSharding(&sharding)) return false;
-        (key == "entry" ? a.domain_entry : a.domain_exit) = std::move(sharding);
+        (key == "entry" ? a.domain->entry : a.domain->exit) = std::move(sharding);
       } else {
         return s.ErrorAt(p, absl::StrCat("unknown domain field '", key,
                                          "'; expected kind, entry, exit"));
@@ -1387,9 +1392,9 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
       s.Consume(',');
     }
     if (!s.Expect('}', "to close domain")) return false;
-    if (a.domain_kind != "sharding") {
+    if (a.domain->kind != "sharding") {
       return s.ErrorAt(position, absl::StrCat("unsupported domain kind '",
-                                              a.domain_kind, "'"));
+                                              a.domain->kind, "'"));
     }
     return true;
   }

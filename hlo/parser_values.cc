@@ -160,7 +160,7 @@ bool Parser::ParseLayout(Shape* shape) {
           } while (s.Consume(','));
         }
         if (!s.Expect(')', "to close SC(...)")) return false;
-        layout.split_configs.push_back(std::move(split));
+        layout.mutable_split_configs().push_back(std::move(split));
       } else if (s.Consume('T')) {
         if (s.Peek() != '(') return s.Error("expected '(' after T in a layout");
         while (s.Peek() == '(') {
@@ -181,29 +181,29 @@ bool Parser::ParseLayout(Shape* shape) {
           layout.mutable_tiles().push_back(std::move(tile));
         }
       } else if (s.Consume('L')) {
-        if (!read_paren_int(&layout.tail_padding_alignment_in_elements,
-                            "in L(...)")) {
-          return false;
-        }
+        int64_t v;
+        if (!read_paren_int(&v, "in L(...)")) return false;
+        layout.set_tail_padding_alignment_in_elements(v);
       } else if (s.Consume('#')) {
-        if (!read_paren_type(&layout.index_primitive_type, "in #(...)")) {
-          return false;
-        }
+        PrimitiveType t;
+        if (!read_paren_type(&t, "in #(...)")) return false;
+        layout.set_index_primitive_type(t);
       } else if (s.Consume('*')) {
-        if (!read_paren_type(&layout.pointer_primitive_type, "in *(...)")) {
-          return false;
-        }
+        PrimitiveType t;
+        if (!read_paren_type(&t, "in *(...)")) return false;
+        layout.set_pointer_primitive_type(t);
       } else if (s.Consume('E')) {
-        if (!read_paren_int(&layout.element_size_in_bits, "in E(...)")) {
-          return false;
-        }
+        int64_t v;
+        if (!read_paren_int(&v, "in E(...)")) return false;
+        layout.set_element_size_in_bits(v);
       } else if (s.Consume('S')) {
-        if (!read_paren_int(&layout.memory_space, "in S(...)")) return false;
+        int64_t v;
+        if (!read_paren_int(&v, "in S(...)")) return false;
+        layout.set_memory_space(v);
       } else if (s.Consume('M')) {
-        if (!read_paren_int(&layout.dynamic_shape_metadata_prefix_bytes,
-                            "in M(...)")) {
-          return false;
-        }
+        int64_t v;
+        if (!read_paren_int(&v, "in M(...)")) return false;
+        layout.set_dynamic_shape_metadata_prefix_bytes(v);
       } else if (s.Consume('P')) {
         Shape physical;
         if (!s.Expect('(', "after P") || !ParseShape(&physical) ||
@@ -494,21 +494,21 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
 bool Parser::ParseBracedInts(std::vector<int64_t>* values,
                              absl::string_view what) {
   TextScanner& s = scanner_;
-  if (!s.Expect('{', absl::StrCat("to start ", what))) return false;
+  if (!s.Expect('{', What("to start ", what))) return false;
   values->clear();
   if (s.Consume('}')) return true;
   do {
     int64_t v;
-    if (!s.ReadInt64(&v, absl::StrCat("in ", what))) return false;
+    if (!s.ReadInt64(&v, What("in ", what))) return false;
     values->push_back(v);
   } while (s.Consume(','));
-  return s.Expect('}', absl::StrCat("to close ", what));
+  return s.Expect('}', What("to close ", what));
 }
 
 bool Parser::ParseBracedIntLists(std::vector<std::vector<int64_t>>* values,
                                  absl::string_view what) {
   TextScanner& s = scanner_;
-  if (!s.Expect('{', absl::StrCat("to start ", what))) return false;
+  if (!s.Expect('{', What("to start ", what))) return false;
   values->clear();
   if (s.Consume('}')) return true;
   do {
@@ -516,7 +516,7 @@ bool Parser::ParseBracedIntLists(std::vector<std::vector<int64_t>>* values,
     if (!ParseBracedInts(&inner, what)) return false;
     values->push_back(std::move(inner));
   } while (s.Consume(','));
-  return s.Expect('}', absl::StrCat("to close ", what));
+  return s.Expect('}', What("to close ", what));
 }
 
 bool Parser::ParseShapeIndex(ShapeIndex* index) {
@@ -1070,7 +1070,7 @@ bool Parser::ParseMetadata(OpMetadata* metadata) {
     const size_t p = s.Position();
     std::string key = s.ReadIdentifier();
     if (key.empty()) return s.ErrorAt(p, "expected a metadata field name");
-    if (!s.Expect('=', absl::StrCat("after metadata field ", key))) return false;
+    if (!s.Expect('=', What("after metadata field ", key))) return false;
     bool ok = true;
     if (key == "op_type") {
       ok = s.ReadQuotedString(&metadata->op_type, "for op_type");

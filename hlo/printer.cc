@@ -10,16 +10,16 @@
 namespace xlite {
 namespace {
 
-// Appends ", key=value" pieces in order.
+// Appends ", key=value" pieces to the output in order.
 class AttributeList {
  public:
+  explicit AttributeList(std::string* out) : out_(out) {}
   void Add(absl::string_view key, absl::string_view value) {
-    absl::StrAppend(&text_, ", ", key, "=", value);
+    absl::StrAppend(out_, ", ", key, "=", value);
   }
-  const std::string& text() const { return text_; }
 
  private:
-  std::string text_;
+  std::string* out_;
 };
 
 std::string Quoted(absl::string_view s) {
@@ -80,18 +80,18 @@ void AddConvolutionLike(const HloAttributes& a, AttributeList& out) {
   if (a.window.has_value() && !a.window->dimensions.empty()) {
     out.Add("window", absl::StrCat("{", a.window->ToString(), "}"));
   }
-  if (a.conv_dnums.has_value()) out.Add("dim_labels", a.conv_dnums->ToString());
-  if (a.feature_group_count != 1) {
-    out.Add("feature_group_count", absl::StrCat(a.feature_group_count));
+  if (a.conv->dnums.has_value()) out.Add("dim_labels", a.conv->dnums->ToString());
+  if (a.conv->feature_group_count != 1) {
+    out.Add("feature_group_count", absl::StrCat(a.conv->feature_group_count));
   }
-  if (a.batch_group_count != 1) {
-    out.Add("batch_group_count", absl::StrCat(a.batch_group_count));
+  if (a.conv->batch_group_count != 1) {
+    out.Add("batch_group_count", absl::StrCat(a.conv->batch_group_count));
   }
 }
 
 void AddChannelAndGroups(const HloAttributes& a, AttributeList& out) {
   if (a.channel_id.has_value()) out.Add("channel_id", absl::StrCat(*a.channel_id));
-  out.Add("replica_groups", a.replica_groups.ToString());
+  out.Add("replica_groups", a.collective->replica_groups.ToString());
 }
 
 std::string SliceToString(const std::vector<SliceDimension>& slice) {
@@ -180,21 +180,21 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       break;
     case HloOpcode::kConvolution:
       AddConvolutionLike(a, out);
-      if (!a.conv_kind.empty()) out.Add("conv_kind", a.conv_kind);
+      if (!a.conv->kind.empty()) out.Add("conv_kind", a.conv->kind);
       AddPrecision(a, out);
       break;
     case HloOpcode::kDot:
     case HloOpcode::kScaledDot:
     case HloOpcode::kRaggedDot:
-      AddDotDims(a.dot_dnums, out);
-      if (!a.lhs_ragged_dims.empty()) {
-        out.Add("lhs_ragged_dims", BracedList(a.lhs_ragged_dims));
+      AddDotDims(a.dot->dnums, out);
+      if (!a.dot->lhs_ragged_dims.empty()) {
+        out.Add("lhs_ragged_dims", BracedList(a.dot->lhs_ragged_dims));
       }
-      if (!a.rhs_group_dims.empty()) {
-        out.Add("rhs_group_dims", BracedList(a.rhs_group_dims));
+      if (!a.dot->rhs_group_dims.empty()) {
+        out.Add("rhs_group_dims", BracedList(a.dot->rhs_group_dims));
       }
       AddPrecision(a, out);
-      if (!a.algorithm.empty()) out.Add("algorithm", a.algorithm);
+      if (!a.dot->algorithm.empty()) out.Add("algorithm", a.dot->algorithm);
       break;
     case HloOpcode::kReduceWindow:
     case HloOpcode::kSelectAndScatter:
@@ -203,7 +203,7 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       }
       break;
     case HloOpcode::kGather: {
-      const GatherDimensionNumbers& g = a.gather_dnums;
+      const GatherDimensionNumbers& g = a.gather_scatter->gather;
       out.Add("offset_dims", BracedList(g.offset_dims));
       out.Add("collapsed_slice_dims", BracedList(g.collapsed_slice_dims));
       out.Add("start_index_map", BracedList(g.start_index_map));
@@ -215,12 +215,12 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
                 BracedList(g.start_indices_batching_dims));
       }
       out.Add("index_vector_dim", absl::StrCat(g.index_vector_dim));
-      out.Add("slice_sizes", BracedList(a.gather_slice_sizes));
-      if (a.indices_are_sorted) out.Add("indices_are_sorted", "true");
+      out.Add("slice_sizes", BracedList(a.gather_scatter->slice_sizes));
+      if (a.gather_scatter->indices_are_sorted) out.Add("indices_are_sorted", "true");
       break;
     }
     case HloOpcode::kScatter: {
-      const ScatterDimensionNumbers& s = a.scatter_dnums;
+      const ScatterDimensionNumbers& s = a.gather_scatter->scatter;
       out.Add("update_window_dims", BracedList(s.update_window_dims));
       out.Add("inserted_window_dims", BracedList(s.inserted_window_dims));
       out.Add("scatter_dims_to_operand_dims",
@@ -233,8 +233,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
                 BracedList(s.scatter_indices_batching_dims));
       }
       out.Add("index_vector_dim", absl::StrCat(s.index_vector_dim));
-      if (a.indices_are_sorted) out.Add("indices_are_sorted", "true");
-      if (a.unique_indices) out.Add("unique_indices", "true");
+      if (a.gather_scatter->indices_are_sorted) out.Add("indices_are_sorted", "true");
+      if (a.gather_scatter->unique_indices) out.Add("unique_indices", "true");
       break;
     }
     case HloOpcode::kFft:
@@ -293,8 +293,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
     case HloOpcode::kAllGatherStart:
       AddChannelAndGroups(a, out);
       out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.constrain_layout) out.Add("constrain_layout", "true");
-      if (a.use_global_device_ids) out.Add("use_global_device_ids", "true");
+      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
+      if (a.collective->use_global_device_ids) out.Add("use_global_device_ids", "true");
       break;
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
@@ -302,15 +302,15 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
     case HloOpcode::kCollectiveReduce:
       AddChannelAndGroups(a, out);
       if (hlo.has_dimensions()) out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.constrain_layout) out.Add("constrain_layout", "true");
-      if (a.use_global_device_ids) out.Add("use_global_device_ids", "true");
-      if (!a.collective_mode.empty()) out.Add("mode", a.collective_mode);
+      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
+      if (a.collective->use_global_device_ids) out.Add("use_global_device_ids", "true");
+      if (!a.collective->mode.empty()) out.Add("mode", a.collective->mode);
       break;
     case HloOpcode::kAllToAll:
     case HloOpcode::kRaggedAllToAll:
       AddChannelAndGroups(a, out);
       if (hlo.has_dimensions()) out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.constrain_layout) out.Add("constrain_layout", "true");
+      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
       break;
     case HloOpcode::kCollectiveBroadcast:
       AddChannelAndGroups(a, out);
@@ -320,9 +320,9 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.channel_id.has_value()) {
         out.Add("channel_id", absl::StrCat(*a.channel_id));
       }
-      out.Add("source_target_pairs", PairsToString(a.source_target_pairs));
-      if (!a.permute_slice_sizes.empty()) {
-        out.Add("slice_sizes", ListListToString(a.permute_slice_sizes));
+      out.Add("source_target_pairs", PairsToString(a.collective->source_target_pairs));
+      if (!a.collective->permute_slice_sizes.empty()) {
+        out.Add("slice_sizes", ListListToString(a.collective->permute_slice_sizes));
       }
       break;
     case HloOpcode::kSend:
@@ -335,32 +335,32 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.is_host_transfer) out.Add("is_host_transfer", "true");
       break;
     case HloOpcode::kInfeed:
-      if (!a.infeed_config.empty()) out.Add("infeed_config", Quoted(a.infeed_config));
+      if (!a.feed->infeed_config.empty()) out.Add("infeed_config", Quoted(a.feed->infeed_config));
       break;
     case HloOpcode::kOutfeed:
-      if (a.outfeed_shape.has_value()) {
-        out.Add("outfeed_shape", a.outfeed_shape->ToString(true));
+      if (a.feed->outfeed_shape.has_value()) {
+        out.Add("outfeed_shape", a.feed->outfeed_shape->ToString(true));
       }
-      if (!a.outfeed_config.empty()) {
-        out.Add("outfeed_config", Quoted(a.outfeed_config));
+      if (!a.feed->outfeed_config.empty()) {
+        out.Add("outfeed_config", Quoted(a.feed->outfeed_config));
       }
       break;
     case HloOpcode::kCustomCall:
-      out.Add("custom_call_target", Quoted(a.custom_call_target));
+      out.Add("custom_call_target", Quoted(a.custom_call->target));
       AddConvolutionLike(a, out);
       AddPrecision(a, out);
-      if (a.padding_type != PaddingType::kInvalid) {
-        out.Add("padding_type", PaddingTypeString(a.padding_type));
+      if (a.conv->padding_type != PaddingType::kInvalid) {
+        out.Add("padding_type", PaddingTypeString(a.conv->padding_type));
       }
-      if (a.operand_layout_constraints.has_value()) {
+      if (a.custom_call->operand_layout_constraints.has_value()) {
         std::vector<std::string> shapes;
-        for (const Shape& s : *a.operand_layout_constraints) {
+        for (const Shape& s : *a.custom_call->operand_layout_constraints) {
           shapes.push_back(s.ToString(true));
         }
         out.Add("operand_layout_constraints",
                 absl::StrCat("{", absl::StrJoin(shapes, ", "), "}"));
       }
-      if (a.custom_call_has_side_effect) {
+      if (a.custom_call->has_side_effect) {
         out.Add("custom_call_has_side_effect", "true");
       }
       if (a.literal.has_value()) out.Add("literal", a.literal->ToString());
@@ -368,16 +368,16 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
         out.Add("output_to_operand_aliasing",
                 OutputOperandAliasingToString(a.output_to_operand_aliasing));
       }
-      if (a.schedule != CustomCallSchedule::kNone) {
-        out.Add("schedule", CustomCallScheduleString(a.schedule));
+      if (a.custom_call->schedule != CustomCallSchedule::kNone) {
+        out.Add("schedule", CustomCallScheduleString(a.custom_call->schedule));
       }
-      if (a.api_version != CustomCallApiVersion::kOriginal) {
-        out.Add("api_version", CustomCallApiVersionString(a.api_version));
+      if (a.custom_call->api_version != CustomCallApiVersion::kOriginal) {
+        out.Add("api_version", CustomCallApiVersionString(a.custom_call->api_version));
       }
       break;
     case HloOpcode::kAsyncStart:
-      if (a.async_execution_thread != "main") {
-        out.Add("async_execution_thread", Quoted(a.async_execution_thread));
+      if (a.async_execution_thread() != "main") {
+        out.Add("async_execution_thread", Quoted(a.async_execution_thread()));
       }
       if (!a.output_to_operand_aliasing.empty()) {
         out.Add("output_to_operand_aliasing",
@@ -398,10 +398,10 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       break;
     case HloOpcode::kDomain:
       out.Add("domain",
-              absl::StrCat("{kind=", Quoted(a.domain_kind), ", entry=",
-                           a.domain_entry ? a.domain_entry->ToString() : "{}",
+              absl::StrCat("{kind=", Quoted(a.domain->kind), ", entry=",
+                           a.domain->entry ? a.domain->entry->ToString() : "{}",
                            ", exit=",
-                           a.domain_exit ? a.domain_exit->ToString() : "{}",
+                           a.domain->exit ? a.domain->exit->ToString() : "{}",
                            "}"));
       break;
     default:
@@ -507,32 +507,35 @@ void AddCommonAttributes(const HloInstruction& hlo, const PrintOptions& options,
   }
 }
 
-std::string OperandList(const HloInstruction& hlo, const PrintOptions& options) {
-  std::string out;
+void AppendOperands(const HloInstruction& hlo, const PrintOptions& options,
+                    std::string* out) {
   for (int64_t i = 0; i < hlo.operand_count(); ++i) {
-    if (i > 0) out += ", ";
-    if (i > 0 && i % 5 == 0) absl::StrAppend(&out, "/*index=", i, "*/");
+    if (i > 0) *out += ", ";
+    if (i > 0 && i % 5 == 0) absl::StrAppend(out, "/*index=", i, "*/");
     if (options.print_operand_shapes) {
-      absl::StrAppend(&out, hlo.operand(i)->shape().ToString(true), " ");
+      hlo.operand(i)->shape().AppendTo(out, true);
+      *out += ' ';
     }
-    out += Name(hlo.operand(i));
+    *out += '%';
+    *out += hlo.operand(i)->name();
   }
-  return out;
 }
 
-}  // namespace
-
-std::string PrintInstruction(const HloInstruction& hlo,
-                             const PrintOptions& options) {
-  std::string out = absl::StrCat(Name(&hlo), " = ", hlo.shape().ToString(true),
-                                 " ");
-  AttributeList attrs;
+void AppendInstruction(const HloInstruction& hlo, const PrintOptions& options,
+                       std::string* out_ptr) {
+  std::string& out = *out_ptr;
+  out += '%';
+  out += hlo.name();
+  out += " = ";
+  hlo.shape().AppendTo(&out, true);
+  out += ' ';
+  AttributeList attrs(&out);
   const HloInstruction* wrapped = nullptr;
   if (hlo.async_sugar().has_value()) {
     absl::string_view suffix = hlo.opcode() == HloOpcode::kAsyncStart ? "-start"
-                              : hlo.opcode() == HloOpcode::kAsyncUpdate
-                                  ? "-update"
-                                  : "-done";
+                               : hlo.opcode() == HloOpcode::kAsyncUpdate
+                                   ? "-update"
+                                   : "-done";
     absl::StrAppend(&out, HloOpcodeString(*hlo.async_sugar()), suffix);
     const HloComputation* wrapper = hlo.async_wrapped_computation();
     if (hlo.opcode() == HloOpcode::kAsyncStart && wrapper != nullptr &&
@@ -553,7 +556,9 @@ std::string PrintInstruction(const HloInstruction& hlo,
   } else if (hlo.opcode() == HloOpcode::kParameter) {
     absl::StrAppend(&out, "(", hlo.parameter_number(), ")");
   } else {
-    absl::StrAppend(&out, "(", OperandList(hlo, options), ")");
+    out += '(';
+    AppendOperands(hlo, options, &out);
+    out += ')';
   }
   if (wrapped != nullptr) {
     AddOpcodeAttributes(*wrapped, options, attrs);
@@ -567,13 +572,11 @@ std::string PrintInstruction(const HloInstruction& hlo,
     }
   }
   AddCommonAttributes(hlo, options, attrs);
-  out += attrs.text();
-  return out;
 }
 
-std::string PrintComputation(const HloComputation& computation,
-                             const PrintOptions& options) {
-  std::string out;
+void AppendComputation(const HloComputation& computation,
+                       const PrintOptions& options, std::string* out_ptr) {
+  std::string& out = *out_ptr;
   const HloModule* module = computation.parent();
   if (module != nullptr && module->entry_computation() == &computation) {
     out += "ENTRY ";
@@ -583,11 +586,12 @@ std::string PrintComputation(const HloComputation& computation,
     const HloInstruction* p = computation.parameter_instruction(i);
     if (i > 0) out += ", ";
     if (p == nullptr) continue;
-    absl::StrAppend(&out, p->name(), ": ", p->shape().ToString(false));
+    absl::StrAppend(&out, p->name(), ": ");
+    p->shape().AppendTo(&out, false);
   }
   out += ") -> ";
   if (computation.root_instruction() != nullptr) {
-    out += computation.root_instruction()->shape().ToString(false);
+    computation.root_instruction()->shape().AppendTo(&out, false);
   }
   out += " {\n";
   const bool scheduled = module != nullptr && module->config().is_scheduled;
@@ -597,21 +601,38 @@ std::string PrintComputation(const HloComputation& computation,
   for (const HloInstruction* instruction : order) {
     out += "  ";
     if (instruction == computation.root_instruction()) out += "ROOT ";
-    out += PrintInstruction(*instruction, options);
-    out += "\n";
+    AppendInstruction(*instruction, options, &out);
+    out += '\n';
   }
   out += "}";
   if (computation.execution_thread() != "main") {
     absl::StrAppend(&out, ", execution_thread=",
                     Quoted(computation.execution_thread()));
   }
-  out += "\n";
+  out += '\n';
+}
+
+}  // namespace
+
+std::string PrintInstruction(const HloInstruction& hlo,
+                             const PrintOptions& options) {
+  std::string out;
+  AppendInstruction(hlo, options, &out);
+  return out;
+}
+
+std::string PrintComputation(const HloComputation& computation,
+                             const PrintOptions& options) {
+  std::string out;
+  AppendComputation(computation, options, &out);
   return out;
 }
 
 std::string PrintModule(const HloModule& module, const PrintOptions& options) {
   const HloModuleConfig& config = module.config();
-  std::string out = absl::StrCat("HloModule ", module.name());
+  std::string out;
+  out.reserve(module.instruction_count() * 160);
+  absl::StrAppend(&out, "HloModule ", module.name());
   if (config.is_scheduled) out += ", is_scheduled=true";
   if (!config.input_output_alias.empty()) {
     out += ", input_output_alias={ ";
@@ -681,7 +702,7 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
     if (c->is_sugared_async_wrapper()) return;
     if (!first) out += "\n";
     first = false;
-    out += PrintComputation(*c, options);
+    AppendComputation(*c, options, &out);
   };
   for (const HloComputation* c : order) {
     if (c != module.entry_computation()) emit(c);

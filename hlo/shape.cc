@@ -18,43 +18,71 @@ Layout::Layout(const Layout& other) { *this = other; }
 Layout& Layout::operator=(const Layout& other) {
   if (this == &other) return *this;
   minor_to_major_ = other.minor_to_major_;
-  tiles_ = other.tiles_;
-  tail_padding_alignment_in_elements = other.tail_padding_alignment_in_elements;
-  index_primitive_type = other.index_primitive_type;
-  pointer_primitive_type = other.pointer_primitive_type;
-  element_size_in_bits = other.element_size_in_bits;
-  memory_space = other.memory_space;
-  split_configs = other.split_configs;
-  dynamic_shape_metadata_prefix_bytes =
-      other.dynamic_shape_metadata_prefix_bytes;
-  physical_shape_ = other.physical_shape_
-                        ? std::make_unique<Shape>(*other.physical_shape_)
-                        : nullptr;
+  if (other.details_ == nullptr) {
+    details_.reset();
+  } else {
+    details_ = std::make_unique<Details>();
+    Details& d = *details_;
+    const Details& o = *other.details_;
+    d.tiles = o.tiles;
+    d.tail_padding_alignment_in_elements = o.tail_padding_alignment_in_elements;
+    d.index_primitive_type = o.index_primitive_type;
+    d.pointer_primitive_type = o.pointer_primitive_type;
+    d.element_size_in_bits = o.element_size_in_bits;
+    d.memory_space = o.memory_space;
+    d.split_configs = o.split_configs;
+    d.dynamic_shape_metadata_prefix_bytes = o.dynamic_shape_metadata_prefix_bytes;
+    if (o.physical_shape) d.physical_shape = std::make_unique<Shape>(*o.physical_shape);
+  }
   return *this;
 }
 
 Layout::~Layout() = default;
 
+const Layout::Details& Layout::details() const {
+  static const Details* const kDefault = new Details();
+  return details_ ? *details_ : *kDefault;
+}
+
+Layout::Details& Layout::mutable_details() {
+  if (!details_) details_ = std::make_unique<Details>();
+  return *details_;
+}
+
 void Layout::set_physical_shape(const Shape& shape) {
-  physical_shape_ = std::make_unique<Shape>(shape);
+  mutable_details().physical_shape = std::make_unique<Shape>(shape);
 }
 
 bool Layout::HasOnlyMinorToMajor() const {
-  return tiles_.empty() && tail_padding_alignment_in_elements == 1 &&
-         index_primitive_type == PrimitiveType::kInvalid &&
-         pointer_primitive_type == PrimitiveType::kInvalid &&
-         element_size_in_bits == 0 && memory_space == 0 &&
-         split_configs.empty() && physical_shape_ == nullptr &&
-         dynamic_shape_metadata_prefix_bytes == 0;
+  if (details_ == nullptr) return true;
+  const Details& d = *details_;
+  return d.tiles.empty() && d.tail_padding_alignment_in_elements == 1 &&
+         d.index_primitive_type == PrimitiveType::kInvalid &&
+         d.pointer_primitive_type == PrimitiveType::kInvalid &&
+         d.element_size_in_bits == 0 && d.memory_space == 0 &&
+         d.split_configs.empty() && d.physical_shape == nullptr &&
+         d.dynamic_shape_metadata_prefix_bytes == 0;
 }
 
 std::string Layout::ToString() const {
-  std::string out = absl::StrCat("{", absl::StrJoin(minor_to_major_, ","));
+  std::string out;
+  AppendTo(&out);
+  return out;
+}
+
+void Layout::AppendTo(std::string* out_ptr) const {
+  std::string& out = *out_ptr;
+  out += '{';
+  for (size_t i = 0; i < minor_to_major_.size(); ++i) {
+    if (i > 0) out += ',';
+    absl::StrAppend(&out, minor_to_major_[i]);
+  }
   if (!HasOnlyMinorToMajor()) {
+    const Details& d = details();
     out += ":";
-    if (!tiles_.empty()) {
+    if (!d.tiles.empty()) {
       out += "T";
-      for (const Tile& tile : tiles_) {
+      for (const Tile& tile : d.tiles) {
         out += "(";
         for (size_t i = 0; i < tile.dimensions.size(); ++i) {
           if (i > 0) out += ",";
@@ -67,52 +95,54 @@ std::string Layout::ToString() const {
         out += ")";
       }
     }
-    if (tail_padding_alignment_in_elements != 1) {
-      absl::StrAppend(&out, "L(", tail_padding_alignment_in_elements, ")");
+    if (d.tail_padding_alignment_in_elements != 1) {
+      absl::StrAppend(&out, "L(", d.tail_padding_alignment_in_elements, ")");
     }
-    if (index_primitive_type != PrimitiveType::kInvalid) {
-      absl::StrAppend(&out, "#(", PrimitiveTypeName(index_primitive_type), ")");
+    if (d.index_primitive_type != PrimitiveType::kInvalid) {
+      absl::StrAppend(&out, "#(", PrimitiveTypeName(d.index_primitive_type), ")");
     }
-    if (pointer_primitive_type != PrimitiveType::kInvalid) {
-      absl::StrAppend(&out, "*(", PrimitiveTypeName(pointer_primitive_type),
+    if (d.pointer_primitive_type != PrimitiveType::kInvalid) {
+      absl::StrAppend(&out, "*(", PrimitiveTypeName(d.pointer_primitive_type),
                       ")");
     }
-    if (element_size_in_bits != 0) {
-      absl::StrAppend(&out, "E(", element_size_in_bits, ")");
+    if (d.element_size_in_bits != 0) {
+      absl::StrAppend(&out, "E(", d.element_size_in_bits, ")");
     }
-    if (memory_space != 0) absl::StrAppend(&out, "S(", memory_space, ")");
-    for (const SplitConfig& split : split_configs) {
+    if (d.memory_space != 0) absl::StrAppend(&out, "S(", d.memory_space, ")");
+    for (const SplitConfig& split : d.split_configs) {
       absl::StrAppend(&out, "SC(", split.dimension, ":",
                       absl::StrJoin(split.split_indices, ","), ")");
     }
-    if (physical_shape_ != nullptr) {
-      absl::StrAppend(&out, "P(", physical_shape_->ToString(true), ")");
+    if (d.physical_shape != nullptr) {
+      absl::StrAppend(&out, "P(", d.physical_shape->ToString(true), ")");
     }
-    if (dynamic_shape_metadata_prefix_bytes != 0) {
-      absl::StrAppend(&out, "M(", dynamic_shape_metadata_prefix_bytes, ")");
+    if (d.dynamic_shape_metadata_prefix_bytes != 0) {
+      absl::StrAppend(&out, "M(", d.dynamic_shape_metadata_prefix_bytes, ")");
     }
   }
   out += "}";
-  return out;
 }
 
 bool Layout::operator==(const Layout& other) const {
-  if (!(minor_to_major_ == other.minor_to_major_ && tiles_ == other.tiles_ &&
-        tail_padding_alignment_in_elements ==
-            other.tail_padding_alignment_in_elements &&
-        index_primitive_type == other.index_primitive_type &&
-        pointer_primitive_type == other.pointer_primitive_type &&
-        element_size_in_bits == other.element_size_in_bits &&
-        memory_space == other.memory_space &&
-        split_configs == other.split_configs &&
-        dynamic_shape_metadata_prefix_bytes ==
-            other.dynamic_shape_metadata_prefix_bytes)) {
+  if (minor_to_major_ != other.minor_to_major_) return false;
+  const Details& a = details();
+  const Details& b = other.details();
+  if (!(a.tiles == b.tiles &&
+        a.tail_padding_alignment_in_elements ==
+            b.tail_padding_alignment_in_elements &&
+        a.index_primitive_type == b.index_primitive_type &&
+        a.pointer_primitive_type == b.pointer_primitive_type &&
+        a.element_size_in_bits == b.element_size_in_bits &&
+        a.memory_space == b.memory_space &&
+        a.split_configs == b.split_configs &&
+        a.dynamic_shape_metadata_prefix_bytes ==
+            b.dynamic_shape_metadata_prefix_bytes)) {
     return false;
   }
-  if ((physical_shape_ == nullptr) != (other.physical_shape_ == nullptr)) {
+  if ((a.physical_shape == nullptr) != (b.physical_shape == nullptr)) {
     return false;
   }
-  return physical_shape_ == nullptr || *physical_shape_ == *other.physical_shape_;
+  return a.physical_shape == nullptr || *a.physical_shape == *b.physical_shape;
 }
 
 Layout DefaultLayout(int64_t rank) {
@@ -138,7 +168,8 @@ Shape& Shape::operator=(const Shape& other) {
   dimensions_ = other.dimensions_;
   dynamic_ = other.dynamic_;
   tuple_shapes_ = other.tuple_shapes_;
-  layout_ = other.layout_ ? std::make_unique<Layout>(*other.layout_) : nullptr;
+  has_layout_ = other.has_layout_;
+  layout_ = other.layout_;
   return *this;
 }
 
@@ -159,7 +190,7 @@ Shape Shape::WithDefaultLayout(PrimitiveType type,
 void Shape::set_dimensions(absl::Span<const int64_t> dims) {
   dimensions_.assign(dims.begin(), dims.end());
   dynamic_.assign(dims.size(), false);
-  layout_.reset();
+  clear_layout();
 }
 
 void Shape::add_dimension(int64_t size, bool dynamic) {
@@ -175,30 +206,29 @@ bool Shape::is_dynamic() const {
   return std::find(dynamic_.begin(), dynamic_.end(), true) != dynamic_.end();
 }
 
-const Layout& Shape::layout() const {
-  static const Layout* const kEmpty = new Layout();
-  return layout_ ? *layout_ : *kEmpty;
-}
+const Layout& Shape::layout() const { return layout_; }
 
 Layout& Shape::mutable_layout() {
-  if (!layout_) layout_ = std::make_unique<Layout>();
-  return *layout_;
+  has_layout_ = true;
+  return layout_;
 }
 
 void Shape::set_layout(const Layout& layout) {
-  layout_ = std::make_unique<Layout>(layout);
+  has_layout_ = true;
+  layout_ = layout;
 }
 
 void Shape::FillMissingLayouts() {
   if (IsTuple()) {
     for (Shape& s : tuple_shapes_) s.FillMissingLayouts();
-  } else if (IsArray() && !layout_) {
-    layout_ = std::make_unique<Layout>(DefaultLayout(rank()));
+  } else if (IsArray() && !has_layout_) {
+    has_layout_ = true;
+    layout_ = DefaultLayout(rank());
   }
 }
 
 void Shape::ClearLayouts() {
-  layout_.reset();
+  clear_layout();
   for (Shape& s : tuple_shapes_) s.ClearLayouts();
 }
 
@@ -232,32 +262,39 @@ Shape* Shape::MutableSubshape(const ShapeIndex& index) {
 }
 
 std::string Shape::ToString(bool print_layout) const {
+  std::string out;
+  AppendTo(&out, print_layout);
+  return out;
+}
+
+void Shape::AppendTo(std::string* out_ptr, bool print_layout) const {
+  std::string& out = *out_ptr;
   if (IsTuple()) {
-    std::string out = "(";
+    out += '(';
     for (size_t i = 0; i < tuple_shapes_.size(); ++i) {
       if (i > 0) out += ", ";
       if (i > 0 && i % 5 == 0) absl::StrAppend(&out, "/*index=", i, "*/");
-      out += tuple_shapes_[i].ToString(print_layout);
+      tuple_shapes_[i].AppendTo(&out, print_layout);
     }
-    out += ")";
-    return out;
+    out += ')';
+    return;
   }
-  std::string out = absl::StrCat(PrimitiveTypeName(element_type_), "[");
+  const absl::string_view type_name = PrimitiveTypeName(element_type_);
+  out.append(type_name.data(), type_name.size());
+  out += '[';
   for (size_t i = 0; i < dimensions_.size(); ++i) {
-    if (i > 0) out += ",";
+    if (i > 0) out += ',';
     if (dimensions_[i] == kUnboundedSize) {
-      out += "?";
+      out += '?';
     } else {
       if (dynamic_[i]) out += "<=";
       absl::StrAppend(&out, dimensions_[i]);
     }
   }
-  out += "]";
-  if (print_layout && layout_ && IsArray()) {
-    std::string layout = layout_->ToString();
-    if (rank() > 0 || layout != "{}") out += layout;
+  out += ']';
+  if (print_layout && has_layout_ && IsArray()) {
+    if (rank() > 0 || !layout_.HasOnlyMinorToMajor()) layout_.AppendTo(&out);
   }
-  return out;
 }
 
 bool Shape::operator==(const Shape& other) const {
@@ -266,8 +303,8 @@ bool Shape::operator==(const Shape& other) const {
       tuple_shapes_ != other.tuple_shapes_) {
     return false;
   }
-  if ((layout_ == nullptr) != (other.layout_ == nullptr)) return false;
-  return layout_ == nullptr || *layout_ == *other.layout_;
+  if (has_layout_ != other.has_layout_) return false;
+  return !has_layout_ || layout_ == other.layout_;
 }
 
 bool ShapesCompatible(const Shape& a, const Shape& b) {

@@ -42,7 +42,8 @@ struct SplitConfig {
 /// attributes XLA prints after ':' — tiles `T(..)`, tail padding `L(n)`,
 /// index/pointer types `#(t)` `*(t)`, element size `E(n)`, memory space
 /// `S(n)`, split configs `SC(..)`, physical shape `P(..)`, dynamic-shape
-/// metadata prefix `M(n)`.
+/// metadata prefix `M(n)`. The order is stored inline; the rarer attributes
+/// live in a separate allocation made only when one is set.
 class Layout {
  public:
   Layout() = default;
@@ -60,18 +61,46 @@ class Layout {
   absl::InlinedVector<int64_t, 6>& mutable_minor_to_major() {
     return minor_to_major_;
   }
-  std::vector<Tile>& mutable_tiles() { return tiles_; }
-  const std::vector<Tile>& tiles() const { return tiles_; }
 
-  int64_t tail_padding_alignment_in_elements = 1;
-  PrimitiveType index_primitive_type = PrimitiveType::kInvalid;
-  PrimitiveType pointer_primitive_type = PrimitiveType::kInvalid;
-  int64_t element_size_in_bits = 0;
-  int64_t memory_space = 0;
-  std::vector<SplitConfig> split_configs;
-  int64_t dynamic_shape_metadata_prefix_bytes = 0;
-
-  const Shape* physical_shape() const { return physical_shape_.get(); }
+  const std::vector<Tile>& tiles() const { return details().tiles; }
+  std::vector<Tile>& mutable_tiles() { return mutable_details().tiles; }
+  int64_t tail_padding_alignment_in_elements() const {
+    return details().tail_padding_alignment_in_elements;
+  }
+  void set_tail_padding_alignment_in_elements(int64_t v) {
+    mutable_details().tail_padding_alignment_in_elements = v;
+  }
+  PrimitiveType index_primitive_type() const {
+    return details().index_primitive_type;
+  }
+  void set_index_primitive_type(PrimitiveType t) {
+    mutable_details().index_primitive_type = t;
+  }
+  PrimitiveType pointer_primitive_type() const {
+    return details().pointer_primitive_type;
+  }
+  void set_pointer_primitive_type(PrimitiveType t) {
+    mutable_details().pointer_primitive_type = t;
+  }
+  int64_t element_size_in_bits() const { return details().element_size_in_bits; }
+  void set_element_size_in_bits(int64_t v) {
+    mutable_details().element_size_in_bits = v;
+  }
+  int64_t memory_space() const { return details().memory_space; }
+  void set_memory_space(int64_t v) { mutable_details().memory_space = v; }
+  const std::vector<SplitConfig>& split_configs() const {
+    return details().split_configs;
+  }
+  std::vector<SplitConfig>& mutable_split_configs() {
+    return mutable_details().split_configs;
+  }
+  int64_t dynamic_shape_metadata_prefix_bytes() const {
+    return details().dynamic_shape_metadata_prefix_bytes;
+  }
+  void set_dynamic_shape_metadata_prefix_bytes(int64_t v) {
+    mutable_details().dynamic_shape_metadata_prefix_bytes = v;
+  }
+  const Shape* physical_shape() const { return details().physical_shape.get(); }
   void set_physical_shape(const Shape& shape);
 
   /// True when only minor_to_major is set (no ':' section when printed).
@@ -79,13 +108,27 @@ class Layout {
 
   /// XLA's text form, e.g. "{1,0:T(8,128)(2,1)S(1)}".
   std::string ToString() const;
+  void AppendTo(std::string* out) const;
 
   bool operator==(const Layout& other) const;
 
  private:
+  struct Details {
+    std::vector<Tile> tiles;
+    int64_t tail_padding_alignment_in_elements = 1;
+    PrimitiveType index_primitive_type = PrimitiveType::kInvalid;
+    PrimitiveType pointer_primitive_type = PrimitiveType::kInvalid;
+    int64_t element_size_in_bits = 0;
+    int64_t memory_space = 0;
+    std::vector<SplitConfig> split_configs;
+    int64_t dynamic_shape_metadata_prefix_bytes = 0;
+    std::unique_ptr<Shape> physical_shape;
+  };
+  const Details& details() const;
+  Details& mutable_details();
+
   absl::InlinedVector<int64_t, 6> minor_to_major_;
-  std::vector<Tile> tiles_;
-  std::unique_ptr<Shape> physical_shape_;
+  std::unique_ptr<Details> details_;
 };
 
 /// The shape of an HLO value: an array (element type, dimensions with
@@ -141,11 +184,14 @@ class Shape {
     return static_cast<int64_t>(tuple_shapes_.size());
   }
 
-  bool has_layout() const { return layout_ != nullptr; }
+  bool has_layout() const { return has_layout_; }
   const Layout& layout() const;
   Layout& mutable_layout();
   void set_layout(const Layout& layout);
-  void clear_layout() { layout_.reset(); }
+  void clear_layout() {
+    has_layout_ = false;
+    layout_ = Layout();
+  }
   /// Gives this array (and every array in a tuple) the default layout where
   /// it has none.
   void FillMissingLayouts();
@@ -164,6 +210,7 @@ class Shape {
 
   /// Text as XLA prints it: "f32[8,128]{1,0}", "(f32[], s32[2]{0})".
   std::string ToString(bool print_layout = true) const;
+  void AppendTo(std::string* out, bool print_layout = true) const;
 
   /// Equal in every respect, layouts included.
   bool operator==(const Shape& other) const;
@@ -173,8 +220,9 @@ class Shape {
   PrimitiveType element_type_ = PrimitiveType::kInvalid;
   absl::InlinedVector<int64_t, 6> dimensions_;
   absl::InlinedVector<bool, 6> dynamic_;
+  bool has_layout_ = false;
   std::vector<Shape> tuple_shapes_;
-  std::unique_ptr<Layout> layout_;
+  Layout layout_;
 
  public:
   Shape(const Shape& other);

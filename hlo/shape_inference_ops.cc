@@ -33,14 +33,14 @@ Shape TupleOrSingle(std::vector<Shape> shapes) {
 
 // The group size of a collective, or 0 if unknown (empty groups = all).
 int64_t GroupSize(const HloInstruction& hlo) {
-  const ReplicaGroups& groups = hlo.attrs().replica_groups;
+  const ReplicaGroups& groups = hlo.attrs().collective->replica_groups;
   if (groups.iota) return groups.group_size;
   if (groups.groups.empty()) return 0;
   return static_cast<int64_t>(groups.groups[0].size());
 }
 
 absl::Status CheckReplicaGroups(const HloInstruction& hlo) {
-  const ReplicaGroups& groups = hlo.attrs().replica_groups;
+  const ReplicaGroups& groups = hlo.attrs().collective->replica_groups;
   if (groups.iota) return absl::OkStatus();
   absl::flat_hash_set<int64_t> seen;
   size_t size = groups.groups.empty() ? 0 : groups.groups[0].size();
@@ -127,8 +127,8 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo) {
   const Shape& lhs = hlo.operand(0)->shape();
   const Shape& rhs = hlo.operand(1)->shape();
   const HloAttributes& a = hlo.attrs();
-  if (!a.conv_dnums.has_value()) return Invalid("convolution needs dim_labels");
-  const ConvolutionDimensionNumbers& d = *a.conv_dnums;
+  if (!a.conv->dnums.has_value()) return Invalid("convolution needs dim_labels");
+  const ConvolutionDimensionNumbers& d = *a.conv->dnums;
   const int64_t spatial = d.input_spatial_dimensions.size();
   if (lhs.rank() != spatial + 2 || rhs.rank() != spatial + 2) {
     return Invalid(absl::StrCat("convolution dim_labels ", d.ToString(),
@@ -141,8 +141,8 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo) {
                                 window.dimensions.size(),
                                 " dimensions, expected ", spatial));
   }
-  const int64_t fgc = a.feature_group_count;
-  const int64_t bgc = a.batch_group_count;
+  const int64_t fgc = a.conv->feature_group_count;
+  const int64_t bgc = a.conv->batch_group_count;
   if (fgc < 1 || bgc < 1) {
     return Invalid("feature_group_count and batch_group_count must be >= 1");
   }
@@ -195,8 +195,8 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo) {
 absl::StatusOr<Shape> InferGather(const HloInstruction& hlo) {
   const Shape& operand = hlo.operand(0)->shape();
   const Shape& indices = hlo.operand(1)->shape();
-  const GatherDimensionNumbers& g = hlo.attrs().gather_dnums;
-  const std::vector<int64_t>& slice_sizes = hlo.attrs().gather_slice_sizes;
+  const GatherDimensionNumbers& g = hlo.attrs().gather_scatter->gather;
+  const std::vector<int64_t>& slice_sizes = hlo.attrs().gather_scatter->slice_sizes;
   if (!IsInteger(indices.element_type())) {
     return Invalid(absl::StrCat("gather indices must be integers, got ", S(indices)));
   }
@@ -281,7 +281,7 @@ absl::StatusOr<Shape> InferScatter(const HloInstruction& hlo) {
   }
   const int64_t inputs = (n - 1) / 2;
   const Shape& indices = hlo.operand(inputs)->shape();
-  const ScatterDimensionNumbers& d = hlo.attrs().scatter_dnums;
+  const ScatterDimensionNumbers& d = hlo.attrs().gather_scatter->scatter;
   if (!IsInteger(indices.element_type())) {
     return Invalid(absl::StrCat("scatter indices must be integers, got ",
                                 S(indices)));
@@ -893,21 +893,21 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
       return out;
     }
     case HloOpcode::kDot:
-      return InferDot(operand(0), operand(1), a.dot_dnums,
+      return InferDot(operand(0), operand(1), a.dot->dnums,
                       hlo.shape().IsArray() ? hlo.shape().element_type()
                                             : operand(0).element_type());
     case HloOpcode::kScaledDot:
-      return InferDot(operand(0), operand(2), a.dot_dnums,
+      return InferDot(operand(0), operand(2), a.dot->dnums,
                       hlo.shape().IsArray() ? hlo.shape().element_type()
                                             : operand(0).element_type());
     case HloOpcode::kRaggedDot: {
       // lhs [.., m, k] ragged along lhs_ragged_dims; rhs has a group dim.
-      DotDimensionNumbers d = a.dot_dnums;
+      DotDimensionNumbers d = a.dot->dnums;
       const Shape& rhs = operand(1);
       Shape rhs_without_group(rhs.element_type(), {});
       std::vector<int64_t> remap(rhs.rank(), -1);
       for (int64_t i = 0; i < rhs.rank(); ++i) {
-        if (std::count(a.rhs_group_dims.begin(), a.rhs_group_dims.end(), i)) continue;
+        if (std::count(a.dot->rhs_group_dims.begin(), a.dot->rhs_group_dims.end(), i)) continue;
         remap[i] = rhs_without_group.rank();
         rhs_without_group.add_dimension(rhs.dimensions(i));
       }
@@ -1140,7 +1140,7 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
     case HloOpcode::kRaggedAllToAll:
       return operand(1);
     case HloOpcode::kCollectivePermute:
-      for (const auto& [source, target] : a.source_target_pairs) {
+      for (const auto& [source, target] : a.collective->source_target_pairs) {
         if (source < 0 || target < 0) {
           return Invalid("collective-permute ids must be >= 0");
         }

@@ -76,12 +76,12 @@ bool TextScanner::ConsumeString(absl::string_view s) {
   return false;
 }
 
-bool TextScanner::Expect(char c, absl::string_view what) {
+bool TextScanner::Expect(char c, const What& what) {
   if (Consume(c)) return true;
   const char next = Peek();
   std::string seen = next == '\0' ? "end of input"
                                   : absl::StrCat("'", std::string(1, next), "'");
-  return Error(absl::StrCat("expected '", std::string(1, c), "' ", what,
+  return Error(absl::StrCat("expected '", std::string(1, c), "' ", what.str(),
                             ", but found ", seen));
 }
 
@@ -112,12 +112,11 @@ std::string TextScanner::ReadName() {
   Peek();
   const size_t start = pos_;
   if (pos_ < text_.size() && text_[pos_] == '%') {
-    ++pos_;
-    std::string name;
-    while (pos_ < text_.size() && IsNameChar(text_[pos_])) {
-      name.push_back(text_[pos_++]);
-    }
-    if (name.empty()) pos_ = start;
+    size_t end = pos_ + 1;
+    while (end < text_.size() && IsNameChar(text_[end])) ++end;
+    if (end == pos_ + 1) return "";
+    std::string name(text_.substr(pos_ + 1, end - pos_ - 1));
+    pos_ = end;
     return name;
   }
   if (pos_ < text_.size() && IsIdentifierStart(text_[pos_])) {
@@ -126,24 +125,24 @@ std::string TextScanner::ReadName() {
   return "";
 }
 
-bool TextScanner::ReadInt64(int64_t* value, absl::string_view what) {
+bool TextScanner::ReadInt64(int64_t* value, const What& what) {
   const size_t start = Position();
-  std::string token;
-  if (pos_ < text_.size() && (text_[pos_] == '-' || text_[pos_] == '+')) {
-    token.push_back(text_[pos_++]);
+  size_t end = pos_;
+  if (end < text_.size() && (text_[end] == '-' || text_[end] == '+')) ++end;
+  const size_t digits = end;
+  while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) {
+    ++end;
   }
-  while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-    token.push_back(text_[pos_++]);
-  }
-  if (token.empty() || token == "-" || token == "+" ||
-      !absl::SimpleAtoi(token, value)) {
+  const absl::string_view token = text_.substr(pos_, end - pos_);
+  pos_ = end;
+  if (end == digits || !absl::SimpleAtoi(token, value)) {
     pos_ = start;
-    return ErrorAt(start, absl::StrCat("expected an integer ", what));
+    return ErrorAt(start, absl::StrCat("expected an integer ", what.str()));
   }
   return true;
 }
 
-bool TextScanner::ReadBool(bool* value, absl::string_view what) {
+bool TextScanner::ReadBool(bool* value, const What& what) {
   const size_t start = Position();
   std::string id = ReadIdentifier();
   if (id == "true") {
@@ -155,13 +154,13 @@ bool TextScanner::ReadBool(bool* value, absl::string_view what) {
     return true;
   }
   pos_ = start;
-  return ErrorAt(start, absl::StrCat("expected true or false ", what));
+  return ErrorAt(start, absl::StrCat("expected true or false ", what.str()));
 }
 
-bool TextScanner::ReadQuotedString(std::string* value, absl::string_view what) {
+bool TextScanner::ReadQuotedString(std::string* value, const What& what) {
   const size_t start = Position();
   if (pos_ >= text_.size() || text_[pos_] != '"') {
-    return ErrorAt(start, absl::StrCat("expected a quoted string ", what));
+    return ErrorAt(start, absl::StrCat("expected a quoted string ", what.str()));
   }
   size_t i = pos_ + 1;
   std::string raw;
@@ -174,11 +173,11 @@ bool TextScanner::ReadQuotedString(std::string* value, absl::string_view what) {
     ++i;
   }
   if (i >= text_.size()) {
-    return ErrorAt(start, absl::StrCat("unterminated string ", what));
+    return ErrorAt(start, absl::StrCat("unterminated string ", what.str()));
   }
   std::string error;
   if (!absl::CUnescape(raw, value, &error)) {
-    return ErrorAt(start, absl::StrCat("invalid escape in string ", what, ": ",
+    return ErrorAt(start, absl::StrCat("invalid escape in string ", what.str(), ": ",
                                        error));
   }
   pos_ = i + 1;
@@ -229,10 +228,10 @@ std::string TextScanner::ReadNumberToken() {
   return std::string(text_.substr(start, pos_ - start));
 }
 
-bool TextScanner::ReadBalancedBraces(std::string* out, absl::string_view what) {
+bool TextScanner::ReadBalancedBraces(std::string* out, const What& what) {
   const size_t start = Position();
   if (pos_ >= text_.size() || text_[pos_] != '{') {
-    return ErrorAt(start, absl::StrCat("expected '{' ", what));
+    return ErrorAt(start, absl::StrCat("expected '{' ", what.str()));
   }
   int depth = 0;
   bool in_string = false;
@@ -258,20 +257,27 @@ bool TextScanner::ReadBalancedBraces(std::string* out, absl::string_view what) {
       }
     }
   }
-  return ErrorAt(start, absl::StrCat("unbalanced '{' ", what));
+  return ErrorAt(start, absl::StrCat("unbalanced '{' ", what.str()));
 }
 
 std::pair<int, int> TextScanner::LineColumn(size_t position) const {
-  int line = 1;
-  size_t line_start = 0;
   const size_t end = std::min(position, text_.size());
-  for (size_t i = 0; i < end; ++i) {
+  // Positions are mostly requested in increasing order: continue from the
+  // last answer instead of rescanning from the start.
+  if (end < cache_position_) {
+    cache_position_ = 0;
+    cache_line_ = 1;
+    cache_line_start_ = 0;
+  }
+  for (size_t i = cache_position_; i < end; ++i) {
     if (text_[i] == '\n') {
-      ++line;
-      line_start = i + 1;
+      ++cache_line_;
+      cache_line_start_ = i + 1;
     }
   }
-  return {line + line_offset_, static_cast<int>(end - line_start) + 1};
+  cache_position_ = end;
+  return {cache_line_ + line_offset_,
+          static_cast<int>(end - cache_line_start_) + 1};
 }
 
 std::string TextScanner::FormatError(size_t position,

@@ -11,6 +11,24 @@
 
 namespace xlite {
 
+/// What is being read, for error messages ("in a tile", "after ENTRY").
+/// Formatted only when an error is reported, so passing it costs nothing.
+class What {
+ public:
+  What(const char* text) : first_(text) {}  // NOLINT: implicit by design
+  What(absl::string_view text) : first_(text) {}  // NOLINT
+  What(const std::string& text) : first_(text) {}  // NOLINT
+  What(absl::string_view first, absl::string_view second)
+      : first_(first), second_(second) {}
+  std::string str() const {
+    return std::string(first_) + std::string(second_);
+  }
+
+ private:
+  absl::string_view first_;
+  absl::string_view second_;
+};
+
 /// Character-level reader for HLO text. Skips whitespace, `// ...` and
 /// `/* ... */` comments between tokens, and reports errors as
 /// `FILE:LINE:COL: error: message` followed by the source line and a caret.
@@ -32,7 +50,7 @@ class TextScanner {
   /// Consumes `s` if the text continues with it (after skipping space).
   bool ConsumeString(absl::string_view s);
   /// Requires `c`; records an error naming `what` otherwise.
-  bool Expect(char c, absl::string_view what);
+  bool Expect(char c, const What& what);
 
   /// [A-Za-z_][A-Za-z0-9_.-]* (the HLO identifier charset); empty if none.
   std::string ReadIdentifier();
@@ -44,15 +62,15 @@ class TextScanner {
   /// The identifier starting here without consuming it.
   std::string PeekIdentifier();
 
-  bool ReadInt64(int64_t* value, absl::string_view what);
-  bool ReadBool(bool* value, absl::string_view what);
+  bool ReadInt64(int64_t* value, const What& what);
+  bool ReadBool(bool* value, const What& what);
   /// A double-quoted string with C escapes, unescaped.
-  bool ReadQuotedString(std::string* value, absl::string_view what);
+  bool ReadQuotedString(std::string* value, const What& what);
   /// A number as written: [+-]?digits[.digits][e[+-]digits], "inf", "nan",
   /// "nan(0x...)". Returns the raw token.
   std::string ReadNumberToken();
   /// Balanced `{...}` (quote-aware), returned verbatim including braces.
-  bool ReadBalancedBraces(std::string* out, absl::string_view what);
+  bool ReadBalancedBraces(std::string* out, const What& what);
   /// Characters while `pred` holds (no skipping inside).
   template <typename Pred>
   std::string ReadWhile(Pred pred) {
@@ -94,7 +112,10 @@ class TextScanner {
   int line_offset_;
   size_t pos_ = 0;
   std::string error_;
-  std::vector<size_t> line_starts_;
+  // LineColumn's cursor (see there).
+  mutable size_t cache_position_ = 0;
+  mutable int cache_line_ = 1;
+  mutable size_t cache_line_start_ = 0;
 };
 
 /// For an error located `FILE:LINE:COL: error: ...` (e.g. from the verifier)

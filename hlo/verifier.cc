@@ -163,8 +163,8 @@ class Verifier {
       }
     }
     if (hlo.opcode() == HloOpcode::kCustomCall &&
-        hlo.attrs().operand_layout_constraints.has_value()) {
-      const auto& constraints = *hlo.attrs().operand_layout_constraints;
+        hlo.attrs().custom_call->operand_layout_constraints.has_value()) {
+      const auto& constraints = *hlo.attrs().custom_call->operand_layout_constraints;
       if (static_cast<int64_t>(constraints.size()) != hlo.operand_count()) {
         return Error(&hlo, absl::StrCat("has ", constraints.size(),
                                         " operand layout constraints for ",
