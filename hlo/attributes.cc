@@ -11,8 +11,8 @@ namespace xlite {
 namespace {
 
 template <typename Enum, size_t N>
-std::optional<Enum> FindByName(const std::pair<Enum, absl::string_view> (&table)[N],
-                               absl::string_view s) {
+std::optional<Enum> FindByName(
+    const std::pair<Enum, absl::string_view> (&table)[N], absl::string_view s) {
   for (const auto& [value, name] : table) {
     if (name == s) return value;
   }
@@ -21,7 +21,7 @@ std::optional<Enum> FindByName(const std::pair<Enum, absl::string_view> (&table)
 
 template <typename Enum, size_t N>
 absl::string_view NameOf(const std::pair<Enum, absl::string_view> (&table)[N],
-                        Enum e) {
+                         Enum e) {
   for (const auto& [value, name] : table) {
     if (value == e) return name;
   }
@@ -84,19 +84,20 @@ constexpr std::pair<PaddingType, absl::string_view> kPaddingTypes[] = {
     {PaddingType::kValid, "PADDING_VALID"},
     {PaddingType::kSame, "PADDING_SAME"},
 };
-constexpr std::pair<TriangularSolveTranspose, absl::string_view> kTransposes[] = {
-    {TriangularSolveTranspose::kInvalid, "TRANSPOSE_INVALID"},
-    {TriangularSolveTranspose::kNoTranspose, "NO_TRANSPOSE"},
-    {TriangularSolveTranspose::kTranspose, "TRANSPOSE"},
-    {TriangularSolveTranspose::kAdjoint, "ADJOINT"},
+constexpr std::pair<TriangularSolveTranspose, absl::string_view> kTransposes[] =
+    {
+        {TriangularSolveTranspose::kInvalid, "TRANSPOSE_INVALID"},
+        {TriangularSolveTranspose::kNoTranspose, "NO_TRANSPOSE"},
+        {TriangularSolveTranspose::kTranspose, "TRANSPOSE"},
+        {TriangularSolveTranspose::kAdjoint, "ADJOINT"},
 };
 
 std::string JoinX(const std::vector<WindowDimension>& dims,
                   int64_t WindowDimension::*field) {
-  return absl::StrJoin(dims, "x", [field](std::string* out,
-                                          const WindowDimension& d) {
-    absl::StrAppend(out, d.*field);
-  });
+  return absl::StrJoin(dims, "x",
+                       [field](std::string* out, const WindowDimension& d) {
+                         absl::StrAppend(out, d.*field);
+                       });
 }
 
 }  // namespace
@@ -108,8 +109,8 @@ std::string Window::ToString() const {
   };
   absl::StrAppend(&out, "size=", JoinX(dimensions, &WindowDimension::size));
   if (any([](const WindowDimension& d) { return d.stride != 1; })) {
-    absl::StrAppend(&out, " stride=",
-                    JoinX(dimensions, &WindowDimension::stride));
+    absl::StrAppend(&out,
+                    " stride=", JoinX(dimensions, &WindowDimension::stride));
   }
   if (any([](const WindowDimension& d) {
         return d.padding_low != 0 || d.padding_high != 0;
@@ -133,7 +134,8 @@ std::string Window::ToString() const {
     absl::StrAppend(&out, " rhs_reversal=",
                     absl::StrJoin(dimensions, "x",
                                   [](std::string* o, const WindowDimension& d) {
-                                    absl::StrAppend(o, d.window_reversal ? 1 : 0);
+                                    absl::StrAppend(o,
+                                                    d.window_reversal ? 1 : 0);
                                   }));
   }
   return out;
@@ -171,12 +173,11 @@ std::string PaddingConfig::ToString() const {
   const bool interior = std::any_of(
       dimensions.begin(), dimensions.end(),
       [](const PaddingDimension& d) { return d.interior_padding != 0; });
-  return absl::StrJoin(dimensions, "x",
-                       [interior](std::string* out, const PaddingDimension& d) {
-                         absl::StrAppend(out, d.edge_padding_low, "_",
-                                         d.edge_padding_high);
-                         if (interior) absl::StrAppend(out, "_", d.interior_padding);
-                       });
+  return absl::StrJoin(
+      dimensions, "x", [interior](std::string* out, const PaddingDimension& d) {
+        absl::StrAppend(out, d.edge_padding_low, "_", d.edge_padding_high);
+        if (interior) absl::StrAppend(out, "_", d.interior_padding);
+      });
 }
 
 std::vector<int64_t> ExpandIota(const std::vector<int64_t>& reshape_dims,
@@ -261,7 +262,8 @@ std::string OpMetadata::ToString() const {
     parts.push_back(
         absl::StrCat("source_file=\"", absl::CEscape(source_file), "\""));
   }
-  if (source_line != 0) parts.push_back(absl::StrCat("source_line=", source_line));
+  if (source_line != 0)
+    parts.push_back(absl::StrCat("source_line=", source_line));
   if (source_end_line != 0) {
     parts.push_back(absl::StrCat("source_end_line=", source_end_line));
   }
@@ -337,7 +339,8 @@ absl::string_view ComparisonDirectionString(ComparisonDirection d) {
 absl::string_view ComparisonTypeString(ComparisonType t) {
   return NameOf(kComparisonTypes, t);
 }
-std::optional<ComparisonDirection> ParseComparisonDirection(absl::string_view s) {
+std::optional<ComparisonDirection> ParseComparisonDirection(
+    absl::string_view s) {
   return FindByName(kDirections, s);
 }
 std::optional<ComparisonType> ParseComparisonType(absl::string_view s) {
@@ -349,7 +352,9 @@ ComparisonType DefaultComparisonType(PrimitiveType type) {
   return ComparisonType::kUnsigned;
 }
 
-absl::string_view FusionKindString(FusionKind k) { return NameOf(kFusionKinds, k); }
+absl::string_view FusionKindString(FusionKind k) {
+  return NameOf(kFusionKinds, k);
+}
 std::optional<FusionKind> ParseFusionKind(absl::string_view s) {
   return FindByName(kFusionKinds, s);
 }
@@ -369,7 +374,9 @@ absl::string_view RandomAlgorithmString(RandomAlgorithm a) {
 std::optional<RandomAlgorithm> ParseRandomAlgorithm(absl::string_view s) {
   return FindByName(kAlgorithms, s);
 }
-absl::string_view PrecisionString(Precision p) { return NameOf(kPrecisions, p); }
+absl::string_view PrecisionString(Precision p) {
+  return NameOf(kPrecisions, p);
+}
 std::optional<Precision> ParsePrecision(absl::string_view s) {
   return FindByName(kPrecisions, s);
 }

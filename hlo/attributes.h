@@ -152,7 +152,8 @@ enum class ComparisonDirection { kEq, kNe, kGe, kGt, kLe, kLt };
 enum class ComparisonType { kFloat, kTotalOrder, kSigned, kUnsigned };
 absl::string_view ComparisonDirectionString(ComparisonDirection d);  // "LT"
 absl::string_view ComparisonTypeString(ComparisonType t);  // "TOTALORDER"
-std::optional<ComparisonDirection> ParseComparisonDirection(absl::string_view s);
+std::optional<ComparisonDirection> ParseComparisonDirection(
+    absl::string_view s);
 std::optional<ComparisonType> ParseComparisonType(absl::string_view s);
 /// XLA's default comparison type for an element type.
 ComparisonType DefaultComparisonType(PrimitiveType type);
@@ -166,14 +167,20 @@ absl::string_view FftTypeString(FftType t);  // "FFT"
 std::optional<FftType> ParseFftType(absl::string_view s);
 
 enum class RandomDistribution { kUniform = 1, kNormal = 2 };
-absl::string_view RandomDistributionString(RandomDistribution d);  // rng_uniform
+absl::string_view RandomDistributionString(
+    RandomDistribution d);  // rng_uniform
 std::optional<RandomDistribution> ParseRandomDistribution(absl::string_view s);
 
 enum class RandomAlgorithm { kDefault = 0, kThreeFry = 1, kPhilox = 2 };
 absl::string_view RandomAlgorithmString(RandomAlgorithm a);  // rng_three_fry
 std::optional<RandomAlgorithm> ParseRandomAlgorithm(absl::string_view s);
 
-enum class Precision { kDefault = 0, kHigh = 1, kHighest = 2, kPackedNibble = 3 };
+enum class Precision {
+  kDefault = 0,
+  kHigh = 1,
+  kHighest = 2,
+  kPackedNibble = 3
+};
 absl::string_view PrecisionString(Precision p);  // "default"
 std::optional<Precision> ParsePrecision(absl::string_view s);
 
@@ -186,7 +193,8 @@ enum class CustomCallApiVersion {
   kTypedFfi = 4,
 };
 absl::string_view CustomCallApiVersionString(CustomCallApiVersion v);
-std::optional<CustomCallApiVersion> ParseCustomCallApiVersion(absl::string_view s);
+std::optional<CustomCallApiVersion> ParseCustomCallApiVersion(
+    absl::string_view s);
 
 enum class CustomCallSchedule { kNone = 0, kLatest = 1, kEarliest = 2 };
 absl::string_view CustomCallScheduleString(CustomCallSchedule s);

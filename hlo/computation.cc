@@ -42,8 +42,8 @@ HloInstruction* HloComputation::AddInstruction(
 
 absl::Status HloComputation::RemoveInstruction(HloInstruction* instruction) {
   if (instruction->parent_ != this) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        instruction->name(), " is not an instruction of ", name_));
+    return absl::InvalidArgumentError(
+        absl::StrCat(instruction->name(), " is not an instruction of ", name_));
   }
   if (!instruction->users().empty()) {
     return absl::FailedPreconditionError(absl::StrCat(

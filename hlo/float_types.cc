@@ -7,29 +7,32 @@
 namespace xlite {
 namespace {
 
-constexpr FloatFormat kF16{5, 10, 15, true, true, NanEncoding::kIeee, true, true};
-constexpr FloatFormat kBF16{8, 7, 127, true, true, NanEncoding::kIeee, true, true};
-constexpr FloatFormat kF32{8, 23, 127, true, true, NanEncoding::kIeee, true, true};
-constexpr FloatFormat kF64{11, 52, 1023, true, true, NanEncoding::kIeee, true,
-                           true};
-constexpr FloatFormat kF8E5M2{5, 2, 15, true, true, NanEncoding::kIeee, true,
-                              true};
-constexpr FloatFormat kF8E4M3{4, 3, 7, true, true, NanEncoding::kIeee, true,
-                              true};
-constexpr FloatFormat kF8E3M4{3, 4, 3, true, true, NanEncoding::kIeee, true,
-                              true};
-constexpr FloatFormat kF8E4M3FN{4, 3, 7, true, false, NanEncoding::kAllOnes,
+constexpr FloatFormat kF16{5,    10,  15, true, true, NanEncoding::kIeee,
+                           true, true};
+constexpr FloatFormat kBF16{8,    7,   127, true, true, NanEncoding::kIeee,
+                            true, true};
+constexpr FloatFormat kF32{8,    23,  127, true, true, NanEncoding::kIeee,
+                           true, true};
+constexpr FloatFormat kF64{11,   52,  1023, true, true, NanEncoding::kIeee,
+                           true, true};
+constexpr FloatFormat kF8E5M2{5,    2,   15, true, true, NanEncoding::kIeee,
+                              true, true};
+constexpr FloatFormat kF8E4M3{4,    3,   7, true, true, NanEncoding::kIeee,
+                              true, true};
+constexpr FloatFormat kF8E3M4{3,    4,   3, true, true, NanEncoding::kIeee,
+                              true, true};
+constexpr FloatFormat kF8E4M3FN{
+    4, 3, 7, true, false, NanEncoding::kAllOnes, true, true};
+constexpr FloatFormat kF8E4M3B11FNUZ{
+    4, 3, 11, true, false, NanEncoding::kNegativeZero, true, true};
+constexpr FloatFormat kF8E5M2FNUZ{
+    5, 2, 16, true, false, NanEncoding::kNegativeZero, true, true};
+constexpr FloatFormat kF8E4M3FNUZ{
+    4, 3, 8, true, false, NanEncoding::kNegativeZero, true, true};
+constexpr FloatFormat kF8E8M0FNU{
+    8, 0, 127, false, false, NanEncoding::kAllOnes, false, false};
+constexpr FloatFormat kF4E2M1FN{2,    1,   1, true, false, NanEncoding::kNone,
                                 true, true};
-constexpr FloatFormat kF8E4M3B11FNUZ{4, 3, 11, true, false,
-                                     NanEncoding::kNegativeZero, true, true};
-constexpr FloatFormat kF8E5M2FNUZ{5, 2, 16, true, false,
-                                  NanEncoding::kNegativeZero, true, true};
-constexpr FloatFormat kF8E4M3FNUZ{4, 3, 8, true, false,
-                                  NanEncoding::kNegativeZero, true, true};
-constexpr FloatFormat kF8E8M0FNU{8, 0, 127, false, false, NanEncoding::kAllOnes,
-                                 false, false};
-constexpr FloatFormat kF4E2M1FN{2, 1, 1, true, false, NanEncoding::kNone, true,
-                                true};
 
 uint64_t SignBit(const FloatFormat& f) {
   return f.has_sign ? uint64_t{1} << (f.exponent_bits + f.mantissa_bits) : 0;
@@ -103,8 +106,9 @@ double DecodeFinite(const FloatFormat& f, uint64_t bits) {
     return sign * std::numeric_limits<double>::infinity();
   }
   if (!f.has_subnormals) {
-    return sign * std::ldexp(static_cast<double>((uint64_t{1} << mb) | mantissa),
-                             static_cast<int>(exponent) - f.bias - mb);
+    return sign *
+           std::ldexp(static_cast<double>((uint64_t{1} << mb) | mantissa),
+                      static_cast<int>(exponent) - f.bias - mb);
   }
   if (exponent == 0) {
     return sign * std::ldexp(static_cast<double>(mantissa), 1 - f.bias - mb);
@@ -145,10 +149,10 @@ uint64_t EncodeFinite(const FloatFormat& f, double value) {
   const bool negative = std::signbit(value);
   const uint64_t sign = negative ? SignBit(f) : 0;
   const uint64_t max_finite = MaxFiniteBits(f);
-  const uint64_t overflow =
-      f.has_infinity ? (sign | (ExponentMax(f) << mb))
-      : f.nan == NanEncoding::kNone ? (sign | max_finite)
-                                    : NanBits(f, negative);
+  const uint64_t overflow = f.has_infinity ? (sign | (ExponentMax(f) << mb))
+                            : f.nan == NanEncoding::kNone
+                                ? (sign | max_finite)
+                                : NanBits(f, negative);
   if (!f.has_zero && (negative || value == 0)) return NanBits(f, false);
   if (std::isinf(value)) return overflow;
   const double magnitude = std::fabs(value);
@@ -169,7 +173,8 @@ uint64_t EncodeFinite(const FloatFormat& f, double value) {
   uint64_t bits;
   double fraction;
   if (exponent >= min_exponent) {
-    const double scaled = std::ldexp(magnitude, mb - exponent);  // [2^mb, 2^(mb+1))
+    const double scaled =
+        std::ldexp(magnitude, mb - exponent);  // [2^mb, 2^(mb+1))
     const double whole = std::floor(scaled);
     fraction = scaled - whole;
     bits = (static_cast<uint64_t>(exponent + f.bias) << mb) +
@@ -203,20 +208,34 @@ uint64_t HalfNanFromPayload(bool negative, uint64_t top_payload) {
 
 const FloatFormat* GetFloatFormat(PrimitiveType type) {
   switch (type) {
-    case PrimitiveType::kF16: return &kF16;
-    case PrimitiveType::kBF16: return &kBF16;
-    case PrimitiveType::kF32: return &kF32;
-    case PrimitiveType::kF64: return &kF64;
-    case PrimitiveType::kF8E5M2: return &kF8E5M2;
-    case PrimitiveType::kF8E4M3: return &kF8E4M3;
-    case PrimitiveType::kF8E3M4: return &kF8E3M4;
-    case PrimitiveType::kF8E4M3FN: return &kF8E4M3FN;
-    case PrimitiveType::kF8E4M3B11FNUZ: return &kF8E4M3B11FNUZ;
-    case PrimitiveType::kF8E5M2FNUZ: return &kF8E5M2FNUZ;
-    case PrimitiveType::kF8E4M3FNUZ: return &kF8E4M3FNUZ;
-    case PrimitiveType::kF8E8M0FNU: return &kF8E8M0FNU;
-    case PrimitiveType::kF4E2M1FN: return &kF4E2M1FN;
-    default: return nullptr;
+    case PrimitiveType::kF16:
+      return &kF16;
+    case PrimitiveType::kBF16:
+      return &kBF16;
+    case PrimitiveType::kF32:
+      return &kF32;
+    case PrimitiveType::kF64:
+      return &kF64;
+    case PrimitiveType::kF8E5M2:
+      return &kF8E5M2;
+    case PrimitiveType::kF8E4M3:
+      return &kF8E4M3;
+    case PrimitiveType::kF8E3M4:
+      return &kF8E3M4;
+    case PrimitiveType::kF8E4M3FN:
+      return &kF8E4M3FN;
+    case PrimitiveType::kF8E4M3B11FNUZ:
+      return &kF8E4M3B11FNUZ;
+    case PrimitiveType::kF8E5M2FNUZ:
+      return &kF8E5M2FNUZ;
+    case PrimitiveType::kF8E4M3FNUZ:
+      return &kF8E4M3FNUZ;
+    case PrimitiveType::kF8E8M0FNU:
+      return &kF8E8M0FNU;
+    case PrimitiveType::kF4E2M1FN:
+      return &kF4E2M1FN;
+    default:
+      return nullptr;
   }
 }
 

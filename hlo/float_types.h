@@ -21,11 +21,11 @@ struct FloatFormat {
   int exponent_bits;
   int mantissa_bits;
   int bias;
-  bool has_sign;       // false for f8e8m0fnu
+  bool has_sign;  // false for f8e8m0fnu
   bool has_infinity;
   NanEncoding nan;
-  bool has_subnormals; // false for f8e8m0fnu (exponent 0 is 2^-127)
-  bool has_zero;       // false for f8e8m0fnu
+  bool has_subnormals;  // false for f8e8m0fnu (exponent 0 is 2^-127)
+  bool has_zero;        // false for f8e8m0fnu
 
   int total_bits() const {
     return (has_sign ? 1 : 0) + exponent_bits + mantissa_bits;

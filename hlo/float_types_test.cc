@@ -2,6 +2,8 @@
 // chunk hashes in tests/oracles/float_oracle.txt (see float_oracle.py).
 #include "hlo/float_types.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -9,8 +11,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace xlite {
 namespace {
@@ -103,8 +103,8 @@ void ExpectHashes(const Oracle& oracle, const std::string& key,
   for (size_t c = 0; c < got.size(); ++c) {
     EXPECT_EQ(got[c], it->second[c])
         << key << ": chunk " << c << " (elements " << c * kChunk << ".."
-        << (c + 1) * kChunk - 1 << ") differs from ml_dtypes; first element: "
-        << describe(c * kChunk);
+        << (c + 1) * kChunk - 1
+        << ") differs from ml_dtypes; first element: " << describe(c * kChunk);
   }
 }
 
@@ -180,7 +180,8 @@ TEST(FloatTypes, ScaleTypeFacts) {
   // f8e8m0fnu: 0xFF is NaN, there is no zero, 0x7F is 1.0.
   EXPECT_TRUE(std::isnan(DecodeToF32(PrimitiveType::kF8E8M0FNU, 0xFF)));
   EXPECT_EQ(DecodeToF32(PrimitiveType::kF8E8M0FNU, 0x7F), 1.0f);
-  EXPECT_EQ(DecodeToF64(PrimitiveType::kF8E8M0FNU, 0x00), std::ldexp(1.0, -127));
+  EXPECT_EQ(DecodeToF64(PrimitiveType::kF8E8M0FNU, 0x00),
+            std::ldexp(1.0, -127));
   EXPECT_EQ(EncodeFromF32(PrimitiveType::kF8E8M0FNU, 0.0f), 0xFFu);
   // f4e2m1fn: +-{0, 0.5, 1, 1.5, 2, 3, 4, 6}; saturates.
   const float kF4[] = {0, 0.5, 1, 1.5, 2, 3, 4, 6};

@@ -20,7 +20,8 @@ HloInstruction::~HloInstruction() {
 std::unique_ptr<HloInstruction> HloInstruction::Create(
     HloOpcode opcode, const Shape& shape,
     absl::Span<HloInstruction* const> operands) {
-  std::unique_ptr<HloInstruction> instruction(new HloInstruction(opcode, shape));
+  std::unique_ptr<HloInstruction> instruction(
+      new HloInstruction(opcode, shape));
   // reshape's inferred_dimension defaults to "none".
   if (opcode == HloOpcode::kReshape) instruction->index_ = -1;
   for (HloInstruction* operand : operands) instruction->AppendOperand(operand);

@@ -213,12 +213,12 @@ struct HloAttributes {
   RandomAlgorithm rng_algorithm = RandomAlgorithm::kDefault;
   TriangularSolveTranspose transpose_a = TriangularSolveTranspose::kInvalid;
   FusionKind fusion_kind = FusionKind::kLoop;
-  bool left_side = false;     // triangular-solve
-  bool lower = false;         // triangular-solve, cholesky
-  bool unit_diagonal = false; // triangular-solve
-  bool is_stable = false;     // sort
-  bool largest = true;        // topk
-  bool is_composite = false;  // call
+  bool left_side = false;      // triangular-solve
+  bool lower = false;          // triangular-solve, cholesky
+  bool unit_diagonal = false;  // triangular-solve
+  bool is_stable = false;      // sort
+  bool largest = true;         // topk
+  bool is_composite = false;   // call
   bool is_host_transfer = false;
   bool is_reverse = false;      // scan
   bool is_associative = false;  // scan
@@ -268,7 +268,9 @@ class HloInstruction {
   const Shape& shape() const { return shape_; }
   Shape* mutable_shape() { return &shape_; }
 
-  int64_t operand_count() const { return static_cast<int64_t>(operands_.size()); }
+  int64_t operand_count() const {
+    return static_cast<int64_t>(operands_.size());
+  }
   const std::vector<HloInstruction*>& operands() const { return operands_; }
   HloInstruction* mutable_operand(int64_t i) const { return operands_[i]; }
   const HloInstruction* operand(int64_t i) const { return operands_[i]; }
@@ -294,7 +296,8 @@ class HloInstruction {
   /// of the parent computation). Shapes must be compatible.
   absl::Status ReplaceAllUsesWith(HloInstruction* new_producer);
   /// Replaces uses in `user` only.
-  absl::Status ReplaceUseWith(HloInstruction* user, HloInstruction* new_producer);
+  absl::Status ReplaceUseWith(HloInstruction* user,
+                              HloInstruction* new_producer);
   /// Removes all operands (used before deleting an instruction).
   void DetachOperands();
 
@@ -373,7 +376,9 @@ class HloInstruction {
 
   const FrontendAttributes& frontend_attributes() const;
   void set_frontend_attributes(const FrontendAttributes& attrs);
-  bool has_frontend_attributes() const { return frontend_attributes_ != nullptr; }
+  bool has_frontend_attributes() const {
+    return frontend_attributes_ != nullptr;
+  }
 
   const std::vector<KeptAttribute>& kept_attributes() const;
   void add_kept_attribute(std::string name, std::string value);

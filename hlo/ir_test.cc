@@ -82,7 +82,8 @@ TEST(Ir, RootReplacement) {
   ASSERT_TRUE(e->root_instruction()->ReplaceAllUsesWith(c).ok());
   EXPECT_EQ(e->root_instruction(), c);
   ASSERT_TRUE(
-      e->RemoveInstructionAndUnusedOperands(e->GetInstructionWithName("r")).ok());
+      e->RemoveInstructionAndUnusedOperands(e->GetInstructionWithName("r"))
+          .ok());
   EXPECT_EQ(e->instruction_count(), 4);
   EXPECT_TRUE(VerifyModule(*module).ok());
 }
@@ -96,9 +97,9 @@ TEST(Ir, RemovingManyInstructionsStaysConsistent) {
   auto module = Parse(text);
   HloComputation* e = module->entry_computation();
   for (int i = 0; i < 100; ++i) {
-    ASSERT_TRUE(e->RemoveInstruction(
-                     e->GetInstructionWithName("d" + std::to_string(i)))
-                    .ok());
+    ASSERT_TRUE(
+        e->RemoveInstruction(e->GetInstructionWithName("d" + std::to_string(i)))
+            .ok());
   }
   EXPECT_EQ(e->instruction_count(), 2);
   EXPECT_EQ(e->instructions().size(), 2u);

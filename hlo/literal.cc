@@ -63,7 +63,8 @@ std::string FloatBitsToString(PrimitiveType type, uint64_t bits) {
     if (f->nan == NanEncoding::kIeee) {
       const uint64_t payload = bits & ((uint64_t{1} << f->mantissa_bits) - 1);
       const uint64_t quiet = uint64_t{1} << (f->mantissa_bits - 1);
-      if (payload != quiet) absl::StrAppend(&out, absl::StrFormat("(0x%x)", payload));
+      if (payload != quiet)
+        absl::StrAppend(&out, absl::StrFormat("(0x%x)", payload));
     }
     return out;
   }
@@ -119,18 +120,19 @@ Literal Literal::Tuple(std::vector<Literal> elements) {
 Literal Literal::FromDoubles(const Shape& shape,
                              absl::Span<const double> values) {
   Literal literal(shape);
-  for (int64_t i = 0; i < literal.element_count() &&
-                      i < static_cast<int64_t>(values.size());
+  for (int64_t i = 0;
+       i < literal.element_count() && i < static_cast<int64_t>(values.size());
        ++i) {
     literal.SetFromDouble(i, values[i]);
   }
   return literal;
 }
 
-Literal Literal::FromInts(const Shape& shape, absl::Span<const int64_t> values) {
+Literal Literal::FromInts(const Shape& shape,
+                          absl::Span<const int64_t> values) {
   Literal literal(shape);
-  for (int64_t i = 0; i < literal.element_count() &&
-                      i < static_cast<int64_t>(values.size());
+  for (int64_t i = 0;
+       i < literal.element_count() && i < static_cast<int64_t>(values.size());
        ++i) {
     literal.SetFromInt64(i, values[i]);
   }

@@ -29,7 +29,8 @@ class Literal {
   static Literal ScalarInt(PrimitiveType type, int64_t value);
   static Literal Tuple(std::vector<Literal> elements);
   /// An array of `shape` with elements converted from `values`.
-  static Literal FromDoubles(const Shape& shape, absl::Span<const double> values);
+  static Literal FromDoubles(const Shape& shape,
+                             absl::Span<const double> values);
   static Literal FromInts(const Shape& shape, absl::Span<const int64_t> values);
 
   const Shape& shape() const { return shape_; }

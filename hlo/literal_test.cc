@@ -1,8 +1,8 @@
 #include "hlo/literal.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "hlo/parser.h"
 
@@ -19,8 +19,9 @@ TEST(Literal, RoundTripsThroughText) {
   for (const char* text :
        {"f32[2] {1, 2}", "s32[2,2] { { 1, 2 }, { 3, 4 } }", "pred[] true",
         "pred[3] {1, 0, 1}", "f32[] nan", "f32[] -inf", "f32[] nan(0x7)",
-        "c64[1] {(1, -2)}", "u8[0] {}", "f64[] 0.1", "f64[] 0.10000000000000002", "f32[] 0.123456791",
-        "bf16[] 1.102", "f8e5m2[] 5.7e+04", "s4[3] {-8, 0, 7}", "u2[2] {0, 3}",
+        "c64[1] {(1, -2)}", "u8[0] {}", "f64[] 0.1",
+        "f64[] 0.10000000000000002", "f32[] 0.123456791", "bf16[] 1.102",
+        "f8e5m2[] 5.7e+04", "s4[3] {-8, 0, 7}", "u2[2] {0, 3}",
         "(f32[] 1, s32[2] {1, 2})", "(f32[] 1, (s32[] 2, pred[] true))"}) {
     Literal literal = Parse(text);
     EXPECT_EQ(literal.ToString(), text);
@@ -30,9 +31,11 @@ TEST(Literal, RoundTripsThroughText) {
 
 TEST(Literal, ScalarBracesAndCommentsAccepted) {
   EXPECT_EQ(Parse("f32[] {5}").ToString(), "f32[] 5");
-  EXPECT_EQ(Parse("f32[2,1,1,1] { { /*i0=0*/ { /*i1=0*/ {1} } }, { /*i0=1*/ { /*i1=0*/ {2} } } }")
+  EXPECT_EQ(Parse("f32[2,1,1,1] { { /*i0=0*/ { /*i1=0*/ {1} } }, { /*i0=1*/ { "
+                  "/*i1=0*/ {2} } } }")
                 .ToString(),
-            "f32[2,1,1,1] { { /*i0=0*/ { /*i1=0*/ {1} } }, { /*i0=1*/ { /*i1=0*/ {2} } } }");
+            "f32[2,1,1,1] { { /*i0=0*/ { /*i1=0*/ {1} } }, { /*i0=1*/ { "
+            "/*i1=0*/ {2} } } }");
 }
 
 TEST(Literal, ElementAccess) {

@@ -63,7 +63,8 @@ std::vector<HloComputation*> HloModule::computations() const {
   return out;
 }
 
-HloComputation* HloModule::GetComputationWithName(absl::string_view name) const {
+HloComputation* HloModule::GetComputationWithName(
+    absl::string_view name) const {
   for (const auto& c : computations_) {
     if (c->name() == name) return c.get();
   }
@@ -155,11 +156,10 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
       for (HloInstruction* operand : instruction->operands()) {
         operands.push_back(map.at(operand));
       }
-      auto copy = instruction->CloneWithNewOperands(instruction->shape(),
-                                                    operands);
-      for (int64_t i = 0; i < static_cast<int64_t>(
-                                  copy->called_computations().size());
-           ++i) {
+      auto copy =
+          instruction->CloneWithNewOperands(instruction->shape(), operands);
+      for (int64_t i = 0;
+           i < static_cast<int64_t>(copy->called_computations().size()); ++i) {
         copy->set_called_computation(
             i, computation_map.at(instruction->called_computations()[i]));
       }
@@ -176,7 +176,8 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
   }
   for (size_t ci = 0; ci < computations_.size(); ++ci) {
     const bool is_entry = computations_[ci].get() == entry_;
-    HloComputation* added = clone->AddComputation(std::move(new_computations[ci]));
+    HloComputation* added =
+        clone->AddComputation(std::move(new_computations[ci]));
     if (is_entry) clone->entry_ = added;
   }
   return clone;

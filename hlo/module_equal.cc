@@ -15,7 +15,8 @@ std::vector<std::string> Names(const std::vector<HloInstruction*>& v) {
 
 std::vector<std::string> Names(const std::vector<HloComputation*>& v) {
   std::vector<std::string> out;
-  for (const HloComputation* c : v) out.push_back(c == nullptr ? "" : c->name());
+  for (const HloComputation* c : v)
+    out.push_back(c == nullptr ? "" : c->name());
   return out;
 }
 
@@ -66,17 +67,20 @@ bool ModulesEqual(const HloModule& a, const HloModule& b,
   if (a.name() != b.name()) return fail("module names differ");
   if (!(a.config() == b.config())) return fail("module configurations differ");
   if (a.computation_count() != b.computation_count()) {
-    return fail(absl::StrCat("computation counts differ: ", a.computation_count(),
-                             " vs ", b.computation_count()));
+    return fail(
+        absl::StrCat("computation counts differ: ", a.computation_count(),
+                     " vs ", b.computation_count()));
   }
-  if ((a.entry_computation() == nullptr) != (b.entry_computation() == nullptr) ||
+  if ((a.entry_computation() == nullptr) !=
+          (b.entry_computation() == nullptr) ||
       (a.entry_computation() != nullptr &&
        a.entry_computation()->name() != b.entry_computation()->name())) {
     return fail("entry computations differ");
   }
   for (const HloComputation* ca : a.computations()) {
     const HloComputation* cb = b.GetComputationWithName(ca->name());
-    if (cb == nullptr) return fail(absl::StrCat("computation ", ca->name(), " is missing"));
+    if (cb == nullptr)
+      return fail(absl::StrCat("computation ", ca->name(), " is missing"));
     if (!ComputationsEqual(*ca, *cb, &why)) {
       return fail(absl::StrCat("computation ", ca->name(), ": ", why));
     }

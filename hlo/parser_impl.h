@@ -26,6 +26,11 @@ struct ComputationRef {
   size_t position;
 };
 
+/// Whether `opcode` accepts attribute `name` (XLA's per-opcode table).
+bool Allowed(HloOpcode opcode, absl::string_view name);
+/// Callee slots an opcode has before attributes fill them (while: 2).
+int CalledSlots(HloOpcode opcode);
+
 class Parser {
  public:
   Parser(absl::string_view text, const ParseOptions& options);
@@ -78,15 +83,17 @@ class Parser {
                         HloInstruction** instruction);
   HloInstruction* ParseInstructionRhs(HloComputation* computation,
                                       const std::string& name,
-                                      size_t name_position, bool allow_attributes);
+                                      size_t name_position,
+                                      bool allow_attributes);
   bool ParseOperands(HloComputation* computation,
                      std::vector<HloInstruction*>* operands);
   bool ParseAttributes(HloInstruction* instruction, HloInstruction* wrapped,
                        size_t opcode_position);
   bool ParseOneAttribute(HloInstruction* instruction, HloInstruction* wrapped,
                          const std::string& name, size_t position);
-  bool ParseOpcodeAttribute(HloInstruction* instruction, const std::string& name,
-                            size_t position, bool* handled);
+  bool ParseOpcodeAttribute(HloInstruction* instruction,
+                            const std::string& name, size_t position,
+                            bool* handled);
   bool ParseComputationRef(HloInstruction* instruction, int64_t slot);
   bool ParseComputationRefList(HloInstruction* instruction);
   bool ParseInstructionNames(HloComputation* computation,
@@ -98,9 +105,9 @@ class Parser {
   bool InferMissingShape(HloInstruction* instruction, size_t position);
   bool ResolveComputationRefs(HloModule* module);
   bool CheckCallGraphAcyclic(HloModule* module);
-  HloInstruction* AddNamedInstruction(HloComputation* computation,
-                                      std::unique_ptr<HloInstruction> instruction,
-                                      std::string name, size_t position);
+  HloInstruction* AddNamedInstruction(
+      HloComputation* computation, std::unique_ptr<HloInstruction> instruction,
+      std::string name, size_t position);
   std::string UniqueAnonymousName(HloComputation* computation,
                                   absl::string_view base);
 

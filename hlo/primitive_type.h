@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+
 #include "absl/strings/string_view.h"
 
 namespace xlite {
@@ -61,7 +62,7 @@ std::optional<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name);
 /// opaque and invalid).
 bool IsArrayType(PrimitiveType type);
 bool IsFloatingPoint(PrimitiveType type);  // f16..f64 and every narrow float
-bool IsNarrowFloat(PrimitiveType type);     // bf16, f16 and the f8/f4 types
+bool IsNarrowFloat(PrimitiveType type);    // bf16, f16 and the f8/f4 types
 bool IsComplex(PrimitiveType type);
 bool IsSignedInteger(PrimitiveType type);
 bool IsUnsignedInteger(PrimitiveType type);

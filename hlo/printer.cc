@@ -80,7 +80,8 @@ void AddConvolutionLike(const HloAttributes& a, AttributeList& out) {
   if (a.window.has_value() && !a.window->dimensions.empty()) {
     out.Add("window", absl::StrCat("{", a.window->ToString(), "}"));
   }
-  if (a.conv->dnums.has_value()) out.Add("dim_labels", a.conv->dnums->ToString());
+  if (a.conv->dnums.has_value())
+    out.Add("dim_labels", a.conv->dnums->ToString());
   if (a.conv->feature_group_count != 1) {
     out.Add("feature_group_count", absl::StrCat(a.conv->feature_group_count));
   }
@@ -90,7 +91,8 @@ void AddConvolutionLike(const HloAttributes& a, AttributeList& out) {
 }
 
 void AddChannelAndGroups(const HloAttributes& a, AttributeList& out) {
-  if (a.channel_id.has_value()) out.Add("channel_id", absl::StrCat(*a.channel_id));
+  if (a.channel_id.has_value())
+    out.Add("channel_id", absl::StrCat(*a.channel_id));
   out.Add("replica_groups", a.collective->replica_groups.ToString());
 }
 
@@ -109,7 +111,8 @@ std::string SliceToString(const std::vector<SliceDimension>& slice) {
       "}");
 }
 
-std::string PairsToString(const std::vector<std::pair<int64_t, int64_t>>& pairs) {
+std::string PairsToString(
+    const std::vector<std::pair<int64_t, int64_t>>& pairs) {
   return absl::StrCat(
       "{",
       absl::StrJoin(pairs, ",",
@@ -145,7 +148,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
                 absl::StrCat("{",
                              absl::StrJoin(*a.parameter_replication, ",",
                                            [](std::string* o, bool b) {
-                                             absl::StrAppend(o, b ? "true" : "false");
+                                             absl::StrAppend(
+                                                 o, b ? "true" : "false");
                                            }),
                              "}"));
       }
@@ -216,7 +220,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       }
       out.Add("index_vector_dim", absl::StrCat(g.index_vector_dim));
       out.Add("slice_sizes", BracedList(a.gather_scatter->slice_sizes));
-      if (a.gather_scatter->indices_are_sorted) out.Add("indices_are_sorted", "true");
+      if (a.gather_scatter->indices_are_sorted)
+        out.Add("indices_are_sorted", "true");
       break;
     }
     case HloOpcode::kScatter: {
@@ -233,7 +238,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
                 BracedList(s.scatter_indices_batching_dims));
       }
       out.Add("index_vector_dim", absl::StrCat(s.index_vector_dim));
-      if (a.gather_scatter->indices_are_sorted) out.Add("indices_are_sorted", "true");
+      if (a.gather_scatter->indices_are_sorted)
+        out.Add("indices_are_sorted", "true");
       if (a.gather_scatter->unique_indices) out.Add("unique_indices", "true");
       break;
     }
@@ -294,22 +300,26 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       AddChannelAndGroups(a, out);
       out.Add("dimensions", BracedList(hlo.dimensions()));
       if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
-      if (a.collective->use_global_device_ids) out.Add("use_global_device_ids", "true");
+      if (a.collective->use_global_device_ids)
+        out.Add("use_global_device_ids", "true");
       break;
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCollectiveReduce:
       AddChannelAndGroups(a, out);
-      if (hlo.has_dimensions()) out.Add("dimensions", BracedList(hlo.dimensions()));
+      if (hlo.has_dimensions())
+        out.Add("dimensions", BracedList(hlo.dimensions()));
       if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
-      if (a.collective->use_global_device_ids) out.Add("use_global_device_ids", "true");
+      if (a.collective->use_global_device_ids)
+        out.Add("use_global_device_ids", "true");
       if (!a.collective->mode.empty()) out.Add("mode", a.collective->mode);
       break;
     case HloOpcode::kAllToAll:
     case HloOpcode::kRaggedAllToAll:
       AddChannelAndGroups(a, out);
-      if (hlo.has_dimensions()) out.Add("dimensions", BracedList(hlo.dimensions()));
+      if (hlo.has_dimensions())
+        out.Add("dimensions", BracedList(hlo.dimensions()));
       if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
       break;
     case HloOpcode::kCollectiveBroadcast:
@@ -320,9 +330,11 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.channel_id.has_value()) {
         out.Add("channel_id", absl::StrCat(*a.channel_id));
       }
-      out.Add("source_target_pairs", PairsToString(a.collective->source_target_pairs));
+      out.Add("source_target_pairs",
+              PairsToString(a.collective->source_target_pairs));
       if (!a.collective->permute_slice_sizes.empty()) {
-        out.Add("slice_sizes", ListListToString(a.collective->permute_slice_sizes));
+        out.Add("slice_sizes",
+                ListListToString(a.collective->permute_slice_sizes));
       }
       break;
     case HloOpcode::kSend:
@@ -335,7 +347,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.is_host_transfer) out.Add("is_host_transfer", "true");
       break;
     case HloOpcode::kInfeed:
-      if (!a.feed->infeed_config.empty()) out.Add("infeed_config", Quoted(a.feed->infeed_config));
+      if (!a.feed->infeed_config.empty())
+        out.Add("infeed_config", Quoted(a.feed->infeed_config));
       break;
     case HloOpcode::kOutfeed:
       if (a.feed->outfeed_shape.has_value()) {
@@ -372,7 +385,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
         out.Add("schedule", CustomCallScheduleString(a.custom_call->schedule));
       }
       if (a.custom_call->api_version != CustomCallApiVersion::kOriginal) {
-        out.Add("api_version", CustomCallApiVersionString(a.custom_call->api_version));
+        out.Add("api_version",
+                CustomCallApiVersionString(a.custom_call->api_version));
       }
       break;
     case HloOpcode::kAsyncStart:
@@ -398,14 +412,15 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       break;
     case HloOpcode::kDomain:
       out.Add("domain",
-              absl::StrCat("{kind=", Quoted(a.domain->kind), ", entry=",
-                           a.domain->entry ? a.domain->entry->ToString() : "{}",
-                           ", exit=",
-                           a.domain->exit ? a.domain->exit->ToString() : "{}",
-                           "}"));
+              absl::StrCat(
+                  "{kind=", Quoted(a.domain->kind), ", entry=",
+                  a.domain->entry ? a.domain->entry->ToString() : "{}",
+                  ", exit=", a.domain->exit ? a.domain->exit->ToString() : "{}",
+                  "}"));
       break;
     default:
-      if (hlo.has_dimensions()) out.Add("dimensions", BracedList(hlo.dimensions()));
+      if (hlo.has_dimensions())
+        out.Add("dimensions", BracedList(hlo.dimensions()));
       break;
   }
   (void)options;
@@ -427,13 +442,13 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
         out.Add("false_computation", ComputationName(called[1]));
       } else {
         out.Add("branch_computations",
-                absl::StrCat("{",
-                             absl::StrJoin(called, ", ",
-                                           [](std::string* o,
-                                              const HloComputation* c) {
-                                             absl::StrAppend(o, ComputationName(c));
-                                           }),
-                             "}"));
+                absl::StrCat(
+                    "{",
+                    absl::StrJoin(called, ", ",
+                                  [](std::string* o, const HloComputation* c) {
+                                    absl::StrAppend(o, ComputationName(c));
+                                  }),
+                    "}"));
       }
       return;
     case HloOpcode::kSelectAndScatter:
@@ -452,13 +467,13 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
         out.Add("to_apply", ComputationName(called[0]));
       } else {
         out.Add("called_computations",
-                absl::StrCat("{",
-                             absl::StrJoin(called, ", ",
-                                           [](std::string* o,
-                                              const HloComputation* c) {
-                                             absl::StrAppend(o, ComputationName(c));
-                                           }),
-                             "}"));
+                absl::StrCat(
+                    "{",
+                    absl::StrJoin(called, ", ",
+                                  [](std::string* o, const HloComputation* c) {
+                                    absl::StrAppend(o, ComputationName(c));
+                                  }),
+                    "}"));
       }
       return;
     default:
@@ -483,14 +498,14 @@ void AddCommonAttributes(const HloInstruction& hlo, const PrintOptions& options,
             FrontendAttributesToString(hlo.frontend_attributes()));
   }
   if (!hlo.control_predecessors().empty()) {
-    out.Add("control-predecessors",
-            absl::StrCat("{",
-                         absl::StrJoin(hlo.control_predecessors(), ", ",
-                                       [](std::string* o,
-                                          const HloInstruction* p) {
-                                         absl::StrAppend(o, Name(p));
-                                       }),
-                         "}"));
+    out.Add(
+        "control-predecessors",
+        absl::StrCat("{",
+                     absl::StrJoin(hlo.control_predecessors(), ", ",
+                                   [](std::string* o, const HloInstruction* p) {
+                                     absl::StrAppend(o, Name(p));
+                                   }),
+                     "}"));
   }
   for (const KeptAttribute& kept : hlo.kept_attributes()) {
     out.Add(kept.name, kept.value);
@@ -606,8 +621,8 @@ void AppendComputation(const HloComputation& computation,
   }
   out += "}";
   if (computation.execution_thread() != "main") {
-    absl::StrAppend(&out, ", execution_thread=",
-                    Quoted(computation.execution_thread()));
+    absl::StrAppend(
+        &out, ", execution_thread=", Quoted(computation.execution_thread()));
   }
   out += '\n';
 }
@@ -636,24 +651,23 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
   if (config.is_scheduled) out += ", is_scheduled=true";
   if (!config.input_output_alias.empty()) {
     out += ", input_output_alias={ ";
-    out += absl::StrJoin(
-        config.input_output_alias, ", ",
-        [](std::string* o, const InputOutputAlias& a) {
-          absl::StrAppend(o, ShapeIndexToString(a.output_index), ": (",
-                          a.parameter_number, ", ",
-                          ShapeIndexToString(a.parameter_index), ", ",
-                          a.must_alias ? "must-alias" : "may-alias", ")");
-        });
+    out += absl::StrJoin(config.input_output_alias, ", ",
+                         [](std::string* o, const InputOutputAlias& a) {
+                           absl::StrAppend(
+                               o, ShapeIndexToString(a.output_index), ": (",
+                               a.parameter_number, ", ",
+                               ShapeIndexToString(a.parameter_index), ", ",
+                               a.must_alias ? "must-alias" : "may-alias", ")");
+                         });
     out += " }";
   }
   if (!config.buffer_donor.empty()) {
     out += ", buffer_donor={ ";
-    out += absl::StrJoin(config.buffer_donor, ", ",
-                         [](std::string* o, const BufferDonor& d) {
-                           absl::StrAppend(o, "(", d.parameter_number, ", ",
-                                           ShapeIndexToString(d.parameter_index),
-                                           ")");
-                         });
+    out += absl::StrJoin(
+        config.buffer_donor, ", ", [](std::string* o, const BufferDonor& d) {
+          absl::StrAppend(o, "(", d.parameter_number, ", ",
+                          ShapeIndexToString(d.parameter_index), ")");
+        });
     out += " }";
   }
   if (config.alias_passthrough_params) out += ", alias_passthrough_params=true";
@@ -666,13 +680,15 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
     return absl::StrCat("{",
                         absl::StrJoin(v, ",",
                                       [](std::string* o, bool b) {
-                                        absl::StrAppend(o, b ? "true" : "false");
+                                        absl::StrAppend(o,
+                                                        b ? "true" : "false");
                                       }),
                         "}");
   };
   if (!config.allow_spmd_sharding_propagation_to_parameters.empty()) {
-    absl::StrAppend(&out, ", allow_spmd_sharding_propagation_to_parameters=",
-                    bools(config.allow_spmd_sharding_propagation_to_parameters));
+    absl::StrAppend(
+        &out, ", allow_spmd_sharding_propagation_to_parameters=",
+        bools(config.allow_spmd_sharding_propagation_to_parameters));
   }
   if (!config.allow_spmd_sharding_propagation_to_output.empty()) {
     absl::StrAppend(&out, ", allow_spmd_sharding_propagation_to_output=",

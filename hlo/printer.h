@@ -17,7 +17,8 @@ struct PrintOptions {
 };
 
 /// The module in XLA's text format.
-std::string PrintModule(const HloModule& module, const PrintOptions& options = {});
+std::string PrintModule(const HloModule& module,
+                        const PrintOptions& options = {});
 /// One computation (header, instructions, closing brace).
 std::string PrintComputation(const HloComputation& computation,
                              const PrintOptions& options = {});

@@ -31,8 +31,10 @@ Layout& Layout::operator=(const Layout& other) {
     d.element_size_in_bits = o.element_size_in_bits;
     d.memory_space = o.memory_space;
     d.split_configs = o.split_configs;
-    d.dynamic_shape_metadata_prefix_bytes = o.dynamic_shape_metadata_prefix_bytes;
-    if (o.physical_shape) d.physical_shape = std::make_unique<Shape>(*o.physical_shape);
+    d.dynamic_shape_metadata_prefix_bytes =
+        o.dynamic_shape_metadata_prefix_bytes;
+    if (o.physical_shape)
+      d.physical_shape = std::make_unique<Shape>(*o.physical_shape);
   }
   return *this;
 }
@@ -99,7 +101,8 @@ void Layout::AppendTo(std::string* out_ptr) const {
       absl::StrAppend(&out, "L(", d.tail_padding_alignment_in_elements, ")");
     }
     if (d.index_primitive_type != PrimitiveType::kInvalid) {
-      absl::StrAppend(&out, "#(", PrimitiveTypeName(d.index_primitive_type), ")");
+      absl::StrAppend(&out, "#(", PrimitiveTypeName(d.index_primitive_type),
+                      ")");
     }
     if (d.pointer_primitive_type != PrimitiveType::kInvalid) {
       absl::StrAppend(&out, "*(", PrimitiveTypeName(d.pointer_primitive_type),
@@ -344,7 +347,8 @@ absl::Status ValidateShape(const Shape& shape) {
   }
   for (int64_t i = 0; i < shape.rank(); ++i) {
     int64_t d = shape.dimensions(i);
-    if (d < 0 && !(d == Shape::kUnboundedSize && shape.is_dynamic_dimension(i))) {
+    if (d < 0 &&
+        !(d == Shape::kUnboundedSize && shape.is_dynamic_dimension(i))) {
       return absl::InvalidArgumentError(
           absl::StrCat("shape has a negative dimension: ", shape.ToString()));
     }
@@ -352,10 +356,10 @@ absl::Status ValidateShape(const Shape& shape) {
   if (shape.has_layout() && shape.IsArray()) {
     const auto& m2m = shape.layout().minor_to_major();
     if (static_cast<int64_t>(m2m.size()) != shape.rank()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "layout ", shape.layout().ToString(), " has ", m2m.size(),
-          " dimensions but shape ", shape.ToString(false), " has rank ",
-          shape.rank()));
+      return absl::InvalidArgumentError(
+          absl::StrCat("layout ", shape.layout().ToString(), " has ",
+                       m2m.size(), " dimensions but shape ",
+                       shape.ToString(false), " has rank ", shape.rank()));
     }
     std::vector<bool> seen(m2m.size(), false);
     for (int64_t d : m2m) {

@@ -82,7 +82,9 @@ class Layout {
   void set_pointer_primitive_type(PrimitiveType t) {
     mutable_details().pointer_primitive_type = t;
   }
-  int64_t element_size_in_bits() const { return details().element_size_in_bits; }
+  int64_t element_size_in_bits() const {
+    return details().element_size_in_bits;
+  }
   void set_element_size_in_bits(int64_t v) {
     mutable_details().element_size_in_bits = v;
   }

@@ -169,9 +169,9 @@ bool DeclaredShapeMatches(const HloInstruction& hlo, const Shape& inferred) {
     for (int64_t i = 0; i < declared.tuple_shapes_size(); ++i) {
       const Shape& d = declared.tuple_shapes(i);
       const Shape& n = inferred.tuple_shapes(i);
-      if (!ShapesCompatible(d, n) &&
-          !(d.IsArray() && n.IsArray() && d.element_type() == n.element_type() &&
-            d.dimensions() == n.dimensions())) {
+      if (!ShapesCompatible(d, n) && !(d.IsArray() && n.IsArray() &&
+                                       d.element_type() == n.element_type() &&
+                                       d.dimensions() == n.dimensions())) {
         return false;
       }
     }

@@ -7,7 +7,9 @@ namespace xlite {
 namespace shape_inference_internal {
 namespace {
 
-bool IsFloatOrComplex(PrimitiveType t) { return IsFloatingPoint(t) || IsComplex(t); }
+bool IsFloatOrComplex(PrimitiveType t) {
+  return IsFloatingPoint(t) || IsComplex(t);
+}
 
 // Element type classes accepted by each unary op.
 absl::Status CheckUnaryType(HloOpcode op, const Shape& operand) {
@@ -67,13 +69,14 @@ absl::Status CheckUnaryType(HloOpcode op, const Shape& operand) {
   }
 }
 
-absl::Status CheckBinaryTypes(HloOpcode op, const Shape& lhs, const Shape& rhs) {
+absl::Status CheckBinaryTypes(HloOpcode op, const Shape& lhs,
+                              const Shape& rhs) {
   const PrimitiveType t = lhs.element_type();
   if (op != HloOpcode::kStochasticConvert &&
       lhs.element_type() != rhs.element_type()) {
-    return Invalid(absl::StrCat(HloOpcodeString(op),
-                                " operands must have the same element type, got ",
-                                S(lhs), " and ", S(rhs)));
+    return Invalid(absl::StrCat(
+        HloOpcodeString(op), " operands must have the same element type, got ",
+        S(lhs), " and ", S(rhs)));
   }
   auto fail = [&](absl::string_view wanted) {
     return Invalid(absl::StrCat(HloOpcodeString(op), " expects ", wanted,
@@ -83,8 +86,9 @@ absl::Status CheckBinaryTypes(HloOpcode op, const Shape& lhs, const Shape& rhs) 
     case HloOpcode::kAnd:
     case HloOpcode::kOr:
     case HloOpcode::kXor:
-      return t == PrimitiveType::kPred || IsInteger(t) ? absl::OkStatus()
-                                                       : fail("pred or integer");
+      return t == PrimitiveType::kPred || IsInteger(t)
+                 ? absl::OkStatus()
+                 : fail("pred or integer");
     case HloOpcode::kShiftLeft:
     case HloOpcode::kShiftRightArithmetic:
     case HloOpcode::kShiftRightLogical:
@@ -135,22 +139,24 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
   // copy also accepts tuples.
   if (op == HloOpcode::kCopy) return hlo.operand(0)->shape();
   for (int64_t i = 0; i < hlo.operand_count(); ++i) {
-    absl::Status status = ExpectArray(hlo.operand(i)->shape(),
-                                      absl::StrCat(HloOpcodeString(op),
-                                                   " operand ", i));
+    absl::Status status =
+        ExpectArray(hlo.operand(i)->shape(),
+                    absl::StrCat(HloOpcodeString(op), " operand ", i));
     if (!status.ok()) return status;
   }
   const Shape& a = hlo.operand(0)->shape();
   switch (op) {
     case HloOpcode::kConvert:
-      if (!hlo.shape().IsArray() || a.dimensions() != hlo.shape().dimensions()) {
-        return Invalid(absl::StrCat("convert must keep the dimensions of ", S(a),
-                                    ", got ", S(hlo.shape())));
+      if (!hlo.shape().IsArray() ||
+          a.dimensions() != hlo.shape().dimensions()) {
+        return Invalid(absl::StrCat("convert must keep the dimensions of ",
+                                    S(a), ", got ", S(hlo.shape())));
       }
       return hlo.shape();
     case HloOpcode::kBitcastConvert: {
       const Shape& out = hlo.shape();
-      if (!out.IsArray()) return Invalid("bitcast-convert result must be an array");
+      if (!out.IsArray())
+        return Invalid("bitcast-convert result must be an array");
       const int in_bits = BitWidth(a.element_type());
       const int out_bits = BitWidth(out.element_type());
       bool ok;
@@ -169,20 +175,22 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
                         a.dimensions().begin());
       }
       if (!ok) {
-        return Invalid(absl::StrCat("bitcast-convert from ", S(a), " to ", S(out),
-                                    " does not preserve the bits"));
+        return Invalid(absl::StrCat("bitcast-convert from ", S(a), " to ",
+                                    S(out), " does not preserve the bits"));
       }
       return out;
     }
     case HloOpcode::kReducePrecision:
       if (!IsFloatingPoint(a.element_type())) {
-        return Invalid(absl::StrCat("reduce-precision expects a floating point "
-                                    "operand, got ",
-                                    S(a)));
+        return Invalid(
+            absl::StrCat("reduce-precision expects a floating point "
+                         "operand, got ",
+                         S(a)));
       }
       if (hlo.attrs().exponent_bits < 1 || hlo.attrs().mantissa_bits < 0) {
-        return Invalid("reduce-precision needs exponent_bits >= 1 and "
-                       "mantissa_bits >= 0");
+        return Invalid(
+            "reduce-precision needs exponent_bits >= 1 and "
+            "mantissa_bits >= 0");
       }
       return a;
     case HloOpcode::kSelect: {
@@ -190,8 +198,8 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
       const Shape& on_true = hlo.operand(1)->shape();
       const Shape& on_false = hlo.operand(2)->shape();
       if (pred.element_type() != PrimitiveType::kPred) {
-        return Invalid(absl::StrCat("select's first operand must be pred, got ",
-                                    S(pred)));
+        return Invalid(
+            absl::StrCat("select's first operand must be pred, got ", S(pred)));
       }
       if (!ShapesCompatible(on_true, on_false) &&
           !(on_true.element_type() == on_false.element_type() &&
@@ -211,9 +219,10 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
       const Shape& max = hlo.operand(2)->shape();
       for (const Shape* bound : {&min, &max}) {
         if (bound->element_type() != x.element_type()) {
-          return Invalid(absl::StrCat("clamp operands must share an element "
-                                      "type, got ",
-                                      S(min), ", ", S(x), ", ", S(max)));
+          return Invalid(
+              absl::StrCat("clamp operands must share an element "
+                           "type, got ",
+                           S(min), ", ", S(x), ", ", S(max)));
         }
         if (bound->rank() != 0 && bound->dimensions() != x.dimensions()) {
           return Invalid(absl::StrCat("clamp bound ", S(*bound),
@@ -244,8 +253,9 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
   if (op == HloOpcode::kStochasticConvert) {
     if (a.dimensions() != b.dimensions() ||
         a.dimensions() != hlo.shape().dimensions()) {
-      return Invalid("stochastic-convert operands and result must have the "
-                     "same dimensions");
+      return Invalid(
+          "stochastic-convert operands and result must have the "
+          "same dimensions");
     }
     return hlo.shape();
   }

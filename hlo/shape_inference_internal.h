@@ -28,6 +28,32 @@ absl::Status CheckCallee(const HloComputation* callee,
                          absl::string_view role);
 bool SameDimensions(const Shape& a, const Shape& b);
 
+#define XLITE_RETURN_IF_ERROR(expr)    \
+  do {                                 \
+    absl::Status _status = (expr);     \
+    if (!_status.ok()) return _status; \
+  } while (0)
+
+/// Shapes of operands [begin, end) (end -1: all).
+std::vector<Shape> OperandShapes(const HloInstruction& hlo, int64_t begin = 0,
+                                 int64_t end = -1);
+/// The single shape, or a tuple of several.
+Shape TupleOrSingle(std::vector<Shape> shapes);
+
+// One function per family of opcodes (shape_inference_structured.cc).
+absl::StatusOr<Shape> InferDot(const Shape& lhs, const Shape& rhs,
+                               const DotDimensionNumbers& d,
+                               PrimitiveType declared_type);
+absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferGather(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferScatter(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferReduce(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferSort(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferFft(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferCollective(const HloInstruction& hlo);
+absl::StatusOr<Shape> InferAsync(const HloInstruction& hlo);
+
 absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo);
 /// Output size of one windowed dimension (reduce-window, convolution).

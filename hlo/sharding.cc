@@ -8,13 +8,20 @@ namespace {
 
 absl::string_view SubgroupTypeName(HloSharding::SubgroupType t) {
   switch (t) {
-    case HloSharding::SubgroupType::kReplicated: return "replicated";
-    case HloSharding::SubgroupType::kMaximal: return "maximal";
-    case HloSharding::SubgroupType::kTuple: return "tuple";
-    case HloSharding::SubgroupType::kOther: return "other";
-    case HloSharding::SubgroupType::kManual: return "manual";
-    case HloSharding::SubgroupType::kUnknown: return "unknown";
-    case HloSharding::SubgroupType::kUnreduced: return "unreduced";
+    case HloSharding::SubgroupType::kReplicated:
+      return "replicated";
+    case HloSharding::SubgroupType::kMaximal:
+      return "maximal";
+    case HloSharding::SubgroupType::kTuple:
+      return "tuple";
+    case HloSharding::SubgroupType::kOther:
+      return "other";
+    case HloSharding::SubgroupType::kManual:
+      return "manual";
+    case HloSharding::SubgroupType::kUnknown:
+      return "unknown";
+    case HloSharding::SubgroupType::kUnreduced:
+      return "unreduced";
   }
   return "other";
 }
@@ -40,16 +47,27 @@ std::string HloSharding::ToString() const {
   }
   std::string out = "{";
   switch (type) {
-    case Type::kReplicated: out += "replicated"; break;
-    case Type::kManual: out += "manual"; break;
-    case Type::kUnknown: out += "unknown"; break;
-    case Type::kUnreduced: out += "unreduced"; break;
-    case Type::kMaximal: absl::StrAppend(&out, "maximal device=", device); break;
+    case Type::kReplicated:
+      out += "replicated";
+      break;
+    case Type::kManual:
+      out += "manual";
+      break;
+    case Type::kUnknown:
+      out += "unknown";
+      break;
+    case Type::kUnreduced:
+      out += "unreduced";
+      break;
+    case Type::kMaximal:
+      absl::StrAppend(&out, "maximal device=", device);
+      break;
     case Type::kTiled:
       absl::StrAppend(&out, "devices=[", absl::StrJoin(tile_dimensions, ","),
                       "]");
       if (iota) {
-        absl::StrAppend(&out, "<=[", absl::StrJoin(iota_reshape_dims, ","), "]");
+        absl::StrAppend(&out, "<=[", absl::StrJoin(iota_reshape_dims, ","),
+                        "]");
         if (!iota_transpose_perm.empty()) {
           absl::StrAppend(&out, "T(", absl::StrJoin(iota_transpose_perm, ","),
                           ")");
@@ -59,13 +77,12 @@ std::string HloSharding::ToString() const {
       }
       if (last_tile_dim_replicate) out += " last_tile_dim_replicate";
       if (!last_tile_dims.empty()) {
-        absl::StrAppend(
-            &out, " last_tile_dims={",
-            absl::StrJoin(last_tile_dims, ", ",
-                          [](std::string* o, SubgroupType t) {
-                            absl::StrAppend(o, SubgroupTypeName(t));
-                          }),
-            "}");
+        absl::StrAppend(&out, " last_tile_dims={",
+                        absl::StrJoin(last_tile_dims, ", ",
+                                      [](std::string* o, SubgroupType t) {
+                                        absl::StrAppend(o, SubgroupTypeName(t));
+                                      }),
+                        "}");
       }
       break;
     default:

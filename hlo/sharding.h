@@ -15,19 +15,33 @@ namespace xlite {
 /// optional `metadata=`, `last_tile_dims=`, `shard_as N` / `shard_like N`.
 /// Named (mesh) shardings are kept verbatim in `raw`.
 struct HloSharding {
-  enum class Type { kReplicated, kMaximal, kTiled, kManual, kUnknown,
-                    kUnreduced, kTuple, kRaw };
+  enum class Type {
+    kReplicated,
+    kMaximal,
+    kTiled,
+    kManual,
+    kUnknown,
+    kUnreduced,
+    kTuple,
+    kRaw
+  };
   /// OpSharding types used in last_tile_dims.
-  enum class SubgroupType { kReplicated = 0, kMaximal = 1, kTuple = 2,
-                            kOther = 3, kManual = 4, kUnknown = 5,
-                            kUnreduced = 6 };
+  enum class SubgroupType {
+    kReplicated = 0,
+    kMaximal = 1,
+    kTuple = 2,
+    kOther = 3,
+    kManual = 4,
+    kUnknown = 5,
+    kUnreduced = 6
+  };
   enum class ShardGroup { kNone, kAs, kLike };
 
   Type type = Type::kReplicated;
-  int64_t device = 0;                       // kMaximal
-  std::vector<int64_t> tile_dimensions;     // kTiled: devices=[...]
-  std::vector<int64_t> devices;             // explicit device list
-  bool iota = false;                        // devices given as <=[..]T(..)
+  int64_t device = 0;                    // kMaximal
+  std::vector<int64_t> tile_dimensions;  // kTiled: devices=[...]
+  std::vector<int64_t> devices;          // explicit device list
+  bool iota = false;                     // devices given as <=[..]T(..)
   std::vector<int64_t> iota_reshape_dims;
   std::vector<int64_t> iota_transpose_perm;
   bool last_tile_dim_replicate = false;
@@ -36,7 +50,7 @@ struct HloSharding {
   std::vector<HloSharding> tuple_elements;  // kTuple
   ShardGroup shard_group = ShardGroup::kNone;
   int64_t shard_group_id = 0;
-  std::string raw;                          // kRaw, with braces
+  std::string raw;  // kRaw, with braces
 
   bool operator==(const HloSharding&) const = default;
   /// The text form, with the outer braces.

@@ -79,8 +79,9 @@ bool TextScanner::ConsumeString(absl::string_view s) {
 bool TextScanner::Expect(char c, const What& what) {
   if (Consume(c)) return true;
   const char next = Peek();
-  std::string seen = next == '\0' ? "end of input"
-                                  : absl::StrCat("'", std::string(1, next), "'");
+  std::string seen = next == '\0'
+                         ? "end of input"
+                         : absl::StrCat("'", std::string(1, next), "'");
   return Error(absl::StrCat("expected '", std::string(1, c), "' ", what.str(),
                             ", but found ", seen));
 }
@@ -130,7 +131,8 @@ bool TextScanner::ReadInt64(int64_t* value, const What& what) {
   size_t end = pos_;
   if (end < text_.size() && (text_[end] == '-' || text_[end] == '+')) ++end;
   const size_t digits = end;
-  while (end < text_.size() && std::isdigit(static_cast<unsigned char>(text_[end]))) {
+  while (end < text_.size() &&
+         std::isdigit(static_cast<unsigned char>(text_[end]))) {
     ++end;
   }
   const absl::string_view token = text_.substr(pos_, end - pos_);
@@ -160,7 +162,8 @@ bool TextScanner::ReadBool(bool* value, const What& what) {
 bool TextScanner::ReadQuotedString(std::string* value, const What& what) {
   const size_t start = Position();
   if (pos_ >= text_.size() || text_[pos_] != '"') {
-    return ErrorAt(start, absl::StrCat("expected a quoted string ", what.str()));
+    return ErrorAt(start,
+                   absl::StrCat("expected a quoted string ", what.str()));
   }
   size_t i = pos_ + 1;
   std::string raw;
@@ -177,8 +180,8 @@ bool TextScanner::ReadQuotedString(std::string* value, const What& what) {
   }
   std::string error;
   if (!absl::CUnescape(raw, value, &error)) {
-    return ErrorAt(start, absl::StrCat("invalid escape in string ", what.str(), ": ",
-                                       error));
+    return ErrorAt(start, absl::StrCat("invalid escape in string ", what.str(),
+                                       ": ", error));
   }
   pos_ = i + 1;
   return true;
@@ -204,13 +207,15 @@ std::string TextScanner::ReadNumberToken() {
     return std::string(text_.substr(start, pos_ - start));
   }
   bool digits = false;
-  while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) {
+  while (i < text_.size() &&
+         std::isdigit(static_cast<unsigned char>(text_[i]))) {
     ++i;
     digits = true;
   }
   if (i < text_.size() && text_[i] == '.') {
     ++i;
-    while (i < text_.size() && std::isdigit(static_cast<unsigned char>(text_[i]))) {
+    while (i < text_.size() &&
+           std::isdigit(static_cast<unsigned char>(text_[i]))) {
       ++i;
       digits = true;
     }
@@ -218,8 +223,11 @@ std::string TextScanner::ReadNumberToken() {
   if (digits && i < text_.size() && (text_[i] == 'e' || text_[i] == 'E')) {
     size_t j = i + 1;
     if (j < text_.size() && (text_[j] == '-' || text_[j] == '+')) ++j;
-    if (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) {
-      while (j < text_.size() && std::isdigit(static_cast<unsigned char>(text_[j]))) ++j;
+    if (j < text_.size() &&
+        std::isdigit(static_cast<unsigned char>(text_[j]))) {
+      while (j < text_.size() &&
+             std::isdigit(static_cast<unsigned char>(text_[j])))
+        ++j;
       i = j;
     }
   }
@@ -316,8 +324,8 @@ absl::Status TextScanner::status() const {
   return absl::InvalidArgumentError(error_);
 }
 
-absl::Status AddSourceExcerpt(const absl::Status& status, absl::string_view text,
-                              int line_offset) {
+absl::Status AddSourceExcerpt(const absl::Status& status,
+                              absl::string_view text, int line_offset) {
   if (status.ok()) return status;
   const std::string message(status.message());
   if (message.find('\n') != std::string::npos) return status;

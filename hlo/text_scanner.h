@@ -15,14 +15,12 @@ namespace xlite {
 /// Formatted only when an error is reported, so passing it costs nothing.
 class What {
  public:
-  What(const char* text) : first_(text) {}  // NOLINT: implicit by design
-  What(absl::string_view text) : first_(text) {}  // NOLINT
+  What(const char* text) : first_(text) {}         // NOLINT: implicit by design
+  What(absl::string_view text) : first_(text) {}   // NOLINT
   What(const std::string& text) : first_(text) {}  // NOLINT
   What(absl::string_view first, absl::string_view second)
       : first_(first), second_(second) {}
-  std::string str() const {
-    return std::string(first_) + std::string(second_);
-  }
+  std::string str() const { return std::string(first_) + std::string(second_); }
 
  private:
   absl::string_view first_;
@@ -121,8 +119,8 @@ class TextScanner {
 /// For an error located `FILE:LINE:COL: error: ...` (e.g. from the verifier)
 /// that carries no source excerpt, appends the line of `text` and a caret.
 /// `line_offset` is the number of lines before `text` in FILE.
-absl::Status AddSourceExcerpt(const absl::Status& status, absl::string_view text,
-                              int line_offset = 0);
+absl::Status AddSourceExcerpt(const absl::Status& status,
+                              absl::string_view text, int line_offset = 0);
 
 }  // namespace xlite
 

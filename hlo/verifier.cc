@@ -40,22 +40,24 @@ class Verifier {
  private:
   std::string Location(SourceLocation loc) const {
     if (loc.line > 0) {
-      return absl::StrCat(module_.source_name(), ":", loc.line, ":", loc.column);
+      return absl::StrCat(module_.source_name(), ":", loc.line, ":",
+                          loc.column);
     }
-    return module_.source_name().empty() ? module_.name() : module_.source_name();
+    return module_.source_name().empty() ? module_.name()
+                                         : module_.source_name();
   }
 
-  absl::Status Error(const HloInstruction* hlo, absl::string_view message) const {
-    return absl::InvalidArgumentError(
-        absl::StrCat(Location(hlo->location()), ": error: %", hlo->name(), ": ",
-                     message));
+  absl::Status Error(const HloInstruction* hlo,
+                     absl::string_view message) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        Location(hlo->location()), ": error: %", hlo->name(), ": ", message));
   }
 
   absl::Status ComputationError(const HloComputation* c,
                                 absl::string_view message) const {
-    return absl::InvalidArgumentError(absl::StrCat(
-        Location(c->location()), ": error: computation ", c->name(), ": ",
-        message));
+    return absl::InvalidArgumentError(absl::StrCat(Location(c->location()),
+                                                   ": error: computation ",
+                                                   c->name(), ": ", message));
   }
 
   absl::Status ModuleError(absl::string_view message) const {
@@ -71,7 +73,8 @@ class Verifier {
       return ComputationError(&c, "has no root instruction");
     }
     if (c.root_instruction()->parent() != &c) {
-      return ComputationError(&c, "root is not an instruction of the computation");
+      return ComputationError(&c,
+                              "root is not an instruction of the computation");
     }
     for (int64_t i = 0; i < c.num_parameters(); ++i) {
       const HloInstruction* p = c.parameter_instruction(i);
@@ -96,8 +99,9 @@ class Verifier {
         }
         const auto& users = operand->users();
         if (std::find(users.begin(), users.end(), hlo) == users.end()) {
-          return Error(hlo, absl::StrCat("is not among the users of its operand %",
-                                         operand->name()));
+          return Error(hlo,
+                       absl::StrCat("is not among the users of its operand %",
+                                    operand->name()));
         }
       }
       for (const HloInstruction* user : hlo->users()) {
@@ -108,7 +112,8 @@ class Verifier {
       }
       for (const HloInstruction* pred : hlo->control_predecessors()) {
         if (pred->parent() != &c) {
-          return Error(hlo, "control predecessor belongs to another computation");
+          return Error(hlo,
+                       "control predecessor belongs to another computation");
         }
         const auto& s = pred->control_successors();
         if (std::find(s.begin(), s.end(), hlo) == s.end()) {
@@ -154,17 +159,20 @@ class Verifier {
         }
       };
       count(hlo.shape());
-      if (leaves != static_cast<int64_t>(hlo.attrs().parameter_replication->size())) {
-        return Error(&hlo, absl::StrCat("parameter has ", leaves,
-                                        " leaf buffers, but parameter_replication "
-                                        "has ",
-                                        hlo.attrs().parameter_replication->size(),
-                                        " entries"));
+      if (leaves !=
+          static_cast<int64_t>(hlo.attrs().parameter_replication->size())) {
+        return Error(&hlo,
+                     absl::StrCat("parameter has ", leaves,
+                                  " leaf buffers, but parameter_replication "
+                                  "has ",
+                                  hlo.attrs().parameter_replication->size(),
+                                  " entries"));
       }
     }
     if (hlo.opcode() == HloOpcode::kCustomCall &&
         hlo.attrs().custom_call->operand_layout_constraints.has_value()) {
-      const auto& constraints = *hlo.attrs().custom_call->operand_layout_constraints;
+      const auto& constraints =
+          *hlo.attrs().custom_call->operand_layout_constraints;
       if (static_cast<int64_t>(constraints.size()) != hlo.operand_count()) {
         return Error(&hlo, absl::StrCat("has ", constraints.size(),
                                         " operand layout constraints for ",
@@ -219,8 +227,9 @@ class Verifier {
     if (visited != static_cast<int64_t>(instructions.size())) {
       for (const HloInstruction* hlo : instructions) {
         if (pending[hlo] > 0) {
-          return Error(hlo, "is part of a cycle (through operands or "
-                            "control-predecessors)");
+          return Error(hlo,
+                       "is part of a cycle (through operands or "
+                       "control-predecessors)");
         }
       }
       return ComputationError(&c, "has a cycle");
@@ -236,10 +245,11 @@ class Verifier {
       for (const HloInstruction* hlo : c->instructions()) {
         for (const HloComputation* callee : hlo->called_computations()) {
           if (color[callee] == 1) {
-            return Error(hlo, absl::StrCat("calls ", callee->name(),
-                                           ", which (transitively) calls ",
-                                           c->name(), ": the call graph has a "
-                                                      "cycle"));
+            return Error(
+                hlo, absl::StrCat("calls ", callee->name(),
+                                  ", which (transitively) calls ", c->name(),
+                                  ": the call graph has a "
+                                  "cycle"));
           }
           if (color[callee] == 0) {
             absl::Status status = visit(callee);
@@ -265,11 +275,11 @@ class Verifier {
     if (config.entry_parameter_layouts.has_value()) {
       const auto& layouts = *config.entry_parameter_layouts;
       if (static_cast<int64_t>(layouts.size()) != entry->num_parameters()) {
-        return ModuleError(absl::StrCat("entry_computation_layout has ",
-                                        layouts.size(),
-                                        " parameters, but the entry computation "
-                                        "has ",
-                                        entry->num_parameters()));
+        return ModuleError(
+            absl::StrCat("entry_computation_layout has ", layouts.size(),
+                         " parameters, but the entry computation "
+                         "has ",
+                         entry->num_parameters()));
       }
       for (int64_t i = 0; i < entry->num_parameters(); ++i) {
         if (!ShapesCompatible(layouts[i],
@@ -284,11 +294,11 @@ class Verifier {
     if (config.entry_result_layout.has_value() &&
         !ShapesCompatible(*config.entry_result_layout,
                           entry->root_instruction()->shape())) {
-      return ModuleError(absl::StrCat(
-          "entry_computation_layout result ",
-          config.entry_result_layout->ToString(),
-          " does not fit the entry root ",
-          entry->root_instruction()->shape().ToString()));
+      return ModuleError(
+          absl::StrCat("entry_computation_layout result ",
+                       config.entry_result_layout->ToString(),
+                       " does not fit the entry root ",
+                       entry->root_instruction()->shape().ToString()));
     }
     const Shape& result = entry->root_instruction()->shape();
     for (const InputOutputAlias& alias : config.input_output_alias) {
@@ -296,7 +306,8 @@ class Verifier {
       if (out == nullptr) {
         return ModuleError(absl::StrCat("input_output_alias output index ",
                                         ShapeIndexToString(alias.output_index),
-                                        " does not exist in ", result.ToString()));
+                                        " does not exist in ",
+                                        result.ToString()));
       }
       if (alias.parameter_number < 0 ||
           alias.parameter_number >= entry->num_parameters()) {
@@ -308,14 +319,14 @@ class Verifier {
                             ->shape()
                             .Subshape(alias.parameter_index);
       if (in == nullptr) {
-        return ModuleError(absl::StrCat("input_output_alias parameter index ",
-                                        ShapeIndexToString(alias.parameter_index),
-                                        " does not exist"));
+        return ModuleError(absl::StrCat(
+            "input_output_alias parameter index ",
+            ShapeIndexToString(alias.parameter_index), " does not exist"));
       }
       if (!ShapesCompatible(*in, *out)) {
-        return ModuleError(absl::StrCat("input_output_alias pairs output ",
-                                        out->ToString(false), " with parameter ",
-                                        in->ToString(false)));
+        return ModuleError(absl::StrCat(
+            "input_output_alias pairs output ", out->ToString(false),
+            " with parameter ", in->ToString(false)));
       }
     }
     for (const BufferDonor& donor : config.buffer_donor) {
@@ -324,10 +335,9 @@ class Verifier {
           entry->parameter_instruction(donor.parameter_number)
                   ->shape()
                   .Subshape(donor.parameter_index) == nullptr) {
-        return ModuleError(absl::StrCat("buffer_donor (", donor.parameter_number,
-                                        ", ",
-                                        ShapeIndexToString(donor.parameter_index),
-                                        ") does not exist"));
+        return ModuleError(absl::StrCat(
+            "buffer_donor (", donor.parameter_number, ", ",
+            ShapeIndexToString(donor.parameter_index), ") does not exist"));
       }
     }
     return absl::OkStatus();

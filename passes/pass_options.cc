@@ -21,10 +21,14 @@ bool ParseBoolText(absl::string_view text, bool* value) {
 
 absl::string_view TypeName(PassOptionSpec::Type type) {
   switch (type) {
-    case PassOptionSpec::Type::kBool: return "a bool (true/false)";
-    case PassOptionSpec::Type::kInt: return "an integer";
-    case PassOptionSpec::Type::kDouble: return "a number";
-    case PassOptionSpec::Type::kString: return "a string";
+    case PassOptionSpec::Type::kBool:
+      return "a bool (true/false)";
+    case PassOptionSpec::Type::kInt:
+      return "an integer";
+    case PassOptionSpec::Type::kDouble:
+      return "a number";
+    case PassOptionSpec::Type::kString:
+      return "a string";
   }
   return "a value";
 }
@@ -48,19 +52,26 @@ absl::StatusOr<PassOptions> PassOptions::Create(
       for (const PassOptionSpec& s : specs) valid.push_back(s.name);
       return absl::InvalidArgumentError(absl::StrCat(
           "pass ", pass_name, " has no option '", key, "'; ",
-          valid.empty() ? std::string("it takes no options")
-                        : absl::StrCat("valid options: ",
-                                       absl::StrJoin(valid, ", "))));
+          valid.empty()
+              ? std::string("it takes no options")
+              : absl::StrCat("valid options: ", absl::StrJoin(valid, ", "))));
     }
     bool ok = true;
     bool b;
     int64_t i;
     double d;
     switch (spec->type) {
-      case PassOptionSpec::Type::kBool: ok = ParseBoolText(value, &b); break;
-      case PassOptionSpec::Type::kInt: ok = absl::SimpleAtoi(value, &i); break;
-      case PassOptionSpec::Type::kDouble: ok = absl::SimpleAtod(value, &d); break;
-      case PassOptionSpec::Type::kString: break;
+      case PassOptionSpec::Type::kBool:
+        ok = ParseBoolText(value, &b);
+        break;
+      case PassOptionSpec::Type::kInt:
+        ok = absl::SimpleAtoi(value, &i);
+        break;
+      case PassOptionSpec::Type::kDouble:
+        ok = absl::SimpleAtod(value, &d);
+        break;
+      case PassOptionSpec::Type::kString:
+        break;
     }
     if (!ok) {
       return absl::InvalidArgumentError(

@@ -9,9 +9,9 @@ absl::StatusOr<bool> Pipeline::Run(HloModule& module) const {
   for (const auto& pass : passes_) {
     absl::StatusOr<bool> result = pass->Run(module);
     if (!result.ok()) {
-      return absl::Status(result.status().code(),
-                          absl::StrCat("pass ", pass->name(), ": ",
-                                       result.status().message()));
+      return absl::Status(
+          result.status().code(),
+          absl::StrCat("pass ", pass->name(), ": ", result.status().message()));
     }
     changed |= *result;
   }

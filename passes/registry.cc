@@ -54,7 +54,8 @@ absl::StatusOr<Pipeline> PassRegistry::BuildPipeline(
   items.push_back(current);
   if (spec.empty()) {
     items.clear();
-    for (const std::string& name : PlatformPipeline(platform)) items.push_back(name);
+    for (const std::string& name : PlatformPipeline(platform))
+      items.push_back(name);
   }
   Pipeline pipeline;
   for (const std::string& raw : items) {
@@ -72,12 +73,12 @@ absl::StatusOr<Pipeline> PassRegistry::BuildPipeline(
       }
       name = item.substr(0, brace);
       std::string body = item.substr(brace + 1, item.size() - brace - 2);
-      for (absl::string_view kv : absl::StrSplit(body, ',', absl::SkipEmpty())) {
+      for (absl::string_view kv :
+           absl::StrSplit(body, ',', absl::SkipEmpty())) {
         size_t eq = kv.find('=');
         if (eq == absl::string_view::npos) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("pass option '", kv, "' of ", name,
-                           " must be key=value"));
+          return absl::InvalidArgumentError(absl::StrCat(
+              "pass option '", kv, "' of ", name, " must be key=value"));
         }
         given[std::string(absl::StripAsciiWhitespace(kv.substr(0, eq)))] =
             std::string(absl::StripAsciiWhitespace(kv.substr(eq + 1)));

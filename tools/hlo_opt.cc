@@ -79,7 +79,8 @@ absl::StatusOr<std::string> ProcessModule(const std::string& text,
   ParseOptions options;
   options.filename = filename;
   options.line_offset = line_offset;
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text, options);
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseHloModule(text, options);
   if (!module.ok()) return module.status();
   absl::Status status = VerifyModule(**module);
   if (!status.ok()) return AddSourceExcerpt(status, text, line_offset);
@@ -89,7 +90,8 @@ absl::StatusOr<std::string> ProcessModule(const std::string& text,
 }
 
 int Main(int argc, char** argv) {
-  std::vector<std::string> args = ParseToolFlags(argc, argv, kUsage, "tools/hlo_opt");
+  std::vector<std::string> args =
+      ParseToolFlags(argc, argv, kUsage, "tools/hlo_opt");
   const PassRegistry& registry = PassRegistry::Global();
   if (absl::GetFlag(FLAGS_list_passes)) {
     std::cout << absl::StrJoin(registry.Names(), ",") << "\n";
@@ -110,8 +112,9 @@ int Main(int argc, char** argv) {
                 << " needs a backend, which this build of xlite does not have "
                    "yet; only --stage=hlo is available\n";
     } else {
-      std::cerr << "error: unknown --stage=" << stage
-                << "; expected hlo, buffer-assignment, llvm, ptx, html or dot\n";
+      std::cerr
+          << "error: unknown --stage=" << stage
+          << "; expected hlo, buffer-assignment, llvm, ptx, html or dot\n";
     }
     return kExitUsage;
   }
@@ -159,8 +162,8 @@ int Main(int argc, char** argv) {
   int exit_code = kExitOk;
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (i > 0) output += "// -----\n";
-    absl::StatusOr<std::string> printed =
-        ProcessModule(pieces[i].text, filename, pieces[i].line_offset, *pipeline);
+    absl::StatusOr<std::string> printed = ProcessModule(
+        pieces[i].text, filename, pieces[i].line_offset, *pipeline);
     if (!printed.ok()) {
       std::cerr << printed.status().message() << "\n";
       exit_code = kExitInputError;

@@ -14,7 +14,8 @@
 namespace xlite {
 namespace {
 
-std::vector<const absl::CommandLineFlag*> ToolFlags(absl::string_view flag_file) {
+std::vector<const absl::CommandLineFlag*> ToolFlags(
+    absl::string_view flag_file) {
   std::vector<const absl::CommandLineFlag*> flags;
   for (const auto& [name, flag] : absl::GetAllFlags()) {
     if (absl::StrContains(flag->Filename(), flag_file)) flags.push_back(flag);
@@ -27,8 +28,9 @@ std::vector<const absl::CommandLineFlag*> ToolFlags(absl::string_view flag_file)
 }
 
 std::string Spelling(absl::string_view name) {
-  return name.size() == 1 ? absl::StrCat("-", name)
-                          : absl::StrCat("--", absl::StrReplaceAll(name, {{"_", "-"}}));
+  return name.size() == 1
+             ? absl::StrCat("-", name)
+             : absl::StrCat("--", absl::StrReplaceAll(name, {{"_", "-"}}));
 }
 
 std::string FlagList(absl::string_view flag_file) {
@@ -50,7 +52,8 @@ void PrintHelp(absl::string_view usage, absl::string_view flag_file) {
   }
 }
 
-[[noreturn]] void UsageError(absl::string_view message, absl::string_view flag_file) {
+[[noreturn]] void UsageError(absl::string_view message,
+                             absl::string_view flag_file) {
   std::cerr << "error: " << message << "\nvalid flags: " << FlagList(flag_file)
             << "\n";
   std::exit(kExitUsage);
@@ -91,7 +94,8 @@ std::vector<std::string> ParseToolFlags(int argc, char** argv,
     bool negated = false;
     if ((flag == nullptr || !absl::StrContains(flag->Filename(), flag_file)) &&
         absl::StartsWith(key, "no")) {
-      absl::CommandLineFlag* positive = absl::FindCommandLineFlag(key.substr(2));
+      absl::CommandLineFlag* positive =
+          absl::FindCommandLineFlag(key.substr(2));
       if (positive != nullptr && positive->IsOfType<bool>() &&
           absl::StrContains(positive->Filename(), flag_file) && !has_value) {
         flag = positive;
@@ -109,9 +113,9 @@ std::vector<std::string> ParseToolFlags(int argc, char** argv,
       } else if (i + 1 < argc) {
         value = argv[++i];
       } else {
-        UsageError(absl::StrCat("flag ", Spelling(flag->Name()),
-                                " needs a value"),
-                   flag_file);
+        UsageError(
+            absl::StrCat("flag ", Spelling(flag->Name()), " needs a value"),
+            flag_file);
       }
     }
     std::string error;

@@ -3,8 +3,10 @@
 //
 //   bazel run -c opt //tests/benchmarks:parser_benchmark
 //   bazel run -c opt //tests/benchmarks:parser_benchmark -- --memory
-//   bazel run -c opt //tests/benchmarks:parser_benchmark -- --write_module=/tmp/m.hlo
-//   python3 tests/benchmarks/compare_xla_parser.py   (XLA side by side)
+//   bazel run -c opt //tests/benchmarks:parser_benchmark --
+//   --write_module=/tmp/m.hlo python3 tests/benchmarks/compare_xla_parser.py
+//   (XLA side by side)
+#include <benchmark/benchmark.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -14,8 +16,6 @@
 #include <fstream>
 #include <iostream>
 #include <string>
-
-#include <benchmark/benchmark.h>
 
 #include "hlo/parser.h"
 #include "hlo/printer.h"
@@ -51,9 +51,9 @@ std::unique_ptr<HloModule> ParseOrDie(const std::string& text) {
 
 void SetCounters(benchmark::State& state, int64_t instructions) {
   state.SetBytesProcessed(state.iterations() * Text().size());
-  state.counters["instructions/s"] = benchmark::Counter(
-      static_cast<double>(state.iterations() * instructions),
-      benchmark::Counter::kIsRate);
+  state.counters["instructions/s"] =
+      benchmark::Counter(static_cast<double>(state.iterations() * instructions),
+                         benchmark::Counter::kIsRate);
   state.counters["instructions"] = static_cast<double>(instructions);
 }
 

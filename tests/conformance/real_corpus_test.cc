@@ -1,8 +1,8 @@
 // Every module of ../shared/hlo-corpus/real (39 modules XLA printed) parses,
 // verifies, prints, and re-parses to an identical print and an equal module.
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 #include "hlo/module_equal.h"
 #include "hlo/parser.h"
@@ -46,23 +46,26 @@ TEST_P(RealCorpusTest, ParsesVerifiesAndRoundTrips) {
   EXPECT_TRUE(VerifyModule(*clone).ok());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Corpus, RealCorpusTest, ::testing::ValuesIn(CorpusFiles()),
-    [](const ::testing::TestParamInfo<std::string>& info) {
-      std::string name = info.param.substr(info.param.rfind('/') + 1);
-      name = name.substr(0, name.rfind('.'));
-      for (char& c : name) {
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-      }
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Corpus, RealCorpusTest,
+                         ::testing::ValuesIn(CorpusFiles()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name =
+                               info.param.substr(info.param.rfind('/') + 1);
+                           name = name.substr(0, name.rfind('.'));
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           }
+                           return name;
+                         });
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(RealCorpusTest);
 
 TEST(RealCorpus, ReportsWhereTheCorpusIs) {
   std::optional<std::string> dir = testing::SharedCorpusDir();
   if (!dir.has_value()) {
-    GTEST_SKIP() << "../shared/hlo-corpus/real not found beside the checkout "
-                    "(set XLITE_HLO_CORPUS to point at it); corpus tests skipped";
+    GTEST_SKIP()
+        << "../shared/hlo-corpus/real not found beside the checkout "
+           "(set XLITE_HLO_CORPUS to point at it); corpus tests skipped";
   }
   EXPECT_GE(CorpusFiles().size(), 30u) << "in " << *dir;
   std::cout << "real corpus: " << *dir << " (" << CorpusFiles().size()

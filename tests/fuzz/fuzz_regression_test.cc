@@ -1,9 +1,9 @@
 // Runs the fuzz target over its seed corpus and the shared real corpus, so
 // every `bazel test //...` replays them without libFuzzer.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "tests/testing/paths.h"
 

@@ -20,10 +20,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto again = xlite::ParseHloModule(printed);
   if (!again.ok() || !xlite::VerifyModule(**again).ok() ||
       xlite::PrintModule(**again) != printed) {
-    std::cerr << "round trip failed for:\n" << text << "\nprinted:\n" << printed
-              << "\n"
-              << (again.ok() ? std::string(xlite::VerifyModule(**again).message())
-                             : std::string(again.status().message()))
+    std::cerr << "round trip failed for:\n"
+              << text << "\nprinted:\n"
+              << printed << "\n"
+              << (again.ok()
+                      ? std::string(xlite::VerifyModule(**again).message())
+                      : std::string(again.status().message()))
               << "\n";
     std::abort();
   }

@@ -1,9 +1,9 @@
 // Bad input never crashes: each case yields one located error whose first
 // line is asserted exactly (FILE:LINE:COL: error: message).
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "hlo/parser.h"
 #include "hlo/verifier.h"
@@ -22,8 +22,7 @@ std::string FirstErrorLine(const std::string& text) {
   ParseOptions options;
   options.filename = "m.hlo";
   auto module = ParseHloModule(text, options);
-  absl::Status status =
-      module.ok() ? VerifyModule(**module) : module.status();
+  absl::Status status = module.ok() ? VerifyModule(**module) : module.status();
   if (status.ok()) return "OK";
   std::string message(status.message());
   return message.substr(0, message.find('\n'));
@@ -31,10 +30,12 @@ std::string FirstErrorLine(const std::string& text) {
 
 const std::vector<Case>& Cases() {
   static const auto* const kCases = new std::vector<Case>{
-      {"EmptyInput", "", "m.hlo:1:1: error: empty input: expected 'HloModule name'"},
+      {"EmptyInput", "",
+       "m.hlo:1:1: error: empty input: expected 'HloModule name'"},
       {"OnlyHeader", "HloModule m\n",
        "m.hlo:1:1: error: module has no computations"},
-      {"MissingModuleName", "HloModule\nENTRY e { ROOT p = f32[] parameter(0) }",
+      {"MissingModuleName",
+       "HloModule\nENTRY e { ROOT p = f32[] parameter(0) }",
        "m.hlo:2:1: error: expected a module name after HloModule"},
       {"UnknownModuleAttribute",
        "HloModule m, foo=1\nENTRY e { ROOT p = f32[] parameter(0) }",
@@ -88,10 +89,12 @@ const std::vector<Case>& Cases() {
        "m.hlo:5:57: error: computation 'missing' is not defined"},
       {"ComputationCycle",
        "HloModule m\nf {\n  p = f32[] parameter(0)\n  ROOT c = f32[] call(p), "
-       "to_apply=g\n}\ng {\n  p = f32[] parameter(0)\n  ROOT c = f32[] call(p), "
+       "to_apply=g\n}\ng {\n  p = f32[] parameter(0)\n  ROOT c = f32[] "
+       "call(p), "
        "to_apply=f\n}\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT c = f32[] "
        "call(p), to_apply=f\n}",
-       "m.hlo:8:8: error: computations call each other in a cycle: f -> g -> f"},
+       "m.hlo:8:8: error: computations call each other in a cycle: f -> g -> "
+       "f"},
       {"SelfRecursion",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT c = f32[] "
        "call(p), to_apply=e\n}",
@@ -111,19 +114,23 @@ const std::vector<Case>& Cases() {
       {"ReshapeElementCount",
        "HloModule m\nENTRY e {\n  p = f32[2,3] parameter(0)\n  ROOT r = f32[7] "
        "reshape(p)\n}",
-       "m.hlo:4:8: error: %r: reshape from f32[2,3] to f32[7] changes the number of elements (6 vs 7) or the element type"},
+       "m.hlo:4:8: error: %r: reshape from f32[2,3] to f32[7] changes the "
+       "number of elements (6 vs 7) or the element type"},
       {"BinaryShapeMismatch",
        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  q = f32[3] "
        "parameter(1)\n  ROOT r = f32[2] add(p, q)\n}",
-       "m.hlo:5:8: error: %r: add operands must have the same dimensions, got f32[2] and f32[3]"},
+       "m.hlo:5:8: error: %r: add operands must have the same dimensions, got "
+       "f32[2] and f32[3]"},
       {"ElementTypeMismatch",
        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  q = s32[2] "
        "parameter(1)\n  ROOT r = f32[2] add(p, q)\n}",
-       "m.hlo:5:8: error: %r: add operands must have the same element type, got f32[2] and s32[2]"},
+       "m.hlo:5:8: error: %r: add operands must have the same element type, "
+       "got f32[2] and s32[2]"},
       {"DeclaredShapeWrong",
        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[3] "
        "negate(p)\n}",
-       "m.hlo:4:8: error: %r: shape f32[3] does not match the shape f32[2] inferred from its operands"},
+       "m.hlo:4:8: error: %r: shape f32[3] does not match the shape f32[2] "
+       "inferred from its operands"},
       {"TruncatedMidWord", "HloModule m\nENTRY e {\n  p = f32[2] param",
        "m.hlo:3:14: error: unknown opcode 'param'"},
       {"TruncatedOperands",
@@ -132,10 +139,15 @@ const std::vector<Case>& Cases() {
        "m.hlo:4:26: error: expected an operand name"},
       {"TruncatedComputation",
        "HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n",
-       "m.hlo:4:1: error: unexpected end of input in computation e; expected '}'"},
-      {"BinaryGarbage", std::string("HloModule m\n\x01\x02\xff\xfe garbage", 26),
+       "m.hlo:4:1: error: unexpected end of input in computation e; expected "
+       "'}'"},
+      {"BinaryGarbage",
+       std::string("HloModule m\n\x01\x02\xff\xfe garbage", 26),
        "m.hlo:2:1: error: expected a computation name"},
-      {"GarbageOnly", std::string("\x7f" "ELF\x02\x01\x01\x00", 8),
+      {"GarbageOnly",
+       std::string("\x7f"
+                   "ELF\x02\x01\x01\x00",
+                   8),
        "m.hlo:1:1: error: expected a computation name"},
       {"UnterminatedString",
        "HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(0), "
@@ -179,7 +191,8 @@ const std::vector<Case>& Cases() {
       {"GteOutOfRange",
        "HloModule m\nENTRY e {\n  p = (f32[], f32[]) parameter(0)\n  ROOT g = "
        "f32[] get-tuple-element(p), index=2\n}",
-       "m.hlo:4:8: error: %g: tuple index 2 is out of range for (f32[], f32[])"},
+       "m.hlo:4:8: error: %g: tuple index 2 is out of range for (f32[], "
+       "f32[])"},
       {"DuplicateParameterNumber",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  q = f32[] "
        "parameter(0)\n  ROOT r = f32[] add(p, q)\n}",
@@ -187,11 +200,14 @@ const std::vector<Case>& Cases() {
       {"MissingParameterNumber",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(1)\n  ROOT r = f32[] "
        "negate(p)\n}",
-       "m.hlo:2:7: error: computation e has no parameter(0) but has parameter(1)"},
+       "m.hlo:2:7: error: computation e has no parameter(0) but has "
+       "parameter(1)"},
       {"TwoRoots",
-       "HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(0)\n  ROOT r = f32[] "
+       "HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(0)\n  ROOT r = "
+       "f32[] "
        "negate(p)\n}",
-       "m.hlo:4:3: error: computation e has a second ROOT (the first is at line "
+       "m.hlo:4:3: error: computation e has a second ROOT (the first is at "
+       "line "
        "3:3)"},
       {"TwoEntries",
        "HloModule m\nENTRY a {\n  ROOT p = f32[] parameter(0)\n}\nENTRY b {\n  "
@@ -207,12 +223,14 @@ const std::vector<Case>& Cases() {
        "HloModule m\nENTRY e {\n  a = f32[1,4,4,1] parameter(0)\n  b = "
        "f32[2,2,1,1] parameter(1)\n  ROOT c = f32[1,3,3,1] convolution(a, b), "
        "window={size=2x2}, dim_labels=b01x_01io->b01f\n}",
-       "m.hlo:5:74: error: invalid dim_labels 'b01x_01io->b01f': each side needs its two letters (b/f, i/o, b/f) once and spatial digits 0..n-1"},
+       "m.hlo:5:74: error: invalid dim_labels 'b01x_01io->b01f': each side "
+       "needs its two letters (b/f, i/o, b/f) once and spatial digits 0..n-1"},
       {"BadWindowField",
        "HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] "
        "constant(0)\n  ROOT c = f32[2] reduce-window(a, z), window={size=2 "
        "strides=2}, to_apply=add\n}",
-       "m.hlo:5:55: error: unknown window field 'strides'; expected size, stride, pad, lhs_dilate, rhs_dilate or rhs_reversal"},
+       "m.hlo:5:55: error: unknown window field 'strides'; expected size, "
+       "stride, pad, lhs_dilate, rhs_dilate or rhs_reversal"},
       {"BadPadding",
        "HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n  z = f32[] "
        "constant(0)\n  ROOT c = f32[6] pad(a, z), padding=1-1\n}",
@@ -225,37 +243,44 @@ const std::vector<Case>& Cases() {
       {"BadComparisonDirection",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT c = pred[] "
        "compare(p, p), direction=LESS\n}",
-       "m.hlo:4:44: error: unknown comparison direction (EQ, NE, GE, GT, LE, LT) 'LESS'"},
+       "m.hlo:4:44: error: unknown comparison direction (EQ, NE, GE, GT, LE, "
+       "LT) 'LESS'"},
       {"CallSignatureMismatch",
        "HloModule m\nf {\n  ROOT p = f32[2] parameter(0)\n}\nENTRY e {\n  p = "
        "f32[3] parameter(0)\n  ROOT c = f32[2] call(p), to_apply=f\n}",
-       "m.hlo:7:8: error: %c: to_apply f parameter 0 has shape f32[2], but is given f32[3]"},
+       "m.hlo:7:8: error: %c: to_apply f parameter 0 has shape f32[2], but is "
+       "given f32[3]"},
       {"WhileBodyMismatch",
        "HloModule m\nc {\n  p = s32[] parameter(0)\n  ROOT r = pred[] "
-       "compare(p, p), direction=LT\n}\nb {\n  p = s32[] parameter(0)\n  ROOT r "
+       "compare(p, p), direction=LT\n}\nb {\n  p = s32[] parameter(0)\n  ROOT "
+       "r "
        "= f32[] convert(p)\n}\nENTRY e {\n  i = s32[] parameter(0)\n  ROOT w = "
        "s32[] while(i), condition=c, body=b\n}",
-       "m.hlo:12:8: error: %w: while body returns f32[] but the loop state is s32[]"},
+       "m.hlo:12:8: error: %w: while body returns f32[] but the loop state is "
+       "s32[]"},
       {"SignatureResultMismatch",
        "HloModule m\nENTRY e (p: f32[]) -> s32[] {\n  ROOT p = f32[] "
        "parameter(0)\n}",
        "m.hlo:2:9: error: computation e declares result s32[] but its root p "
        "has shape f32[]"},
       {"NestingTooDeep",
-       "HloModule m\nENTRY e {\n  ROOT p = " + std::string(300, '(') +
-           "f32[]" + std::string(300, ')') + " parameter(0)\n}",
+       "HloModule m\nENTRY e {\n  ROOT p = " + std::string(300, '(') + "f32[]" +
+           std::string(300, ')') + " parameter(0)\n}",
        "m.hlo:3:211: error: shape nested too deeply"},
       {"DynamicSliceIndexCount",
        "HloModule m\nENTRY e {\n  p = f32[4,4] parameter(0)\n  i = s32[] "
        "parameter(1)\n  ROOT d = f32[2,2] dynamic-slice(p, i), "
        "dynamic_slice_sizes={2,2}\n}",
-       "m.hlo:5:8: error: %d: dynamic-slice of f32[4,4] needs 2 start indices, got 1"},
+       "m.hlo:5:8: error: %d: dynamic-slice of f32[4,4] needs 2 start indices, "
+       "got 1"},
       {"BroadcastBadDimensions",
        "HloModule m\nENTRY e {\n  p = f32[3] parameter(0)\n  ROOT b = f32[2,4] "
        "broadcast(p), dimensions={1}\n}",
-       "m.hlo:4:8: error: %b: broadcast operand dimension 0 (3) does not match result dimension 1 (4)"},
+       "m.hlo:4:8: error: %b: broadcast operand dimension 0 (3) does not match "
+       "result dimension 1 (4)"},
       {"EntryLayoutMismatch",
-       "HloModule m, entry_computation_layout={(f32[3]{0})->f32[3]{0}}\nENTRY e "
+       "HloModule m, entry_computation_layout={(f32[3]{0})->f32[3]{0}}\nENTRY "
+       "e "
        "{\n  ROOT p = f32[2] parameter(0)\n}",
        "m.hlo: error: entry_computation_layout parameter 0 f32[3]{0} does not "
        "fit parameter f32[2]{0}"},
@@ -267,7 +292,8 @@ const std::vector<Case>& Cases() {
       {"AsyncDoneWrongOperand",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT d = f32[] "
        "custom-call-done(p)\n}",
-       "m.hlo:4:34: error: custom-call-done expects a single async-start or async-update operand"},
+       "m.hlo:4:34: error: custom-call-done expects a single async-start or "
+       "async-update operand"},
       {"InvalidNanPayload",
        "HloModule m\nENTRY e {\n  ROOT c = bf16[] constant(nan(0x1000))\n}",
        "m.hlo:3:28: error: NaN payload nan(0x1000) does not fit bf16"},

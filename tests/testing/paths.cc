@@ -35,7 +35,8 @@ std::optional<std::string> SharedCorpusDir() {
   }
   std::optional<std::string> root = SourceRoot();
   if (!root.has_value()) return std::nullopt;
-  fs::path dir = fs::path(*root).parent_path() / "shared" / "hlo-corpus" / "real";
+  fs::path dir =
+      fs::path(*root).parent_path() / "shared" / "hlo-corpus" / "real";
   if (fs::is_directory(dir, error)) return dir.string();
   return std::nullopt;
 }
