@@ -31,14 +31,24 @@ def time_best(fn, repeats):
     return best, result
 
 
+def resident_bytes():
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
 def xla_side(path, repeats):
     """Runs in a child process so its peak RSS is XLA's alone."""
     from jax._src.lib import hlo  # pylint: disable=import-outside-toplevel
     text = open(path).read()
+    before = resident_bytes()
+    kept = hlo.hlo_module_from_text(text)
+    module_bytes = resident_bytes() - before
+    del kept
     parse, module = time_best(lambda: hlo.hlo_module_from_text(text), repeats)
     to_string, _ = time_best(module.to_string, repeats)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-    print(json.dumps({"parse": parse, "print": to_string, "rss": rss}))
+    print(json.dumps({"parse": parse, "print": to_string, "rss": rss,
+                      "module_bytes": module_bytes}))
 
 
 def main():
@@ -86,6 +96,8 @@ def main():
     print(row("xlite parse + verify + print", x_all))
     print(f"\nparse speed-up xlite / XLA: {xla['parse'] / x_parse:.2f}x")
     print(f"XLA peak RSS (python + jaxlib + module): {xla['rss'] / 1e6:.0f} MB")
+    print(f"XLA module: resident growth while parsing {xla['module_bytes'] / 1e6:.0f} MB"
+          f" = {xla['module_bytes'] / n:.0f} bytes/instruction")
     print(memory)
 
 
