@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -180,11 +181,87 @@ std::string PaddingConfig::ToString() const {
       });
 }
 
+int64_t CheckedProduct(const std::vector<int64_t>& dims) {
+  constexpr int64_t kLimit = int64_t{1} << 40;
+  for (int64_t d : dims) {
+    if (d < 0) return -1;
+    if (d == 0) return 0;
+  }
+  int64_t product = 1;
+  for (int64_t d : dims) {
+    if (product > kLimit / d) return -1;
+    product *= d;
+  }
+  return product;
+}
+
+absl::Status ValidateIota(const std::vector<int64_t>& reshape_dims,
+                          const std::vector<int64_t>& perm, int64_t devices,
+                          absl::string_view what) {
+  if (reshape_dims.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": iota needs reshape dimensions"));
+  }
+  for (int64_t d : reshape_dims) {
+    if (d < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": iota reshape dimension ", d, " is not >= 1"));
+    }
+  }
+  const int64_t total = CheckedProduct(reshape_dims);
+  if (total < 0 || total != devices) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": iota <=[", absl::StrJoin(reshape_dims, ","), "] has ",
+        total < 0 ? std::string("too many") : absl::StrCat(total),
+        " devices, expected ", devices));
+  }
+  if (!perm.empty()) {
+    std::vector<bool> seen(reshape_dims.size(), false);
+    bool ok = perm.size() == reshape_dims.size();
+    for (int64_t p : perm) {
+      ok = ok && p >= 0 && p < static_cast<int64_t>(seen.size()) && !seen[p];
+      if (ok) seen[p] = true;
+    }
+    if (!ok) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(what, ": iota transpose T(", absl::StrJoin(perm, ","),
+                       ") is not a permutation of ", reshape_dims.size(),
+                       " dimensions"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReplicaGroups::Validate() const {
+  if (!iota) {
+    for (const auto& group : groups) {
+      for (int64_t id : group) {
+        if (id < 0) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("replica groups name device ", id));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+  const int64_t devices = CheckedProduct({num_groups, group_size});
+  if (num_groups < 1 || group_size < 1 || devices < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("iota replica groups [", num_groups, ",", group_size,
+                     "] need positive sizes"));
+  }
+  return ValidateIota(reshape_dims, transpose_perm, devices,
+                      "replica groups");
+}
+
 std::vector<int64_t> ExpandIota(const std::vector<int64_t>& reshape_dims,
                                 const std::vector<int64_t>& perm) {
-  int64_t total = 1;
-  for (int64_t d : reshape_dims) total *= d;
-  if (total < 0 || total > (int64_t{1} << 32)) return {};
+  if (!ValidateIota(reshape_dims, perm, CheckedProduct(reshape_dims), "")
+           .ok()) {
+    return {};
+  }
+  const int64_t total = CheckedProduct(reshape_dims);
+  if (total > (int64_t{1} << 32)) return {};
   std::vector<int64_t> out(total);
   const size_t rank = reshape_dims.size();
   std::vector<int64_t> p = perm;
@@ -317,17 +394,38 @@ bool LexesAsJsonDict(absl::string_view text) {
   return false;
 }
 
+namespace {
+
+// [a-zA-Z_][a-zA-Z0-9_.-]*: written bare; anything else is quoted.
+bool IsPlainName(absl::string_view s) {
+  if (s.empty() || !(absl::ascii_isalpha(s[0]) || s[0] == '_')) return false;
+  for (char c : s) {
+    if (!(absl::ascii_isalnum(c) || c == '_' || c == '.' || c == '-')) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 std::string FrontendAttributesToString(const FrontendAttributes& attrs) {
   return absl::StrCat(
       "{",
       absl::StrJoin(attrs, ",",
                     [](std::string* out,
                        const std::pair<const std::string, std::string>& kv) {
-                      if (LexesAsJsonDict(kv.second)) {
-                        absl::StrAppend(out, kv.first, "=", kv.second);
+                      if (IsPlainName(kv.first)) {
+                        out->append(kv.first);
                       } else {
-                        absl::StrAppend(out, kv.first, "=\"",
-                                        absl::CEscape(kv.second), "\"");
+                        absl::StrAppend(out, "\"", absl::CEscape(kv.first),
+                                        "\"");
+                      }
+                      if (LexesAsJsonDict(kv.second)) {
+                        absl::StrAppend(out, "=", kv.second);
+                      } else {
+                        absl::StrAppend(out, "=\"", absl::CEscape(kv.second),
+                                        "\"");
                       }
                     }),
       "}");

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/status/status.h"
+
 #include "absl/strings/string_view.h"
 #include "hlo/shape.h"
 
@@ -115,10 +117,22 @@ struct ReplicaGroups {
   std::vector<int64_t> reshape_dims;
   std::vector<int64_t> transpose_perm;
   bool operator==(const ReplicaGroups&) const = default;
+  /// Device ids >= 0; the iota form well formed (ValidateIota).
+  absl::Status Validate() const;
   /// The groups as explicit lists (expands the iota form).
   std::vector<std::vector<int64_t>> Expanded() const;
   std::string ToString() const;
 };
+
+/// Checks an iota device list `<=[reshape_dims]T(perm)`: dimensions >= 1
+/// whose product (at most 2^40) is `devices`, and `perm` empty or a
+/// permutation of the dimensions. `what` names it in the error.
+absl::Status ValidateIota(const std::vector<int64_t>& reshape_dims,
+                          const std::vector<int64_t>& perm, int64_t devices,
+                          absl::string_view what);
+/// The product of `dims` when every one is >= 0 and the product is at most
+/// 2^40; -1 otherwise.
+int64_t CheckedProduct(const std::vector<int64_t>& dims);
 
 /// Expands an iota tile assignment: iota(prod(reshape)) reshaped to
 /// `reshape_dims`, transposed by `perm` (identity when empty), flattened.

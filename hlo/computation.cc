@@ -25,8 +25,12 @@ HloInstruction* HloComputation::AddInstruction(
   HloInstruction* raw = instruction.get();
   raw->parent_ = this;
   raw->index_in_parent_ = static_cast<int64_t>(instructions_.size());
-  if (parent_ != nullptr && raw->unique_id_ < 0) {
-    raw->unique_id_ = parent_->NextInstructionId();
+  if (parent_ != nullptr) {
+    if (raw->unique_id_ < 0) {
+      raw->unique_id_ = parent_->NextInstructionId();
+    } else {
+      parent_->NoteInstructionId(raw->unique_id_);
+    }
   }
   if (raw->opcode() == HloOpcode::kParameter) {
     const int64_t number = raw->parameter_number();

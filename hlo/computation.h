@@ -28,6 +28,8 @@ class HloComputation {
   void set_name(std::string name) { name_ = std::move(name); }
   HloModule* parent() const { return parent_; }
   int64_t unique_id() const { return unique_id_; }
+  /// Presets the id before AddComputation (which then keeps it).
+  void set_unique_id(int64_t id) { unique_id_ = id; }
 
   /// Adds an instruction (taking ownership) and returns it. Parameters are
   /// indexed by their parameter number.

@@ -282,6 +282,9 @@ class HloInstruction {
 
   HloComputation* parent() const { return parent_; }
   int64_t unique_id() const { return unique_id_; }
+  /// Presets the id (before the instruction joins a module, e.g. ids read
+  /// from a proto); the module keeps it and never hands it out again.
+  void set_unique_id(int64_t id) { unique_id_ = id; }
   SourceLocation location() const { return location_; }
   void set_location(SourceLocation loc) { location_ = loc; }
   /// True if this is the root of its computation.

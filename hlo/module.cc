@@ -17,10 +17,18 @@ HloComputation* HloModule::AddComputation(
     std::unique_ptr<HloComputation> computation) {
   HloComputation* raw = computation.get();
   raw->parent_ = this;
-  raw->unique_id_ = next_computation_id_++;
+  if (raw->unique_id_ < 0) {
+    raw->unique_id_ = next_computation_id_++;
+  } else {
+    next_computation_id_ = std::max(next_computation_id_, raw->unique_id_ + 1);
+  }
   for (auto& instruction : raw->instructions_) {
-    if (instruction != nullptr && instruction->unique_id_ < 0) {
+    if (instruction == nullptr) continue;
+    if (instruction->unique_id_ < 0) {
       instruction->unique_id_ = NextInstructionId();
+    } else {
+      next_instruction_id_ =
+          std::max(next_instruction_id_, instruction->unique_id_ + 1);
     }
   }
   computations_.push_back(std::move(computation));
@@ -180,7 +188,90 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
         clone->AddComputation(std::move(new_computations[ci]));
     if (is_entry) clone->entry_ = added;
   }
+  clone->UniquifyNamesLikeXla();
   return clone;
+}
+
+namespace {
+
+bool CanPrintAsSugar(const HloInstruction& start, const HloComputation& wrapper,
+                     int64_t callers) {
+  if (callers != 1) return false;
+  const HloInstruction* root = wrapper.root_instruction();
+  if (root == nullptr || root->opcode() == HloOpcode::kParameter ||
+      root->opcode() == HloOpcode::kConstant ||
+      IsAsyncOpcode(root->opcode()) ||
+      // `all-reduce-start` and the like are opcodes of their own.
+      StringToHloOpcode(absl::StrCat(HloOpcodeString(root->opcode()),
+                                     "-start"))
+          .has_value() ||
+      wrapper.num_parameters() != start.operand_count() ||
+      root->operand_count() != wrapper.num_parameters() ||
+      wrapper.instruction_count() != wrapper.num_parameters() + 1 ||
+      !root->control_predecessors().empty()) {
+    return false;
+  }
+  for (int64_t i = 0; i < root->operand_count(); ++i) {
+    if (root->operand(i) != wrapper.parameter_instruction(i)) return false;
+  }
+  return true;
+}
+
+void SetChainSugar(HloInstruction* op, std::optional<HloOpcode> sugar) {
+  op->set_async_sugar(sugar);
+  if (op->opcode() == HloOpcode::kAsyncDone) return;
+  for (HloInstruction* user : op->users()) {
+    if (user->opcode() == HloOpcode::kAsyncUpdate ||
+        user->opcode() == HloOpcode::kAsyncDone) {
+      SetChainSugar(user, sugar);
+    }
+  }
+}
+
+}  // namespace
+
+void HloModule::UniquifyNamesLikeXla() {
+  instruction_names_ = NameUniquer();
+  computation_names_ = NameUniquer();
+  for (const auto& c : computations_) {
+    c->set_name(computation_names_.GetUniqueName(c->name()));
+    for (HloInstruction* i : c->instructions()) {
+      i->set_name(instruction_names_.GetUniqueName(i->name()));
+    }
+  }
+}
+
+bool HloModule::HasDuplicateInstructionNames() const {
+  absl::flat_hash_set<absl::string_view> names;
+  for (const auto& c : computations_) {
+    for (const HloInstruction* i : c->instructions()) {
+      if (!names.insert(i->name()).second) return true;
+    }
+  }
+  return false;
+}
+
+void HloModule::SugarAsyncOpsLikeXla() {
+  absl::flat_hash_map<const HloComputation*, int64_t> callers;
+  for (const auto& c : computations_) {
+    for (const HloInstruction* i : c->instructions()) {
+      for (const HloComputation* callee : i->called_computations()) {
+        ++callers[callee];
+      }
+    }
+  }
+  for (const auto& c : computations_) {
+    for (HloInstruction* i : c->instructions()) {
+      if (i->opcode() != HloOpcode::kAsyncStart) continue;
+      HloComputation* wrapper = i->async_wrapped_computation();
+      if (wrapper == nullptr) continue;
+      const bool sugar = CanPrintAsSugar(*i, *wrapper, callers[wrapper]);
+      wrapper->set_sugared_async_wrapper(sugar);
+      SetChainSugar(i, sugar ? std::optional<HloOpcode>(
+                                   wrapper->root_instruction()->opcode())
+                             : std::nullopt);
+    }
+  }
 }
 
 }  // namespace xlite

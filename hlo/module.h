@@ -9,6 +9,7 @@
 
 #include "absl/strings/string_view.h"
 #include "hlo/computation.h"
+#include "hlo/name_uniquer.h"
 
 namespace xlite {
 
@@ -89,6 +90,34 @@ class HloModule {
 
   /// Next unique id for an instruction of this module.
   int64_t NextInstructionId() { return next_instruction_id_++; }
+  /// Records an id given from outside so it is never handed out again.
+  void NoteInstructionId(int64_t id) {
+    if (id >= next_instruction_id_) next_instruction_id_ = id + 1;
+  }
+
+  /// Renames computations and instructions as XLA's parser does when it
+  /// builds a module: in module order, every computation name through one
+  /// NameUniquer and every instruction name (module-wide) through another,
+  /// so duplicates across computations get XLA's ".N" suffixes. Already
+  /// unique, sanitized names without leading-zero suffixes stay as they are.
+  void UniquifyNamesLikeXla();
+  /// Whether two instructions (in any computations) share a name.
+  bool HasDuplicateInstructionNames() const;
+  /// A fresh instruction name from `prefix` ("add" -> "add.3"); valid after
+  /// UniquifyNamesLikeXla (which the parser and proto reader call).
+  std::string NewInstructionName(absl::string_view prefix) {
+    return instruction_names_.GetUniqueName(prefix);
+  }
+  std::string NewComputationName(absl::string_view prefix) {
+    return computation_names_.GetUniqueName(prefix);
+  }
+
+  /// Marks async ops the way XLA's printer sugars them: an async-start
+  /// whose wrapped computation is only parameters (in operand order) and
+  /// one root instruction, and which nothing else calls, prints (with its
+  /// updates and done) as `<op>-start/-update/-done` and the wrapped
+  /// computation is not printed. Other async ops lose their sugar.
+  void SugarAsyncOpsLikeXla();
 
   /// Name of the file this module was read from ("" if none): errors found
   /// later (verifier) are reported at FILE:LINE:COL.
@@ -111,6 +140,8 @@ class HloModule {
   int64_t next_instruction_id_ = 0;
   int64_t next_computation_id_ = 0;
   std::string source_name_;
+  NameUniquer instruction_names_;
+  NameUniquer computation_names_;
 };
 
 }  // namespace xlite

@@ -117,6 +117,35 @@ bool IsElementwiseOpcode(HloOpcode opcode) {
          opcode == HloOpcode::kClamp || opcode == HloOpcode::kSelect;
 }
 
+int HloOpcodeCalledComputationCount(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kWhile:
+    case HloOpcode::kSelectAndScatter:
+      return 2;
+    case HloOpcode::kFusion:
+    case HloOpcode::kCall:
+    case HloOpcode::kMap:
+    case HloOpcode::kReduce:
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kSort:
+    case HloOpcode::kScatter:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kScan:
+    case HloOpcode::kAsyncStart:
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+      return 1;
+    case HloOpcode::kConditional:
+    case HloOpcode::kCustomCall:
+      return -1;
+    default:
+      return 0;
+  }
+}
+
 bool IsAsyncOpcode(HloOpcode opcode) {
   switch (opcode) {
     case HloOpcode::kAsyncStart:

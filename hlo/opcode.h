@@ -175,6 +175,11 @@ bool IsElementwiseUnary(HloOpcode opcode);
 bool IsElementwiseBinary(HloOpcode opcode);
 /// The async family (-start/-update/-done of any kind).
 bool IsAsyncOpcode(HloOpcode opcode);
+/// How many computations an instruction of this opcode calls: 2 for while
+/// and select-and-scatter, 1 for fusion, call, map, reduce, reduce-window,
+/// sort, scatter, scan, the reducing collectives and async ops, 0 for the
+/// rest. Conditional (one per branch) and custom-call (any) return -1.
+int HloOpcodeCalledComputationCount(HloOpcode opcode);
 /// all-reduce, all-gather, ... including their -start forms.
 bool IsCollectiveOpcode(HloOpcode opcode);
 

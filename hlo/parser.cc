@@ -66,6 +66,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Parser::ParseModule() {
   if (!has_header) module->set_name(absl::StrCat("module_", entry->name()));
   if (!ResolveComputationRefs(module.get())) return s.status();
   if (!CheckCallGraphAcyclic(module.get())) return s.status();
+  // Names are unique module-wide from here on, as XLA makes them.
+  module->UniquifyNamesLikeXla();
   // Like XLA, a module always has an entry computation layout: when the
   // header does not give one, it is the entry's parameter and root shapes.
   HloModuleConfig& config = module->config();

@@ -219,7 +219,11 @@ bool Parser::ParseReplicaGroups(ReplicaGroups* groups) {
   TextScanner& s = scanner_;
   *groups = ReplicaGroups();
   if (s.Peek() == '{') {
-    return ParseBracedIntLists(&groups->groups, "replica groups");
+    const size_t p = s.Position();
+    if (!ParseBracedIntLists(&groups->groups, "replica groups")) return false;
+    absl::Status valid = groups->Validate();
+    if (!valid.ok()) return s.ErrorAt(p, valid.message());
+    return true;
   }
   // Iota form: [num_groups,group_size]<=[reshape]T(perm)
   const size_t p = s.Position();
@@ -258,17 +262,8 @@ bool Parser::ParseReplicaGroups(ReplicaGroups* groups) {
   groups->iota = true;
   groups->num_groups = dims[0];
   groups->group_size = dims[1];
-  int64_t total = 1;
-  for (int64_t d : groups->reshape_dims) total *= d;
-  if (total != dims[0] * dims[1] || dims[0] < 0 || dims[1] < 0) {
-    return s.ErrorAt(
-        p, absl::StrCat("iota replica groups [", dims[0], ",", dims[1],
-                        "] do not match ", total, " devices"));
-  }
-  if (!groups->transpose_perm.empty() &&
-      groups->transpose_perm.size() != groups->reshape_dims.size()) {
-    return s.ErrorAt(p, "iota transpose must have one entry per reshape dim");
-  }
+  absl::Status valid = groups->Validate();
+  if (!valid.ok()) return s.ErrorAt(p, valid.message());
   return true;
 }
 
@@ -447,24 +442,8 @@ bool Parser::ParseSingleSharding(HloSharding* sharding) {
     sharding->type = Type::kUnreduced;
   } else if (tiled) {
     sharding->type = Type::kTiled;
-    const int64_t n = sharding->TileAssignmentSize();
-    if (sharding->iota) {
-      int64_t total = 1;
-      for (int64_t d : sharding->iota_reshape_dims) total *= d;
-      if (total != n) {
-        return s.ErrorAt(start, absl::StrCat("sharding iota has ", total,
-                                             " devices, tile assignment ", n));
-      }
-      if (!sharding->iota_transpose_perm.empty() &&
-          sharding->iota_transpose_perm.size() !=
-              sharding->iota_reshape_dims.size()) {
-        return s.ErrorAt(start, "sharding iota transpose rank mismatch");
-      }
-    } else if (static_cast<int64_t>(sharding->devices.size()) != n) {
-      return s.ErrorAt(start,
-                       absl::StrCat("sharding lists ", sharding->devices.size(),
-                                    " devices, tile assignment needs ", n));
-    }
+    absl::Status valid = sharding->Validate();
+    if (!valid.ok()) return s.ErrorAt(start, valid.message());
   } else {
     return s.ErrorAt(start,
                      "sharding needs replicated, maximal, manual, unknown "
@@ -535,7 +514,15 @@ bool Parser::ParseFrontendAttributes(FrontendAttributes* attrs) {
   if (s.Consume('}')) return true;
   do {
     const size_t p = s.Position();
-    std::string key = s.ReadName();
+    std::string key;
+    if (s.Peek() == '"') {
+      // A key that is not a plain name is written quoted.
+      if (!s.ReadQuotedString(&key, "for a frontend attribute name")) {
+        return false;
+      }
+    } else {
+      key = s.ReadName();
+    }
     if (key.empty()) return s.ErrorAt(p, "expected a frontend attribute name");
     if (!s.Expect('=', "after a frontend attribute name")) return false;
     std::string value;

@@ -15,15 +15,6 @@ namespace xlite {
 namespace parser_internal {
 namespace {
 
-// Attributes any instruction may carry.
-bool IsCommonAttribute(absl::string_view name) {
-  return name == "sharding" || name == "frontend_attributes" ||
-         name == "metadata" || name == "backend_config" ||
-         name == "control-predecessors" || name == "statistics" ||
-         name == "statistics_viz" || name == "origin" ||
-         name == "original_value" || name == "result_accuracy";
-}
-
 // Attributes kept verbatim (XLA prints them; xlite does not interpret them).
 bool IsKeptAttribute(absl::string_view name) {
   return name == "statistics" || name == "statistics_viz" || name == "origin" ||
@@ -403,7 +394,8 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   if (name == "window") {
     Window window;
     if (!ParseWindow(&window)) return false;
-    a.window = std::move(window);
+    // `window={}` (no spatial dimensions) is no window, as XLA prints it.
+    if (!window.dimensions.empty()) a.window = std::move(window);
     return true;
   }
   if (name == "dim_labels") {
@@ -459,8 +451,11 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   if (name == "index_vector_dim") {
     int64_t v;
     if (!int64(&v)) return false;
-    a.gather_scatter->gather.index_vector_dim = v;
-    a.gather_scatter->scatter.index_vector_dim = v;
+    if (opcode == HloOpcode::kGather) {
+      a.gather_scatter->gather.index_vector_dim = v;
+    } else {
+      a.gather_scatter->scatter.index_vector_dim = v;
+    }
     return true;
   }
   if (name == "slice_sizes") {

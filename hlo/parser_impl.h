@@ -29,7 +29,6 @@ struct ComputationRef {
 /// Whether `opcode` accepts attribute `name` (XLA's per-opcode table).
 bool Allowed(HloOpcode opcode, absl::string_view name);
 /// Callee slots an opcode has before attributes fill them (while: 2).
-int CalledSlots(HloOpcode opcode);
 
 class Parser {
  public:

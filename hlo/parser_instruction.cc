@@ -21,28 +21,13 @@ constexpr int kMaxInstructionNesting = 100;
 
 // Number of called-computation slots an opcode has before attributes fill
 // them (while: condition, body).
-int CalledSlots(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kWhile:
-    case HloOpcode::kSelectAndScatter:
-      return 2;
-    case HloOpcode::kFusion:
-    case HloOpcode::kCall:
-    case HloOpcode::kMap:
-    case HloOpcode::kReduce:
-    case HloOpcode::kReduceWindow:
-    case HloOpcode::kSort:
-    case HloOpcode::kScatter:
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kReduceScatter:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kScan:
-    case HloOpcode::kAsyncStart:
-      return 1;
-    default:
-      return 0;
+// Called-computation slots that attributes (to_apply=, body=, ...) fill;
+// async update/done take their computation from the async-start instead.
+int AttributeSlots(HloOpcode opcode) {
+  if (opcode == HloOpcode::kAsyncUpdate || opcode == HloOpcode::kAsyncDone) {
+    return 0;
   }
+  return std::max(0, HloOpcodeCalledComputationCount(opcode));
 }
 
 bool Parser::ParseInstruction(HloComputation* computation, bool* is_root,
@@ -336,31 +321,29 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
                                            "result[, state])"));
         return nullptr;
       }
-      std::string base = name.empty() ? opcode_text : name;
-      std::string wrapper_name = absl::StrCat(base, ".wrapped");
-      for (int i = 1; computations_by_name_.contains(wrapper_name); ++i) {
-        wrapper_name = absl::StrCat(base, ".wrapped.", i);
-      }
-      auto wrapper = std::make_unique<HloComputation>(wrapper_name);
+      // Named as XLA's parser names them; the module makes the names
+      // unique once it is complete.
+      auto wrapper = std::make_unique<HloComputation>("async_wrapped");
       wrapper->set_sugared_async_wrapper(true);
       std::vector<HloInstruction*> params;
       for (size_t i = 0; i < operands.size(); ++i) {
         auto param =
             HloInstruction::Create(HloOpcode::kParameter, operands[i]->shape());
         param->set_index(static_cast<int64_t>(i));
-        param->set_name(absl::StrCat("async_param.", i));
+        param->set_name("async_param");
         params.push_back(wrapper->AddInstruction(std::move(param)));
       }
       auto inner = HloInstruction::Create(*async_wrapped,
                                           shape->tuple_shapes(1), params);
-      inner->set_name("async_op");
-      inner->ResizeCalledComputations(CalledSlots(*async_wrapped));
+      inner->set_name(std::string(HloOpcodeString(*async_wrapped)));
+      inner->ResizeCalledComputations(AttributeSlots(*async_wrapped));
       wrapped = wrapper->AddInstruction(std::move(inner));
       wrapper->set_root_instruction(wrapped);
-      computations_by_name_[wrapper_name] = wrapper.get();
-      computation_positions_[wrapper_name] = opcode_pos;
       instruction->AppendCalledComputation(wrapper.get());
-      pending_computations_.push_back(std::move(wrapper));
+      // XLA adds a wrapper to the module before the computation that uses
+      // it (the last pending one): that order decides name suffixes.
+      pending_computations_.insert(pending_computations_.end() - 1,
+                                   std::move(wrapper));
     } else {
       HloInstruction* start = operands.size() == 1 ? operands[0] : nullptr;
       if (start == nullptr || (start->opcode() != HloOpcode::kAsyncStart &&
@@ -385,7 +368,7 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
       instruction->AppendCalledComputation(callee);
     }
   } else {
-    instruction->ResizeCalledComputations(CalledSlots(*opcode));
+    instruction->ResizeCalledComputations(AttributeSlots(*opcode));
     if ((*opcode == HloOpcode::kAsyncUpdate ||
          *opcode == HloOpcode::kAsyncDone) &&
         operands.size() == 1 &&

@@ -180,12 +180,55 @@ bool DeclaredShapeMatches(const HloInstruction& hlo, const Shape& inferred) {
   return false;
 }
 
+namespace {
+
+// The fewest operands a variadic opcode takes.
+int MinOperands(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kReduce:
+    case HloOpcode::kReduceWindow:
+    case HloOpcode::kDynamicUpdateSlice:
+      return 2;
+    case HloOpcode::kScatter:
+      return 3;
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kConcatenate:
+    case HloOpcode::kConditional:
+    case HloOpcode::kDynamicReshape:
+    case HloOpcode::kDynamicSlice:
+    case HloOpcode::kMap:
+    case HloOpcode::kScan:
+    case HloOpcode::kShuffle:
+    case HloOpcode::kSort:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
   const HloOpcode op = hlo.opcode();
   const int arity = HloOpcodeArity(op);
   if (arity != kVariadic && hlo.operand_count() != arity) {
     return Invalid(absl::StrCat(HloOpcodeString(op), " expects ", arity,
                                 " operands, but has ", hlo.operand_count()));
+  }
+  if (arity == kVariadic && hlo.operand_count() < MinOperands(op)) {
+    return Invalid(absl::StrCat(HloOpcodeString(op), " expects at least ",
+                                MinOperands(op), " operand",
+                                MinOperands(op) == 1 ? "" : "s", ", but has ",
+                                hlo.operand_count()));
   }
   if (IsElementwiseOpcode(op)) return InferElementwiseShape(hlo);
   return InferNonElementwiseShape(hlo);

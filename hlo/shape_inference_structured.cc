@@ -131,6 +131,29 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo) {
                                 " need rank ", spatial + 2, " operands, got ",
                                 S(lhs), " and ", S(rhs)));
   }
+  if (static_cast<int64_t>(d.kernel_spatial_dimensions.size()) != spatial ||
+      static_cast<int64_t>(d.output_spatial_dimensions.size()) != spatial) {
+    return Invalid(absl::StrCat("convolution dimension numbers ", d.ToString(),
+                                " give different spatial ranks"));
+  }
+  // Each operand's dimension numbers are distinct and in range.
+  auto with = [](int64_t a, int64_t b, const std::vector<int64_t>& rest) {
+    std::vector<int64_t> all = {a, b};
+    all.insert(all.end(), rest.begin(), rest.end());
+    return all;
+  };
+  XLITE_RETURN_IF_ERROR(CheckDimensionIndices(
+      with(d.input_batch_dimension, d.input_feature_dimension,
+           d.input_spatial_dimensions),
+      spatial + 2, "convolution input", true));
+  XLITE_RETURN_IF_ERROR(CheckDimensionIndices(
+      with(d.kernel_input_feature_dimension, d.kernel_output_feature_dimension,
+           d.kernel_spatial_dimensions),
+      spatial + 2, "convolution kernel", true));
+  XLITE_RETURN_IF_ERROR(CheckDimensionIndices(
+      with(d.output_batch_dimension, d.output_feature_dimension,
+           d.output_spatial_dimensions),
+      spatial + 2, "convolution output", true));
   const Window window = a.window.value_or(Window());
   if (static_cast<int64_t>(window.dimensions.size()) != spatial) {
     return Invalid(absl::StrCat("convolution window has ",
@@ -180,12 +203,6 @@ absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo) {
     if (!size.ok()) return size.status();
     dims[d.output_spatial_dimensions[i]] = *size;
   }
-  std::vector<int64_t> all = {d.output_batch_dimension,
-                              d.output_feature_dimension};
-  all.insert(all.end(), d.output_spatial_dimensions.begin(),
-             d.output_spatial_dimensions.end());
-  XLITE_RETURN_IF_ERROR(
-      CheckDimensionIndices(all, spatial + 2, "convolution output", true));
   return Shape(lhs.element_type(), dims);
 }
 

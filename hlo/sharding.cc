@@ -29,9 +29,50 @@ absl::string_view SubgroupTypeName(HloSharding::SubgroupType t) {
 }  // namespace
 
 int64_t HloSharding::TileAssignmentSize() const {
-  int64_t n = 1;
-  for (int64_t d : tile_dimensions) n *= d;
-  return n;
+  return CheckedProduct(tile_dimensions);
+}
+
+absl::Status HloSharding::Validate() const {
+  auto invalid = [](auto... parts) {
+    return absl::InvalidArgumentError(absl::StrCat("sharding: ", parts...));
+  };
+  switch (type) {
+    case Type::kTuple:
+      for (const HloSharding& element : tuple_elements) {
+        absl::Status status = element.Validate();
+        if (!status.ok()) return status;
+      }
+      return absl::OkStatus();
+    case Type::kMaximal:
+      if (device < 0) return invalid("maximal device ", device);
+      return absl::OkStatus();
+    case Type::kTiled: {
+      if (tile_dimensions.empty()) return invalid("no tile dimensions");
+      for (int64_t d : tile_dimensions) {
+        if (d < 1) return invalid("tile dimension ", d, " is not >= 1");
+      }
+      const int64_t n = TileAssignmentSize();
+      if (n < 0) return invalid("too many tiles");
+      if (last_tile_dims.size() + (last_tile_dim_replicate ? 1 : 0) >
+          tile_dimensions.size()) {
+        return invalid("more subgroup dimensions than tile dimensions");
+      }
+      if (iota) {
+        return ValidateIota(iota_reshape_dims, iota_transpose_perm, n,
+                            "sharding");
+      }
+      if (static_cast<int64_t>(devices.size()) != n) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "sharding lists ", devices.size(), " devices, tile assignment needs ", n));
+      }
+      for (int64_t d : devices) {
+        if (d < 0) return invalid("device ", d);
+      }
+      return absl::OkStatus();
+    }
+    default:
+      return absl::OkStatus();
+  }
 }
 
 std::string HloSharding::ToString() const {

@@ -55,8 +55,13 @@ struct HloSharding {
   bool operator==(const HloSharding&) const = default;
   /// The text form, with the outer braces.
   std::string ToString() const;
-  /// Number of devices the tile assignment names (kTiled).
+  /// Number of devices the tile assignment names (kTiled); -1 when the
+  /// dimensions are negative or their product is absurd.
   int64_t TileAssignmentSize() const;
+  /// Structural checks (recursively for tuples): tile dimensions >= 1, as
+  /// many devices as tiles (explicit ids >= 0, or a valid iota), no more
+  /// last_tile_dims than tile dimensions, maximal device >= 0.
+  absl::Status Validate() const;
 };
 
 }  // namespace xlite

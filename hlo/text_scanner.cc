@@ -111,7 +111,6 @@ bool TextScanner::LooksLikeIdentifierFollowedBy(char then) {
 
 std::string TextScanner::ReadName() {
   Peek();
-  const size_t start = pos_;
   if (pos_ < text_.size() && text_[pos_] == '%') {
     size_t end = pos_ + 1;
     while (end < text_.size() && IsNameChar(text_[end])) ++end;

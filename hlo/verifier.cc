@@ -125,6 +125,15 @@ class Verifier {
           return Error(hlo, "calls a computation that is not in the module");
         }
       }
+      const int callees = HloOpcodeCalledComputationCount(hlo->opcode());
+      const int64_t called = hlo->called_computations().size();
+      if ((callees >= 0 && called != callees) ||
+          (hlo->opcode() == HloOpcode::kConditional && called < 1)) {
+        return Error(hlo, absl::StrCat(HloOpcodeString(hlo->opcode()),
+                                       " calls ", called, " computation",
+                                       called == 1 ? "" : "s", ", expected ",
+                                       callees < 0 ? 1 : callees));
+      }
       if (module_.config().is_scheduled) {
         for (const HloInstruction* operand : hlo->operands()) {
           if (order[operand] > order[hlo]) {
@@ -142,6 +151,14 @@ class Verifier {
   absl::Status VerifyInstruction(const HloInstruction& hlo) {
     absl::Status valid = ValidateShape(hlo.shape());
     if (!valid.ok()) return Error(&hlo, valid.message());
+    if (hlo.has_sharding()) {
+      valid = hlo.sharding().Validate();
+      if (!valid.ok()) return Error(&hlo, valid.message());
+    }
+    if (IsCollectiveOpcode(hlo.opcode())) {
+      valid = hlo.attrs().collective->replica_groups.Validate();
+      if (!valid.ok()) return Error(&hlo, valid.message());
+    }
     if (hlo.opcode() == HloOpcode::kConstant) {
       if (!hlo.attrs().literal.has_value() ||
           !ShapesCompatible(hlo.attrs().literal->shape(), hlo.shape())) {

@@ -1,5 +1,7 @@
-// hlo-opt: reads an HLO module (text), verifies it, runs passes and prints
-// the result. Flags follow XLA's hlo-opt; see ../shared/specs/cli.md.
+// hlo-opt: reads an HLO module (text or HloModuleProto), verifies it, runs
+// passes and prints the result (text or HloModuleProto). Flags follow XLA's hlo-opt; see ../shared/specs/cli.md.
+
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -11,8 +13,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "google/protobuf/text_format.h"
+#include "hlo/module_io.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
+#include "hlo/proto_convert.h"
 #include "hlo/text_scanner.h"
 #include "hlo/verifier.h"
 #include "passes/registry.h"
@@ -52,41 +57,37 @@ constexpr char kUsage[] =
     "usage: hlo-opt [flags] FILE|-\n"
     "Reads an HLO module, verifies it, runs passes and prints it.";
 
-bool ReadInput(const std::string& path, std::string* text, std::string* error) {
-  if (path == "-") {
-    std::ostringstream buffer;
-    buffer << std::cin.rdbuf();
-    *text = buffer.str();
-    return true;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = absl::StrCat(path, ": error: cannot open file");
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *text = buffer.str();
-  return true;
-}
+// How the result is written.
+enum class Emit { kText, kProtoBinary, kProtoText };
 
-// Parses, verifies and transforms one module; returns its printed form or an
+// Parses, verifies and transforms one module; returns what to write or an
 // error status (message already located).
-absl::StatusOr<std::string> ProcessModule(const std::string& text,
+absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
+                                          ModuleFormat format,
                                           const std::string& filename,
                                           int line_offset,
-                                          const Pipeline& pipeline) {
-  ParseOptions options;
-  options.filename = filename;
-  options.line_offset = line_offset;
+                                          const Pipeline& pipeline, Emit emit) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
-      ParseHloModule(text, options);
+      ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
   absl::Status status = VerifyModule(**module);
-  if (!status.ok()) return AddSourceExcerpt(status, text, line_offset);
+  if (!status.ok()) {
+    return format == ModuleFormat::kText
+               ? AddSourceExcerpt(status, bytes, line_offset)
+               : status;
+  }
   absl::StatusOr<bool> changed = pipeline.Run(**module);
   if (!changed.ok()) return changed.status();
-  return PrintModule(**module);
+  if (emit == Emit::kText) return PrintModule(**module);
+  absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(**module);
+  if (!proto.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(filename, ": error: ", proto.status().message()));
+  }
+  if (emit == Emit::kProtoBinary) return SerializeDeterministic(*proto);
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(*proto, &text);
+  return text;
 }
 
 int Main(int argc, char** argv) {
@@ -124,21 +125,26 @@ int Main(int argc, char** argv) {
               << "; expected transforms, cpu or gpu\n";
     return kExitUsage;
   }
-  std::string format = absl::GetFlag(FLAGS_format);
-  if (format.empty()) {
-    format = absl::EndsWith(path, ".pbtxt") ? "pbtxt"
-             : absl::EndsWith(path, ".pb")  ? "pb"
-                                            : "hlo";
+  ModuleFormat format = ModuleFormatFromPath(path);
+  if (!absl::GetFlag(FLAGS_format).empty()) {
+    absl::StatusOr<ModuleFormat> named =
+        ModuleFormatFromName(absl::GetFlag(FLAGS_format));
+    if (!named.ok()) {
+      std::cerr << "error: --format: " << named.status().message() << "\n";
+      return kExitUsage;
+    }
+    format = *named;
   }
-  if (format != "hlo" && format != "pb" && format != "pbtxt") {
-    std::cerr << "error: unknown --format=" << format
-              << "; expected hlo, pb or pbtxt\n";
-    return kExitUsage;
-  }
-  if (format != "hlo" || absl::GetFlag(FLAGS_emit_proto)) {
-    std::cerr << "error: HloModuleProto input and --emit-proto are not "
-                 "available in this build yet; use HLO text\n";
-    return kExitUsage;
+  const std::string out_path = absl::GetFlag(FLAGS_o);
+  const bool to_stdout = out_path.empty() || out_path == "-";
+  Emit emit = Emit::kText;
+  if (absl::GetFlag(FLAGS_emit_proto)) {
+    // Binary to a file or pipe; protobuf text where a person reads it (a
+    // terminal) or where the file name asks for it (.pbtxt).
+    const bool text = to_stdout ? isatty(STDOUT_FILENO) != 0
+                                : ModuleFormatFromPath(out_path) ==
+                                      ModuleFormat::kProtoText;
+    emit = text ? Emit::kProtoText : Emit::kProtoBinary;
   }
   absl::StatusOr<Pipeline> pipeline =
       registry.BuildPipeline(absl::GetFlag(FLAGS_passes), platform);
@@ -146,24 +152,31 @@ int Main(int argc, char** argv) {
     std::cerr << "error: " << pipeline.status().message() << "\n";
     return kExitUsage;
   }
-  std::string text, error;
-  if (!ReadInput(path, &text, &error)) {
-    std::cerr << error << "\n";
+  absl::StatusOr<std::string> bytes = ReadFileBytes(path);
+  if (!bytes.ok()) {
+    std::cerr << bytes.status().message() << "\n";
     return kExitInputError;
   }
   const std::string filename = path == "-" ? "<stdin>" : path;
   std::vector<SplitPiece> pieces;
-  if (absl::GetFlag(FLAGS_split_input_file)) {
-    pieces = SplitInputFile(text);
+  if (absl::GetFlag(FLAGS_split_input_file) && format == ModuleFormat::kText) {
+    pieces = SplitInputFile(*bytes);
   } else {
-    pieces.push_back({text, 0});
+    pieces.push_back({*bytes, 0});
+  }
+  if (emit != Emit::kText && pieces.size() > 1) {
+    std::cerr << "error: --emit-proto writes one module, but "
+                 "--split-input-file found "
+              << pieces.size() << "\n";
+    return kExitUsage;
   }
   std::string output;
   int exit_code = kExitOk;
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (i > 0) output += "// -----\n";
-    absl::StatusOr<std::string> printed = ProcessModule(
-        pieces[i].text, filename, pieces[i].line_offset, *pipeline);
+    absl::StatusOr<std::string> printed =
+        ProcessModule(pieces[i].text, format, filename, pieces[i].line_offset,
+                      *pipeline, emit);
     if (!printed.ok()) {
       std::cerr << printed.status().message() << "\n";
       exit_code = kExitInputError;
@@ -171,8 +184,7 @@ int Main(int argc, char** argv) {
     }
     output += *printed;
   }
-  const std::string out_path = absl::GetFlag(FLAGS_o);
-  if (out_path.empty() || out_path == "-") {
+  if (to_stdout) {
     std::cout << output;
   } else {
     std::ofstream out(out_path, std::ios::binary);

@@ -1,13 +1,11 @@
-// Runs the fuzz target over its seed corpus and the shared real corpus, so
-// every `bazel test //...` replays them without libFuzzer.
+// Runs the text-parser fuzz target over its seed corpus and the shared real
+// corpus, so every `bazel test //...` replays them without libFuzzer.
 #include <gtest/gtest.h>
 
-#include <cstdint>
 #include <string>
 
+#include "tests/fuzz/fuzz_replay.h"
 #include "tests/testing/paths.h"
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
 
 namespace xlite {
 namespace {
@@ -15,12 +13,7 @@ namespace {
 void RunFile(const std::string& path) {
   std::optional<std::string> text = testing::ReadFile(path);
   ASSERT_TRUE(text.has_value()) << path;
-  LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(text->data()),
-                         text->size());
-  // Every prefix too: truncated input must never crash.
-  for (size_t cut = 1; cut < text->size() && cut < 4096; cut += 37) {
-    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(text->data()), cut);
-  }
+  testing::ReplayWithVariants(*text, /*flip_bytes=*/false);
 }
 
 TEST(FuzzRegression, SeedCorpus) {
