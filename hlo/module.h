@@ -29,6 +29,37 @@ struct BufferDonor {
   bool operator==(const BufferDonor&) const = default;
 };
 
+/// The module's table of source locations that OpMetadata.stack_frame_id
+/// points into (XLA's StackFrameIndexProto), printed after the header as
+/// FileNames / FunctionNames / FileLocations / StackFrames. Ids are 1-based
+/// as printed; a frame's parent_frame_id is printed (and kept here) one
+/// above the proto's value, so 1 means "no parent" (XLA's convention).
+struct StackFrameIndex {
+  struct FileLocation {
+    int64_t file_name_id = 0;
+    int64_t function_name_id = 0;
+    int64_t line = 0;
+    int64_t end_line = 0;
+    int64_t column = 0;
+    int64_t end_column = 0;
+    bool operator==(const FileLocation&) const = default;
+  };
+  struct StackFrame {
+    int64_t file_location_id = 0;
+    int64_t parent_frame_id = 0;
+    bool operator==(const StackFrame&) const = default;
+  };
+  std::vector<std::string> file_names;
+  std::vector<std::string> function_names;
+  std::vector<FileLocation> file_locations;
+  std::vector<StackFrame> stack_frames;
+  bool empty() const {
+    return file_names.empty() && function_names.empty() &&
+           file_locations.empty() && stack_frames.empty();
+  }
+  bool operator==(const StackFrameIndex&) const = default;
+};
+
 /// Module-level settings printed in the `HloModule` header.
 struct HloModuleConfig {
   bool is_scheduled = false;
@@ -46,8 +77,7 @@ struct HloModuleConfig {
   FrontendAttributes frontend_attributes;
   /// Header attributes kept verbatim (origin_recovery_table=...).
   std::vector<KeptAttribute> kept_attributes;
-  /// A `FileNames ... StackFrames ...` block kept verbatim.
-  std::string stack_frame_index;
+  StackFrameIndex stack_frame_index;
   bool operator==(const HloModuleConfig&) const = default;
 };
 

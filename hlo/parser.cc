@@ -219,36 +219,93 @@ bool Parser::ParseModuleHeader(HloModule* module) {
 bool Parser::ParseStackFrameIndex(HloModule* module) {
   TextScanner& s = scanner_;
   if (s.PeekIdentifier() != "FileNames") return true;
-  const size_t start = s.Position();
   s.ReadIdentifier();
-  // FileNames / FunctionNames: "N "string"" lines; FileLocations and
-  // StackFrames: "N {k=v ...}" lines. Kept verbatim.
-  auto skip_entries = [&](bool braced) {
-    while (true) {
-      const size_t p = s.Position();
-      int64_t index;
+  StackFrameIndex& index = module->config().stack_frame_index;
+  // Entries "N value", numbered from 1 in order.
+  auto entries = [&](absl::string_view section, auto read_value) {
+    for (int64_t expected = 1;; ++expected) {
       const char c = s.Peek();
       if (!(c >= '0' && c <= '9')) return true;
-      if (!s.ReadInt64(&index, "in the stack frame index")) return false;
-      std::string ignored;
-      if (braced ? !s.ReadBalancedBraces(&ignored, "in the stack frame index")
-                 : !s.ReadQuotedString(&ignored, "in the stack frame index")) {
-        return s.ErrorAt(p, "malformed stack frame index entry");
+      const size_t p = s.Position();
+      int64_t number;
+      if (!s.ReadInt64(&number, What("in ", section))) return false;
+      if (number != expected) {
+        return s.ErrorAt(p, absl::StrCat(section, " entry ", number,
+                                         " is out of order; expected ",
+                                         expected));
       }
+      if (!read_value()) return false;
     }
   };
-  if (!skip_entries(false)) return false;
-  for (const char* section :
-       {"FunctionNames", "FileLocations", "StackFrames"}) {
-    if (s.ReadIdentifier() != section) {
-      return s.Error(
-          absl::StrCat("expected '", section, "' in the stack frame index"));
+  // "{key=value ...}" with integer values; `fields` names the keys.
+  auto braced = [&](absl::string_view section,
+                    std::vector<std::pair<absl::string_view, int64_t*>> fields) {
+    if (!s.Expect('{', What("to start an entry of ", section))) return false;
+    while (!s.Consume('}')) {
+      const size_t p = s.Position();
+      const std::string key = s.ReadIdentifier();
+      auto it = std::find_if(fields.begin(), fields.end(),
+                             [&](const auto& f) { return f.first == key; });
+      if (it == fields.end()) {
+        return s.ErrorAt(p, absl::StrCat("unknown ", section, " field '", key,
+                                         "'"));
+      }
+      if (!s.Expect('=', What("after ", key)) ||
+          !s.ReadInt64(it->second, What("for ", key))) {
+        return false;
+      }
+      s.Consume(',');
     }
-    if (!skip_entries(std::string(section) != "FunctionNames")) return false;
+    return true;
+  };
+  auto name_list = [&](absl::string_view section,
+                       std::vector<std::string>* names) {
+    return entries(section, [&] {
+      std::string name;
+      if (!s.ReadQuotedString(&name, What("in ", section))) return false;
+      names->push_back(std::move(name));
+      return true;
+    });
+  };
+  if (!name_list("FileNames", &index.file_names)) return false;
+  auto section = [&](absl::string_view name) {
+    if (s.ReadIdentifier() != name) {
+      return s.Error(
+          absl::StrCat("expected '", name, "' in the stack frame index"));
+    }
+    return true;
+  };
+  if (!section("FunctionNames") ||
+      !name_list("FunctionNames", &index.function_names) ||
+      !section("FileLocations")) {
+    return false;
   }
-  module->config().stack_frame_index =
-      std::string(s.Slice(start, s.RawPosition()));
-  return true;
+  if (!entries("FileLocations", [&] {
+        StackFrameIndex::FileLocation l;
+        if (!braced("FileLocations",
+                    {{"file_name_id", &l.file_name_id},
+                     {"function_name_id", &l.function_name_id},
+                     {"line", &l.line},
+                     {"end_line", &l.end_line},
+                     {"column", &l.column},
+                     {"end_column", &l.end_column}})) {
+          return false;
+        }
+        index.file_locations.push_back(l);
+        return true;
+      })) {
+    return false;
+  }
+  if (!section("StackFrames")) return false;
+  return entries("StackFrames", [&] {
+    StackFrameIndex::StackFrame f;
+    if (!braced("StackFrames", {{"file_location_id", &f.file_location_id},
+                                {"parent_frame_id", &f.parent_frame_id}})) {
+      return false;
+    }
+    index.stack_frames.push_back(f);
+    return true;
+  });
 }
 
 // ------------------------------------------------------------ computation

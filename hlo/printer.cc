@@ -589,6 +589,37 @@ void AppendInstruction(const HloInstruction& hlo, const PrintOptions& options,
   AddCommonAttributes(hlo, options, attrs);
 }
 
+// XLA's layout of the stack frame index: four numbered sections, each
+// followed by an empty line.
+void AppendStackFrameIndex(const StackFrameIndex& index, std::string* out) {
+  auto names = [&](absl::string_view title,
+                   const std::vector<std::string>& list) {
+    absl::StrAppend(out, title, "\n");
+    for (size_t i = 0; i < list.size(); ++i) {
+      absl::StrAppend(out, i + 1, " \"", absl::CEscape(list[i]), "\"\n");
+    }
+    out->append("\n");
+  };
+  names("FileNames", index.file_names);
+  names("FunctionNames", index.function_names);
+  out->append("FileLocations\n");
+  for (size_t i = 0; i < index.file_locations.size(); ++i) {
+    const auto& l = index.file_locations[i];
+    absl::StrAppend(out, i + 1, " {file_name_id=", l.file_name_id,
+                    " function_name_id=", l.function_name_id,
+                    " line=", l.line, " end_line=", l.end_line,
+                    " column=", l.column, " end_column=", l.end_column,
+                    "}\n");
+  }
+  out->append("\nStackFrames\n");
+  for (size_t i = 0; i < index.stack_frames.size(); ++i) {
+    const auto& f = index.stack_frames[i];
+    absl::StrAppend(out, i + 1, " {file_location_id=", f.file_location_id,
+                    " parent_frame_id=", f.parent_frame_id, "}\n");
+  }
+  out->append("\n\n");
+}
+
 void AppendComputation(const HloComputation& computation,
                        const PrintOptions& options, std::string* out_ptr) {
   std::string& out = *out_ptr;
@@ -709,7 +740,7 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
   }
   out += "\n\n";
   if (!config.stack_frame_index.empty()) {
-    absl::StrAppend(&out, config.stack_frame_index, "\n\n");
+    AppendStackFrameIndex(config.stack_frame_index, &out);
   }
   // Callees before callers; the entry last.
   std::vector<HloComputation*> order = module.MakeComputationPostOrder();

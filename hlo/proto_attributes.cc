@@ -99,7 +99,9 @@ absl::Status ExportKeptAttribute(const KeptAttribute& kept,
 
 void ImportKeptAttributes(const xla::HloInstructionProto& proto,
                           HloInstruction* instruction) {
-  if (proto.has_statistics_viz()) {
+  // XLA writes an empty StatisticsViz on every instruction; like its
+  // printer, only statistics that exist count.
+  if (proto.statistics_viz().statistics_size() > 0) {
     const xla::StatisticsViz& s = proto.statistics_viz();
     std::vector<std::string> items = {
         absl::StrCat("visualizing_index=", s.stat_index_to_visualize())};

@@ -478,6 +478,29 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const HloModule& module) {
     e->set_parameter_number(donor.parameter_number);
     AddIndex(donor.parameter_index, e->mutable_parameter_shape_index());
   }
+  const StackFrameIndex& frames = config.stack_frame_index;
+  if (!frames.empty()) {
+    xla::StackFrameIndexProto* index = proto.mutable_stack_frame_index();
+    for (const std::string& f : frames.file_names) index->add_file_names(f);
+    for (const std::string& f : frames.function_names) {
+      index->add_function_names(f);
+    }
+    for (const auto& l : frames.file_locations) {
+      auto* pl = index->add_file_locations();
+      pl->set_file_name_id(static_cast<int32_t>(l.file_name_id));
+      pl->set_function_name_id(static_cast<int32_t>(l.function_name_id));
+      pl->set_line(static_cast<int32_t>(l.line));
+      pl->set_end_line(static_cast<int32_t>(l.end_line));
+      pl->set_column(static_cast<int32_t>(l.column));
+      pl->set_end_column(static_cast<int32_t>(l.end_column));
+    }
+    for (const auto& f : frames.stack_frames) {
+      auto* pf = index->add_stack_frames();
+      pf->set_file_location_id(static_cast<int32_t>(f.file_location_id));
+      // Printed one above the proto's value (0 = no parent).
+      pf->set_parent_frame_id(static_cast<int32_t>(f.parent_frame_id - 1));
+    }
+  }
   for (const auto& [key, value] : config.frontend_attributes) {
     (*proto.mutable_frontend_attributes()->mutable_map())[key] = value;
   }

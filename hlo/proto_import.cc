@@ -710,6 +710,23 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
   for (const auto& [key, value] : p.frontend_attributes().map()) {
     config.frontend_attributes[key] = value;
   }
+  if (p.has_stack_frame_index()) {
+    const xla::StackFrameIndexProto& index = p.stack_frame_index();
+    StackFrameIndex& frames = config.stack_frame_index;
+    frames.file_names.assign(index.file_names().begin(),
+                             index.file_names().end());
+    frames.function_names.assign(index.function_names().begin(),
+                                 index.function_names().end());
+    for (const auto& l : index.file_locations()) {
+      frames.file_locations.push_back({l.file_name_id(), l.function_name_id(),
+                                       l.line(), l.end_line(), l.column(),
+                                       l.end_column()});
+    }
+    for (const auto& f : index.stack_frames()) {
+      frames.stack_frames.push_back(
+          {f.file_location_id(), int64_t{f.parent_frame_id()} + 1});
+    }
+  }
   if (p.has_device_assignment()) {
     config.replica_count = std::max(1, p.device_assignment().replica_count());
     config.num_partitions = std::max(1, p.device_assignment().computation_count());

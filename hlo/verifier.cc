@@ -34,10 +34,51 @@ class Verifier {
     }
     absl::Status status = VerifyCallGraph();
     if (!status.ok()) return status;
+    status = VerifyStackFrameIndex();
+    if (!status.ok()) return status;
     return VerifyEntry();
   }
 
  private:
+  // Ids in the stack frame index, and metadata's stack_frame_id, point at
+  // existing entries.
+  absl::Status VerifyStackFrameIndex() {
+    const StackFrameIndex& index = module_.config().stack_frame_index;
+    auto in = [](int64_t id, size_t size, bool zero_ok) {
+      return (zero_ok && id == 0) ||
+             (id >= 1 && id <= static_cast<int64_t>(size));
+    };
+    for (size_t i = 0; i < index.file_locations.size(); ++i) {
+      const auto& l = index.file_locations[i];
+      if (!in(l.file_name_id, index.file_names.size(), false) ||
+          !in(l.function_name_id, index.function_names.size(), false)) {
+        return ModuleError(absl::StrCat("file location ", i + 1,
+                                        " names a missing file or function"));
+      }
+    }
+    for (size_t i = 0; i < index.stack_frames.size(); ++i) {
+      const auto& f = index.stack_frames[i];
+      // parent_frame_id is printed one above the proto's value.
+      if (!in(f.file_location_id, index.file_locations.size(), false) ||
+          !in(f.parent_frame_id - 1, index.stack_frames.size(), true)) {
+        return ModuleError(absl::StrCat(
+            "stack frame ", i + 1, " names a missing location or parent"));
+      }
+    }
+    for (const HloComputation* c : module_.computations()) {
+      for (const HloInstruction* hlo : c->instructions()) {
+        if (hlo->has_metadata() &&
+            !in(hlo->metadata().stack_frame_id, index.stack_frames.size(),
+                true)) {
+          return Error(hlo, absl::StrCat("metadata stack_frame_id ",
+                                         hlo->metadata().stack_frame_id,
+                                         " is not in the stack frame index"));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
   std::string Location(SourceLocation loc) const {
     if (loc.line > 0) {
       return absl::StrCat(module_.source_name(), ":", loc.line, ":",

@@ -10,6 +10,7 @@
 #include "hlo/proto_convert.h"
 #include "hlo/verifier.h"
 #include "tests/testing/paths.h"
+#include "tests/testing/proto_normalize.h"
 
 namespace xlite {
 namespace {
@@ -47,18 +48,6 @@ TEST_P(RealCorpusTest, ParsesVerifiesAndRoundTrips) {
   EXPECT_TRUE(VerifyModule(*clone).ok());
 }
 
-// What a module keeps through XLA's HloModuleProto: the proto has no field
-// for these header settings, and async sugar is a matter of printing, which
-// XLA decides from the module's structure.
-void NormalizeAsProto(HloModule& module) {
-  HloModuleConfig& config = module.config();
-  config.allow_spmd_sharding_propagation_to_parameters.clear();
-  config.allow_spmd_sharding_propagation_to_output.clear();
-  config.alias_passthrough_params = false;
-  config.kept_attributes.clear();
-  module.SugarAsyncOpsLikeXla();
-}
-
 // Text -> HloModuleProto (serialized) -> module gives the same module, and
 // exporting that module again gives the same bytes.
 TEST_P(RealCorpusTest, ProtoRoundTrips) {
@@ -81,7 +70,7 @@ TEST_P(RealCorpusTest, ProtoRoundTrips) {
   auto back = ModuleFromSerializedProto(bytes, /*text=*/false, path + ".pb");
   ASSERT_TRUE(back.ok()) << back.status().message();
   ASSERT_TRUE(VerifyModule(**back).ok()) << VerifyModule(**back).message();
-  NormalizeAsProto(**module);
+  testing::NormalizeAsProto(**module, /*keep_partition_counts=*/true);
   EXPECT_EQ(PrintModule(**back), PrintModule(**module));
   std::string difference;
   EXPECT_TRUE(ModulesEqual(**module, **back, &difference)) << difference;
