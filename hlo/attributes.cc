@@ -223,10 +223,9 @@ absl::Status ValidateIota(const std::vector<int64_t>& reshape_dims,
       if (ok) seen[p] = true;
     }
     if (!ok) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(what, ": iota transpose T(", absl::StrJoin(perm, ","),
-                       ") is not a permutation of ", reshape_dims.size(),
-                       " dimensions"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": iota transpose T(", absl::StrJoin(perm, ","),
+          ") is not a permutation of ", reshape_dims.size(), " dimensions"));
     }
   }
   return absl::OkStatus();
@@ -246,12 +245,11 @@ absl::Status ReplicaGroups::Validate() const {
   }
   const int64_t devices = CheckedProduct({num_groups, group_size});
   if (num_groups < 1 || group_size < 1 || devices < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("iota replica groups [", num_groups, ",", group_size,
-                     "] need positive sizes"));
+    return absl::InvalidArgumentError(absl::StrCat("iota replica groups [",
+                                                   num_groups, ",", group_size,
+                                                   "] need positive sizes"));
   }
-  return ValidateIota(reshape_dims, transpose_perm, devices,
-                      "replica groups");
+  return ValidateIota(reshape_dims, transpose_perm, devices, "replica groups");
 }
 
 std::vector<int64_t> ExpandIota(const std::vector<int64_t>& reshape_dims,
@@ -412,22 +410,21 @@ bool IsPlainName(absl::string_view s) {
 std::string FrontendAttributesToString(const FrontendAttributes& attrs) {
   return absl::StrCat(
       "{",
-      absl::StrJoin(attrs, ",",
-                    [](std::string* out,
-                       const std::pair<const std::string, std::string>& kv) {
-                      if (IsPlainName(kv.first)) {
-                        out->append(kv.first);
-                      } else {
-                        absl::StrAppend(out, "\"", absl::CEscape(kv.first),
-                                        "\"");
-                      }
-                      if (LexesAsJsonDict(kv.second)) {
-                        absl::StrAppend(out, "=", kv.second);
-                      } else {
-                        absl::StrAppend(out, "=\"", absl::CEscape(kv.second),
-                                        "\"");
-                      }
-                    }),
+      absl::StrJoin(
+          attrs, ",",
+          [](std::string* out,
+             const std::pair<const std::string, std::string>& kv) {
+            if (IsPlainName(kv.first)) {
+              out->append(kv.first);
+            } else {
+              absl::StrAppend(out, "\"", absl::CEscape(kv.first), "\"");
+            }
+            if (LexesAsJsonDict(kv.second)) {
+              absl::StrAppend(out, "=", kv.second);
+            } else {
+              absl::StrAppend(out, "=\"", absl::CEscape(kv.second), "\"");
+            }
+          }),
       "}");
 }
 

@@ -12,7 +12,6 @@
 #include <vector>
 
 #include "absl/status/status.h"
-
 #include "absl/strings/string_view.h"
 #include "hlo/shape.h"
 

@@ -199,11 +199,9 @@ bool CanPrintAsSugar(const HloInstruction& start, const HloComputation& wrapper,
   if (callers != 1) return false;
   const HloInstruction* root = wrapper.root_instruction();
   if (root == nullptr || root->opcode() == HloOpcode::kParameter ||
-      root->opcode() == HloOpcode::kConstant ||
-      IsAsyncOpcode(root->opcode()) ||
+      root->opcode() == HloOpcode::kConstant || IsAsyncOpcode(root->opcode()) ||
       // `all-reduce-start` and the like are opcodes of their own.
-      StringToHloOpcode(absl::StrCat(HloOpcodeString(root->opcode()),
-                                     "-start"))
+      StringToHloOpcode(absl::StrCat(HloOpcodeString(root->opcode()), "-start"))
           .has_value() ||
       wrapper.num_parameters() != start.operand_count() ||
       root->operand_count() != wrapper.num_parameters() ||

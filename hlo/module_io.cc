@@ -70,9 +70,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> LoadVerifiedModule(
   if (!module.ok()) return module.status();
   absl::Status status = VerifyModule(**module);
   if (!status.ok()) {
-    return format == ModuleFormat::kText
-               ? AddSourceExcerpt(status, *bytes, 0)
-               : status;
+    return format == ModuleFormat::kText ? AddSourceExcerpt(status, *bytes, 0)
+                                         : status;
   }
   return module;
 }

@@ -230,34 +230,36 @@ bool Parser::ParseStackFrameIndex(HloModule* module) {
       int64_t number;
       if (!s.ReadInt64(&number, What("in ", section))) return false;
       if (number != expected) {
-        return s.ErrorAt(p, absl::StrCat(section, " entry ", number,
-                                         " is out of order; expected ",
-                                         expected));
+        return s.ErrorAt(p,
+                         absl::StrCat(section, " entry ", number,
+                                      " is out of order; expected ", expected));
       }
       if (!read_value()) return false;
     }
   };
   // "{key=value ...}" with integer values; `fields` names the keys.
-  auto braced = [&](absl::string_view section,
-                    std::vector<std::pair<absl::string_view, int64_t*>> fields) {
-    if (!s.Expect('{', What("to start an entry of ", section))) return false;
-    while (!s.Consume('}')) {
-      const size_t p = s.Position();
-      const std::string key = s.ReadIdentifier();
-      auto it = std::find_if(fields.begin(), fields.end(),
-                             [&](const auto& f) { return f.first == key; });
-      if (it == fields.end()) {
-        return s.ErrorAt(p, absl::StrCat("unknown ", section, " field '", key,
-                                         "'"));
-      }
-      if (!s.Expect('=', What("after ", key)) ||
-          !s.ReadInt64(it->second, What("for ", key))) {
-        return false;
-      }
-      s.Consume(',');
-    }
-    return true;
-  };
+  auto braced =
+      [&](absl::string_view section,
+          std::vector<std::pair<absl::string_view, int64_t*>> fields) {
+        if (!s.Expect('{', What("to start an entry of ", section)))
+          return false;
+        while (!s.Consume('}')) {
+          const size_t p = s.Position();
+          const std::string key = s.ReadIdentifier();
+          auto it = std::find_if(fields.begin(), fields.end(),
+                                 [&](const auto& f) { return f.first == key; });
+          if (it == fields.end()) {
+            return s.ErrorAt(
+                p, absl::StrCat("unknown ", section, " field '", key, "'"));
+          }
+          if (!s.Expect('=', What("after ", key)) ||
+              !s.ReadInt64(it->second, What("for ", key))) {
+            return false;
+          }
+          s.Consume(',');
+        }
+        return true;
+      };
   auto name_list = [&](absl::string_view section,
                        std::vector<std::string>* names) {
     return entries(section, [&] {
@@ -282,13 +284,12 @@ bool Parser::ParseStackFrameIndex(HloModule* module) {
   }
   if (!entries("FileLocations", [&] {
         StackFrameIndex::FileLocation l;
-        if (!braced("FileLocations",
-                    {{"file_name_id", &l.file_name_id},
-                     {"function_name_id", &l.function_name_id},
-                     {"line", &l.line},
-                     {"end_line", &l.end_line},
-                     {"column", &l.column},
-                     {"end_column", &l.end_column}})) {
+        if (!braced("FileLocations", {{"file_name_id", &l.file_name_id},
+                                      {"function_name_id", &l.function_name_id},
+                                      {"line", &l.line},
+                                      {"end_line", &l.end_line},
+                                      {"column", &l.column},
+                                      {"end_column", &l.end_column}})) {
           return false;
         }
         index.file_locations.push_back(l);

@@ -606,10 +606,9 @@ void AppendStackFrameIndex(const StackFrameIndex& index, std::string* out) {
   for (size_t i = 0; i < index.file_locations.size(); ++i) {
     const auto& l = index.file_locations[i];
     absl::StrAppend(out, i + 1, " {file_name_id=", l.file_name_id,
-                    " function_name_id=", l.function_name_id,
-                    " line=", l.line, " end_line=", l.end_line,
-                    " column=", l.column, " end_column=", l.end_column,
-                    "}\n");
+                    " function_name_id=", l.function_name_id, " line=", l.line,
+                    " end_line=", l.end_line, " column=", l.column,
+                    " end_column=", l.end_column, "}\n");
   }
   out->append("\nStackFrames\n");
   for (size_t i = 0; i < index.stack_frames.size(); ++i) {

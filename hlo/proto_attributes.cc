@@ -25,8 +25,9 @@ bool SplitFlatDict(absl::string_view text,
   for (absl::string_view item : absl::StrSplit(text, ',')) {
     size_t eq = item.find('=');
     if (eq == absl::string_view::npos) return false;
-    out->push_back({std::string(absl::StripAsciiWhitespace(item.substr(0, eq))),
-                    std::string(absl::StripAsciiWhitespace(item.substr(eq + 1)))});
+    out->push_back(
+        {std::string(absl::StripAsciiWhitespace(item.substr(0, eq))),
+         std::string(absl::StripAsciiWhitespace(item.substr(eq + 1)))});
   }
   return true;
 }
@@ -44,8 +45,9 @@ std::string Number(double v) {
 absl::Status ExportKeptAttribute(const KeptAttribute& kept,
                                  xla::HloInstructionProto* proto) {
   auto bad = [&](absl::string_view why) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "cannot write ", kept.name, "=", kept.value, " as a proto field: ", why));
+    return absl::InvalidArgumentError(absl::StrCat("cannot write ", kept.name,
+                                                   "=", kept.value,
+                                                   " as a proto field: ", why));
   };
   if (kept.name == "statistics" || kept.name == "statistics_viz") {
     std::vector<std::pair<std::string, std::string>> items;
@@ -53,7 +55,8 @@ absl::Status ExportKeptAttribute(const KeptAttribute& kept,
     xla::StatisticsViz* s = proto->mutable_statistics_viz();
     for (size_t i = 0; i < items.size(); ++i) {
       double v;
-      if (!absl::SimpleAtod(items[i].second, &v)) return bad("non-numeric value");
+      if (!absl::SimpleAtod(items[i].second, &v))
+        return bad("non-numeric value");
       if (i == 0 && items[i].first == "visualizing_index") {
         s->set_stat_index_to_visualize(static_cast<int64_t>(v));
         continue;
@@ -85,10 +88,14 @@ absl::Status ExportKeptAttribute(const KeptAttribute& kept,
       for (const auto& [k, v] : items) {
         double d;
         if (!absl::SimpleAtod(v, &d)) return bad("non-numeric tolerance");
-        if (k == "atol") t->set_atol(d);
-        else if (k == "rtol") t->set_rtol(d);
-        else if (k == "ulps") t->set_ulps(static_cast<int64_t>(d));
-        else return bad(absl::StrCat("unknown tolerance field ", k));
+        if (k == "atol")
+          t->set_atol(d);
+        else if (k == "rtol")
+          t->set_rtol(d);
+        else if (k == "ulps")
+          t->set_ulps(static_cast<int64_t>(d));
+        else
+          return bad(absl::StrCat("unknown tolerance field ", k));
       }
       return absl::OkStatus();
     }
@@ -106,10 +113,11 @@ void ImportKeptAttributes(const xla::HloInstructionProto& proto,
     std::vector<std::string> items = {
         absl::StrCat("visualizing_index=", s.stat_index_to_visualize())};
     for (const xla::Statistic& stat : s.statistics()) {
-      items.push_back(absl::StrCat(stat.stat_name(), "=", Number(stat.stat_val())));
+      items.push_back(
+          absl::StrCat(stat.stat_name(), "=", Number(stat.stat_val())));
     }
-    instruction->add_kept_attribute("statistics",
-                                    absl::StrCat("{", absl::StrJoin(items, ","), "}"));
+    instruction->add_kept_attribute(
+        "statistics", absl::StrCat("{", absl::StrJoin(items, ","), "}"));
   }
   if (proto.has_result_accuracy()) {
     const xla::ResultAccuracy& r = proto.result_accuracy();

@@ -34,15 +34,23 @@ void ExportMetadata(const OpMetadata& m, xla::OpMetadata* p) {
 void ExportSharding(const HloSharding& s, xla::OpSharding* p) {
   using Type = HloSharding::Type;
   switch (s.type) {
-    case Type::kReplicated: p->set_type(xla::OpSharding::REPLICATED); break;
+    case Type::kReplicated:
+      p->set_type(xla::OpSharding::REPLICATED);
+      break;
     case Type::kMaximal:
       p->set_type(xla::OpSharding::MAXIMAL);
       p->add_tile_assignment_dimensions(1);
       p->add_tile_assignment_devices(s.device);
       break;
-    case Type::kManual: p->set_type(xla::OpSharding::MANUAL); break;
-    case Type::kUnknown: p->set_type(xla::OpSharding::UNKNOWN); break;
-    case Type::kUnreduced: p->set_type(xla::OpSharding::UNREDUCED); break;
+    case Type::kManual:
+      p->set_type(xla::OpSharding::MANUAL);
+      break;
+    case Type::kUnknown:
+      p->set_type(xla::OpSharding::UNKNOWN);
+      break;
+    case Type::kUnreduced:
+      p->set_type(xla::OpSharding::UNREDUCED);
+      break;
     case Type::kTuple:
       p->set_type(xla::OpSharding::TUPLE);
       for (const HloSharding& e : s.tuple_elements) {
@@ -110,7 +118,8 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   }
   if (hlo.has_metadata()) ExportMetadata(hlo.metadata(), p->mutable_metadata());
   if (hlo.has_sharding()) ExportSharding(hlo.sharding(), p->mutable_sharding());
-  if (!hlo.backend_config().empty()) p->set_backend_config(hlo.backend_config());
+  if (!hlo.backend_config().empty())
+    p->set_backend_config(hlo.backend_config());
   for (const auto& [key, value] : hlo.frontend_attributes()) {
     (*p->mutable_frontend_attributes()->mutable_map())[key] = value;
   }
@@ -140,7 +149,8 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
       p->add_dimensions(hlo.iota_dimension());
       break;
     case HloOpcode::kReshape:
-      if (hlo.inferred_dimension() != -1) p->add_dimensions(hlo.inferred_dimension());
+      if (hlo.inferred_dimension() != -1)
+        p->add_dimensions(hlo.inferred_dimension());
       break;
     default:
       break;
@@ -184,13 +194,16 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
     auto* c = p->mutable_convolution_dimension_numbers();
     c->set_input_batch_dimension(d.input_batch_dimension);
     c->set_input_feature_dimension(d.input_feature_dimension);
-    for (int64_t x : d.input_spatial_dimensions) c->add_input_spatial_dimensions(x);
+    for (int64_t x : d.input_spatial_dimensions)
+      c->add_input_spatial_dimensions(x);
     c->set_kernel_input_feature_dimension(d.kernel_input_feature_dimension);
     c->set_kernel_output_feature_dimension(d.kernel_output_feature_dimension);
-    for (int64_t x : d.kernel_spatial_dimensions) c->add_kernel_spatial_dimensions(x);
+    for (int64_t x : d.kernel_spatial_dimensions)
+      c->add_kernel_spatial_dimensions(x);
     c->set_output_batch_dimension(d.output_batch_dimension);
     c->set_output_feature_dimension(d.output_feature_dimension);
-    for (int64_t x : d.output_spatial_dimensions) c->add_output_spatial_dimensions(x);
+    for (int64_t x : d.output_spatial_dimensions)
+      c->add_output_spatial_dimensions(x);
   }
   if (op == HloOpcode::kConvolution || conv.feature_group_count != 1) {
     p->set_feature_group_count(conv.feature_group_count);
@@ -202,18 +215,20 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   const DotAttributes& dot = *a.dot;
   if (op == HloOpcode::kDot || op == HloOpcode::kScaledDot ||
       op == HloOpcode::kRaggedDot) {
-    xla::DotDimensionNumbers* d = op == HloOpcode::kRaggedDot
-                                      ? p->mutable_ragged_dot_dimension_numbers()
-                                            ->mutable_dot_dimension_numbers()
-                                      : p->mutable_dot_dimension_numbers();
+    xla::DotDimensionNumbers* d =
+        op == HloOpcode::kRaggedDot ? p->mutable_ragged_dot_dimension_numbers()
+                                          ->mutable_dot_dimension_numbers()
+                                    : p->mutable_dot_dimension_numbers();
     for (int64_t x : dot.dnums.lhs_contracting_dimensions) {
       d->add_lhs_contracting_dimensions(x);
     }
     for (int64_t x : dot.dnums.rhs_contracting_dimensions) {
       d->add_rhs_contracting_dimensions(x);
     }
-    for (int64_t x : dot.dnums.lhs_batch_dimensions) d->add_lhs_batch_dimensions(x);
-    for (int64_t x : dot.dnums.rhs_batch_dimensions) d->add_rhs_batch_dimensions(x);
+    for (int64_t x : dot.dnums.lhs_batch_dimensions)
+      d->add_lhs_batch_dimensions(x);
+    for (int64_t x : dot.dnums.rhs_batch_dimensions)
+      d->add_rhs_batch_dimensions(x);
     if (op == HloOpcode::kRaggedDot) {
       auto* r = p->mutable_ragged_dot_dimension_numbers();
       for (int64_t x : dot.lhs_ragged_dims) r->add_lhs_ragged_dimensions(x);
@@ -223,7 +238,8 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   if (!a.operand_precision.empty() || !dot.algorithm.empty()) {
     auto* pc = p->mutable_precision_config();
     for (Precision x : a.operand_precision) {
-      pc->add_operand_precision(static_cast<xla::PrecisionConfig::Precision>(x));
+      pc->add_operand_precision(
+          static_cast<xla::PrecisionConfig::Precision>(x));
     }
     if (!dot.algorithm.empty()) {
       xla::PrecisionConfig::Algorithm algorithm;
@@ -240,10 +256,12 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   if (op == HloOpcode::kGather) {
     auto* g = p->mutable_gather_dimension_numbers();
     for (int64_t x : gs.gather.offset_dims) g->add_offset_dims(x);
-    for (int64_t x : gs.gather.collapsed_slice_dims) g->add_collapsed_slice_dims(x);
+    for (int64_t x : gs.gather.collapsed_slice_dims)
+      g->add_collapsed_slice_dims(x);
     for (int64_t x : gs.gather.start_index_map) g->add_start_index_map(x);
     g->set_index_vector_dim(gs.gather.index_vector_dim);
-    for (int64_t x : gs.gather.operand_batching_dims) g->add_operand_batching_dims(x);
+    for (int64_t x : gs.gather.operand_batching_dims)
+      g->add_operand_batching_dims(x);
     for (int64_t x : gs.gather.start_indices_batching_dims) {
       g->add_start_indices_batching_dims(x);
     }
@@ -251,13 +269,16 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   }
   if (op == HloOpcode::kScatter) {
     auto* s = p->mutable_scatter_dimension_numbers();
-    for (int64_t x : gs.scatter.update_window_dims) s->add_update_window_dims(x);
-    for (int64_t x : gs.scatter.inserted_window_dims) s->add_inserted_window_dims(x);
+    for (int64_t x : gs.scatter.update_window_dims)
+      s->add_update_window_dims(x);
+    for (int64_t x : gs.scatter.inserted_window_dims)
+      s->add_inserted_window_dims(x);
     for (int64_t x : gs.scatter.scatter_dims_to_operand_dims) {
       s->add_scatter_dims_to_operand_dims(x);
     }
     s->set_index_vector_dim(gs.scatter.index_vector_dim);
-    for (int64_t x : gs.scatter.input_batching_dims) s->add_input_batching_dims(x);
+    for (int64_t x : gs.scatter.input_batching_dims)
+      s->add_input_batching_dims(x);
     for (int64_t x : gs.scatter.scatter_indices_batching_dims) {
       s->add_scatter_indices_batching_dims(x);
     }
@@ -265,8 +286,10 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   p->set_indices_are_sorted(gs.indices_are_sorted);
   p->set_unique_indices(gs.unique_indices);
   if (op == HloOpcode::kCompare) {
-    p->set_comparison_direction(std::string(ComparisonDirectionString(a.direction)));
-    p->set_comparison_type(std::string(ComparisonTypeString(a.comparison_type)));
+    p->set_comparison_direction(
+        std::string(ComparisonDirectionString(a.direction)));
+    p->set_comparison_type(
+        std::string(ComparisonTypeString(a.comparison_type)));
   }
   if (op == HloOpcode::kFft) {
     p->set_fft_type(static_cast<xla::FftType>(a.fft_type));
@@ -289,7 +312,8 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
     t->set_transpose_a(
         static_cast<xla::TriangularSolveOptions::Transpose>(a.transpose_a));
   }
-  if (op == HloOpcode::kCholesky) p->mutable_cholesky_options()->set_lower(a.lower);
+  if (op == HloOpcode::kCholesky)
+    p->mutable_cholesky_options()->set_lower(a.lower);
   p->set_is_stable(a.is_stable);
   if (op == HloOpcode::kTopK) {
     p->set_k(a.k);
@@ -349,7 +373,8 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
     p->set_custom_call_api_version(
         static_cast<xla::CustomCallApiVersion>(cc.api_version));
     p->set_custom_call_has_side_effect(cc.has_side_effect);
-    p->set_custom_call_schedule(static_cast<xla::CustomCallSchedule>(cc.schedule));
+    p->set_custom_call_schedule(
+        static_cast<xla::CustomCallSchedule>(cc.schedule));
     if (cc.operand_layout_constraints.has_value()) {
       p->set_constrain_layout(true);
       for (const Shape& s : *cc.operand_layout_constraints) {
@@ -422,7 +447,8 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const HloModule& module) {
   absl::flat_hash_set<const HloComputation*> fused;
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* i : c->instructions()) {
-      if (i->opcode() == HloOpcode::kFusion) fused.insert(i->fused_computation());
+      if (i->opcode() == HloOpcode::kFusion)
+        fused.insert(i->fused_computation());
     }
   }
   std::vector<HloComputation*> order = module.MakeComputationPostOrder();
@@ -451,7 +477,8 @@ absl::StatusOr<xla::HloModuleProto> ModuleToProto(const HloModule& module) {
       }
     }
     if (module.config().is_scheduled && !fused.contains(c)) {
-      auto& sequence = (*proto.mutable_schedule()->mutable_sequences())[c->unique_id()];
+      auto& sequence =
+          (*proto.mutable_schedule()->mutable_sequences())[c->unique_id()];
       for (const HloInstruction* i : instructions) {
         sequence.add_instruction_ids(i->unique_id());
       }

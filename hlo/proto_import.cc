@@ -15,115 +15,12 @@
 #include "google/protobuf/text_format.h"
 #include "hlo/proto_attributes.h"
 #include "hlo/proto_convert.h"
+#include "hlo/proto_import_internal.h"
 
 namespace xlite {
 namespace {
 
-OpMetadata ImportMetadata(const xla::OpMetadata& p) {
-  OpMetadata m;
-  m.op_type = p.op_type();
-  m.op_name = p.op_name();
-  m.source_file = p.source_file();
-  m.source_line = p.source_line();
-  m.source_end_line = p.source_end_line();
-  m.source_column = p.source_column();
-  m.source_end_column = p.source_end_column();
-  for (int t : p.profile_type()) {
-    m.profile_type.push_back(absl::AsciiStrToLower(
-        xla::ProfileType_Name(static_cast<xla::ProfileType>(t))));
-  }
-  m.deduplicated_name = p.deduplicated_name();
-  m.preserve_layout = p.preserve_layout();
-  m.stack_frame_id = p.stack_frame_id();
-  m.scheduling_name = p.scheduling_name();
-  return m;
-}
-
-HloSharding ImportSharding(const xla::OpSharding& p) {
-  HloSharding s;
-  using Type = HloSharding::Type;
-  switch (p.type()) {
-    case xla::OpSharding::REPLICATED: s.type = Type::kReplicated; break;
-    case xla::OpSharding::MAXIMAL:
-      s.type = Type::kMaximal;
-      s.device = p.tile_assignment_devices_size() > 0 ? p.tile_assignment_devices(0)
-                                                       : 0;
-      break;
-    case xla::OpSharding::MANUAL: s.type = Type::kManual; break;
-    case xla::OpSharding::UNKNOWN: s.type = Type::kUnknown; break;
-    case xla::OpSharding::UNREDUCED: s.type = Type::kUnreduced; break;
-    case xla::OpSharding::TUPLE:
-      s.type = Type::kTuple;
-      for (const xla::OpSharding& e : p.tuple_shardings()) {
-        s.tuple_elements.push_back(ImportSharding(e));
-      }
-      break;
-    default:
-      s.type = Type::kTiled;
-      s.tile_dimensions.assign(p.tile_assignment_dimensions().begin(),
-                               p.tile_assignment_dimensions().end());
-      if (p.iota_reshape_dims_size() > 0) {
-        s.iota = true;
-        s.iota_reshape_dims.assign(p.iota_reshape_dims().begin(),
-                                   p.iota_reshape_dims().end());
-        bool identity = true;
-        for (int i = 0; i < p.iota_transpose_perm_size(); ++i) {
-          identity &= p.iota_transpose_perm(i) == i;
-        }
-        if (!identity) {
-          s.iota_transpose_perm.assign(p.iota_transpose_perm().begin(),
-                                       p.iota_transpose_perm().end());
-        }
-      } else {
-        s.devices.assign(p.tile_assignment_devices().begin(),
-                         p.tile_assignment_devices().end());
-      }
-      s.last_tile_dim_replicate = p.replicate_on_last_tile_dim();
-      for (int t : p.last_tile_dims()) {
-        s.last_tile_dims.push_back(static_cast<HloSharding::SubgroupType>(t));
-      }
-      break;
-  }
-  for (const xla::OpMetadata& m : p.metadata()) {
-    s.metadata.push_back(ImportMetadata(m));
-  }
-  if (p.is_shard_group()) {
-    s.shard_group = p.shard_group_type() == xla::OpSharding::AS
-                        ? HloSharding::ShardGroup::kAs
-                        : HloSharding::ShardGroup::kLike;
-    s.shard_group_id = p.shard_group_id();
-  }
-  return s;
-}
-
-ShapeIndex ToIndex(const google::protobuf::RepeatedField<int64_t>& f) {
-  return ShapeIndex(f.begin(), f.end());
-}
-
-// Opcodes whose `dimensions` field is their dimensions= attribute.
-bool UsesDimensions(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kBroadcast:
-    case HloOpcode::kTranspose:
-    case HloOpcode::kReverse:
-    case HloOpcode::kReduce:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kSort:
-    case HloOpcode::kMap:
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kRaggedAllToAll:
-    case HloOpcode::kReduceScatter:
-    case HloOpcode::kGetDimensionSize:
-    case HloOpcode::kSetDimensionSize:
-    case HloOpcode::kScan:
-    case HloOpcode::kShuffle:
-      return true;
-    default:
-      return false;
-  }
-}
+using proto_import_internal::ToIndex;
 
 class Importer {
  public:
@@ -139,386 +36,13 @@ class Importer {
   }
   absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
       const xla::HloInstructionProto& p,
-      const absl::flat_hash_map<int64_t, HloInstruction*>& by_id);
+      const absl::flat_hash_map<int64_t, HloInstruction*>& by_id) {
+    return proto_import_internal::ImportInstruction(p, by_id, computations_);
+  }
 
   std::string source_;
   absl::flat_hash_map<int64_t, HloComputation*> computations_;
 };
-
-absl::StatusOr<std::unique_ptr<HloInstruction>> Importer::ImportInstruction(
-    const xla::HloInstructionProto& p,
-    const absl::flat_hash_map<int64_t, HloInstruction*>& by_id) {
-  std::optional<HloOpcode> opcode = StringToHloOpcode(p.opcode());
-  if (!opcode.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("unknown opcode '", p.opcode(), "'"));
-  }
-  const HloOpcode op = *opcode;
-  absl::StatusOr<Shape> shape = ShapeFromProto(p.shape());
-  if (!shape.ok()) return shape.status();
-  std::vector<HloInstruction*> operands;
-  for (int64_t id : p.operand_ids()) {
-    auto it = by_id.find(id);
-    if (it == by_id.end()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "operand id ", id, " is not an earlier instruction of the computation"));
-    }
-    operands.push_back(it->second);
-  }
-  auto hlo = HloInstruction::Create(op, *shape, operands);
-  hlo->set_name(p.name());
-  for (int64_t id : p.called_computation_ids()) {
-    auto it = computations_.find(id);
-    if (it == computations_.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("called computation id ", id, " does not exist"));
-    }
-    hlo->AppendCalledComputation(it->second);
-  }
-  // XLA writes the wrapped computation on async-start only; the update and
-  // done ops share it.
-  if ((op == HloOpcode::kAsyncUpdate || op == HloOpcode::kAsyncDone) &&
-      p.called_computation_ids_size() == 0 && operands.size() == 1 &&
-      IsAsyncOpcode(operands[0]->opcode()) &&
-      operands[0]->async_wrapped_computation() != nullptr) {
-    hlo->AppendCalledComputation(operands[0]->async_wrapped_computation());
-  }
-  if (p.has_metadata()) hlo->set_metadata(ImportMetadata(p.metadata()));
-  if (p.has_sharding()) hlo->set_sharding(ImportSharding(p.sharding()));
-  if (!p.backend_config().empty()) hlo->set_backend_config(p.backend_config());
-  if (p.has_frontend_attributes() && !p.frontend_attributes().map().empty()) {
-    FrontendAttributes attrs(p.frontend_attributes().map().begin(),
-                             p.frontend_attributes().map().end());
-    hlo->set_frontend_attributes(attrs);
-  }
-  ImportKeptAttributes(p, hlo.get());
-  HloAttributes& a = hlo->mutable_attrs();
-  switch (op) {
-    case HloOpcode::kParameter:
-      hlo->set_index(p.parameter_number());
-      if (p.has_parameter_replication()) {
-        a.parameter_replication = std::vector<bool>(
-            p.parameter_replication().replicated_at_leaf_buffers().begin(),
-            p.parameter_replication().replicated_at_leaf_buffers().end());
-      }
-      break;
-    case HloOpcode::kConstant: {
-      if (!p.has_literal()) return absl::InvalidArgumentError("constant has no literal");
-      absl::StatusOr<Literal> literal = LiteralFromProto(p.literal());
-      if (!literal.ok()) return literal.status();
-      if (!ShapesCompatible(literal->shape(), *shape)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("literal shape ", literal->shape().ToString(),
-                         " differs from the instruction's ", shape->ToString()));
-      }
-      literal->mutable_shape_for_layout() = *shape;
-      a.literal = *std::move(literal);
-      break;
-    }
-    case HloOpcode::kGetTupleElement:
-      hlo->set_index(p.tuple_index());
-      break;
-    case HloOpcode::kIota:
-      if (p.dimensions_size() != 1) {
-        return absl::InvalidArgumentError("iota needs one dimension");
-      }
-      hlo->set_index(p.dimensions(0));
-      break;
-    case HloOpcode::kReshape:
-      hlo->set_index(p.dimensions_size() == 1 ? p.dimensions(0) : -1);
-      break;
-    default:
-      break;
-  }
-  if (UsesDimensions(op) && !(op == HloOpcode::kAllToAll && p.dimensions_size() == 0)) {
-    hlo->mutable_dimensions()->assign(p.dimensions().begin(), p.dimensions().end());
-    hlo->set_has_dimensions(true);
-  }
-  for (const auto& s : p.slice_dimensions()) {
-    a.slice.push_back({s.start(), s.limit(), s.stride()});
-  }
-  if (op == HloOpcode::kDynamicSlice) {
-    a.dynamic_slice_sizes.assign(p.dynamic_slice_sizes().begin(),
-                                 p.dynamic_slice_sizes().end());
-  }
-  for (const auto& d : p.padding_config().dimensions()) {
-    a.padding.dimensions.push_back(
-        {d.edge_padding_low(), d.edge_padding_high(), d.interior_padding()});
-  }
-  if (p.window().dimensions_size() > 0) {  // an empty window is no window
-    Window w;
-    for (const auto& d : p.window().dimensions()) {
-      WindowDimension wd;
-      wd.size = d.size();
-      wd.stride = d.stride();
-      wd.padding_low = d.padding_low();
-      wd.padding_high = d.padding_high();
-      wd.window_dilation = d.window_dilation();
-      wd.base_dilation = d.base_dilation();
-      wd.window_reversal = d.window_reversal();
-      w.dimensions.push_back(wd);
-    }
-    a.window = std::move(w);
-  }
-  if (p.has_convolution_dimension_numbers()) {
-    const auto& c = p.convolution_dimension_numbers();
-    ConvolutionDimensionNumbers d;
-    d.input_batch_dimension = c.input_batch_dimension();
-    d.input_feature_dimension = c.input_feature_dimension();
-    d.input_spatial_dimensions.assign(c.input_spatial_dimensions().begin(),
-                                      c.input_spatial_dimensions().end());
-    d.kernel_input_feature_dimension = c.kernel_input_feature_dimension();
-    d.kernel_output_feature_dimension = c.kernel_output_feature_dimension();
-    d.kernel_spatial_dimensions.assign(c.kernel_spatial_dimensions().begin(),
-                                       c.kernel_spatial_dimensions().end());
-    d.output_batch_dimension = c.output_batch_dimension();
-    d.output_feature_dimension = c.output_feature_dimension();
-    d.output_spatial_dimensions.assign(c.output_spatial_dimensions().begin(),
-                                       c.output_spatial_dimensions().end());
-    a.conv->dnums = d;
-  }
-  if (p.feature_group_count() > 1) a.conv->feature_group_count = p.feature_group_count();
-  if (p.batch_group_count() > 1) a.conv->batch_group_count = p.batch_group_count();
-  if (p.padding_type() != xla::PADDING_INVALID) {
-    a.conv->padding_type = static_cast<PaddingType>(p.padding_type());
-  }
-  auto import_dot = [&](const xla::DotDimensionNumbers& d) {
-    DotDimensionNumbers& n = a.dot->dnums;
-    n.lhs_contracting_dimensions.assign(d.lhs_contracting_dimensions().begin(),
-                                        d.lhs_contracting_dimensions().end());
-    n.rhs_contracting_dimensions.assign(d.rhs_contracting_dimensions().begin(),
-                                        d.rhs_contracting_dimensions().end());
-    n.lhs_batch_dimensions.assign(d.lhs_batch_dimensions().begin(),
-                                  d.lhs_batch_dimensions().end());
-    n.rhs_batch_dimensions.assign(d.rhs_batch_dimensions().begin(),
-                                  d.rhs_batch_dimensions().end());
-  };
-  if (p.has_dot_dimension_numbers()) import_dot(p.dot_dimension_numbers());
-  if (p.has_ragged_dot_dimension_numbers()) {
-    const auto& r = p.ragged_dot_dimension_numbers();
-    import_dot(r.dot_dimension_numbers());
-    a.dot->lhs_ragged_dims.assign(r.lhs_ragged_dimensions().begin(),
-                                  r.lhs_ragged_dimensions().end());
-    a.dot->rhs_group_dims.assign(r.rhs_group_dimensions().begin(),
-                                 r.rhs_group_dimensions().end());
-  }
-  if (p.has_precision_config()) {
-    bool non_default = false;
-    for (int x : p.precision_config().operand_precision()) non_default |= x != 0;
-    if (non_default) {
-      for (int x : p.precision_config().operand_precision()) {
-        a.operand_precision.push_back(static_cast<Precision>(x));
-      }
-    }
-    if (p.precision_config().algorithm() != xla::PrecisionConfig::ALG_UNSET) {
-      const std::string& full = xla::PrecisionConfig::Algorithm_Name(
-          p.precision_config().algorithm());
-      absl::string_view name = full;
-      absl::ConsumePrefix(&name, "ALG_");
-      a.dot->algorithm = absl::AsciiStrToLower(name);
-    }
-  }
-  if (p.has_gather_dimension_numbers()) {
-    const auto& g = p.gather_dimension_numbers();
-    GatherDimensionNumbers& d = a.gather_scatter->gather;
-    d.offset_dims.assign(g.offset_dims().begin(), g.offset_dims().end());
-    d.collapsed_slice_dims.assign(g.collapsed_slice_dims().begin(),
-                                  g.collapsed_slice_dims().end());
-    d.start_index_map.assign(g.start_index_map().begin(), g.start_index_map().end());
-    d.index_vector_dim = g.index_vector_dim();
-    d.operand_batching_dims.assign(g.operand_batching_dims().begin(),
-                                   g.operand_batching_dims().end());
-    d.start_indices_batching_dims.assign(g.start_indices_batching_dims().begin(),
-                                         g.start_indices_batching_dims().end());
-    a.gather_scatter->slice_sizes.assign(p.gather_slice_sizes().begin(),
-                                         p.gather_slice_sizes().end());
-  }
-  if (p.has_scatter_dimension_numbers()) {
-    const auto& s = p.scatter_dimension_numbers();
-    ScatterDimensionNumbers& d = a.gather_scatter->scatter;
-    d.update_window_dims.assign(s.update_window_dims().begin(),
-                                s.update_window_dims().end());
-    d.inserted_window_dims.assign(s.inserted_window_dims().begin(),
-                                  s.inserted_window_dims().end());
-    d.scatter_dims_to_operand_dims.assign(s.scatter_dims_to_operand_dims().begin(),
-                                          s.scatter_dims_to_operand_dims().end());
-    d.index_vector_dim = s.index_vector_dim();
-    d.input_batching_dims.assign(s.input_batching_dims().begin(),
-                                 s.input_batching_dims().end());
-    d.scatter_indices_batching_dims.assign(
-        s.scatter_indices_batching_dims().begin(),
-        s.scatter_indices_batching_dims().end());
-  }
-  if (p.indices_are_sorted()) a.gather_scatter->indices_are_sorted = true;
-  if (p.unique_indices()) a.gather_scatter->unique_indices = true;
-  if (op == HloOpcode::kCompare) {
-    std::optional<ComparisonDirection> d =
-        ParseComparisonDirection(p.comparison_direction());
-    if (!d.has_value()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "unknown comparison direction '", p.comparison_direction(), "'"));
-    }
-    a.direction = *d;
-    if (p.comparison_type().empty()) {
-      a.comparison_type = DefaultComparisonType(operands[0]->shape().element_type());
-    } else {
-      std::optional<ComparisonType> t = ParseComparisonType(p.comparison_type());
-      if (!t.has_value()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "unknown comparison type '", p.comparison_type(), "'"));
-      }
-      a.comparison_type = *t;
-    }
-  }
-  a.fft_type = static_cast<FftType>(p.fft_type());
-  a.fft_length.assign(p.fft_length().begin(), p.fft_length().end());
-  if (op == HloOpcode::kRng) {
-    a.distribution = static_cast<RandomDistribution>(p.distribution());
-  }
-  a.rng_algorithm = static_cast<RandomAlgorithm>(p.rng_algorithm());
-  a.delta = p.delta();
-  a.exponent_bits = p.exponent_bits();
-  a.mantissa_bits = p.mantissa_bits();
-  a.epsilon = p.epsilon();
-  a.feature_index = p.feature_index();
-  if (p.has_triangular_solve_options()) {
-    const auto& t = p.triangular_solve_options();
-    a.left_side = t.left_side();
-    a.lower = t.lower();
-    a.unit_diagonal = t.unit_diagonal();
-    a.transpose_a = static_cast<TriangularSolveTranspose>(t.transpose_a());
-  }
-  if (p.has_cholesky_options()) a.lower = p.cholesky_options().lower();
-  a.is_stable = p.is_stable();
-  if (op == HloOpcode::kTopK) {
-    a.k = p.k();
-    a.largest = p.largest();
-  }
-  if (op == HloOpcode::kFusion) {
-    std::optional<FusionKind> kind = ParseFusionKind(p.fusion_kind());
-    if (!kind.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("unknown fusion kind '", p.fusion_kind(), "'"));
-    }
-    a.fusion_kind = *kind;
-  }
-  for (const auto& alias : p.output_operand_aliasing()) {
-    a.output_to_operand_aliasing.push_back({ToIndex(alias.output_shape_index()),
-                                            alias.operand_index(),
-                                            ToIndex(alias.operand_shape_index())});
-  }
-  a.is_composite = p.is_composite();
-  if (op == HloOpcode::kScan) {
-    a.num_carries = p.num_carries();
-    a.is_reverse = p.is_reverse();
-    a.is_associative = p.is_associative() == xla::TRI_STATE_TRUE;
-  }
-  if (p.channel_id() > 0) a.channel_id = p.channel_id();
-  if (IsCollectiveOpcode(op)) {
-    ReplicaGroups& g = a.collective->replica_groups;
-    // Iota groups: newer XLA writes iota_collective_device_list, older
-    // XLA (and XLA's published schema) collective_device_list.
-    const xla::IotaReplicaGroupListProto* iota = nullptr;
-    if (p.has_iota_collective_device_list()) {
-      iota = &p.iota_collective_device_list();
-    } else if (p.collective_device_list().has_iota_replica_group_list()) {
-      iota = &p.collective_device_list().iota_replica_group_list();
-    }
-    if (iota != nullptr) {
-      g.iota = true;
-      g.num_groups = iota->num_replica_groups();
-      g.group_size = iota->num_devices_per_group();
-      g.reshape_dims.assign(iota->iota_reshape_dims().begin(),
-                            iota->iota_reshape_dims().end());
-      bool identity = true;
-      for (int i = 0; i < iota->iota_transpose_perm_size(); ++i) {
-        identity &= iota->iota_transpose_perm(i) == i;
-      }
-      if (!identity) {
-        g.transpose_perm.assign(iota->iota_transpose_perm().begin(),
-                                iota->iota_transpose_perm().end());
-      }
-    } else {
-      const auto& groups = p.collective_device_list().replica_groups_size() > 0
-                               ? p.collective_device_list().replica_groups()
-                               : p.replica_groups();
-      for (const auto& rg : groups) {
-        g.groups.emplace_back(rg.replica_ids().begin(), rg.replica_ids().end());
-      }
-    }
-    a.collective->use_global_device_ids = p.use_global_device_ids();
-    a.collective->constrain_layout = p.constrain_layout();
-  }
-  for (const auto& st : p.source_target_pairs()) {
-    a.collective->source_target_pairs.push_back({st.source(), st.target()});
-  }
-  if ((op == HloOpcode::kCollectivePermute ||
-       op == HloOpcode::kCollectivePermuteStart) &&
-      p.dynamic_slice_sizes_size() > 0 && operands.size() == 4) {
-    const int64_t rank = operands[0]->shape().rank();
-    for (int i = 0; rank > 0 && i + rank <= p.dynamic_slice_sizes_size(); i += rank) {
-      a.collective->permute_slice_sizes.emplace_back(
-          p.dynamic_slice_sizes().begin() + i,
-          p.dynamic_slice_sizes().begin() + i + rank);
-    }
-  }
-  a.is_host_transfer = p.is_host_transfer();
-  if (!p.infeed_config().empty()) a.feed->infeed_config = p.infeed_config();
-  if (!p.outfeed_config().empty()) a.feed->outfeed_config = p.outfeed_config();
-  if (op == HloOpcode::kOutfeed && p.has_outfeed_shape()) {
-    absl::StatusOr<Shape> s = ShapeFromProto(p.outfeed_shape());
-    if (!s.ok()) return s.status();
-    a.feed->outfeed_shape = *s;
-  }
-  if (op == HloOpcode::kCustomCall) {
-    CustomCallAttributes& cc = *a.custom_call;
-    cc.target = p.custom_call_target();
-    cc.api_version = p.custom_call_api_version() == 0
-                         ? CustomCallApiVersion::kOriginal
-                         : static_cast<CustomCallApiVersion>(p.custom_call_api_version());
-    cc.has_side_effect = p.custom_call_has_side_effect();
-    cc.schedule = static_cast<CustomCallSchedule>(p.custom_call_schedule());
-    if (p.constrain_layout()) {
-      std::vector<Shape> shapes;
-      for (const auto& s : p.operand_shapes_with_layout()) {
-        absl::StatusOr<Shape> shape_or = ShapeFromProto(s);
-        if (!shape_or.ok()) return shape_or.status();
-        shapes.push_back(*shape_or);
-      }
-      cc.operand_layout_constraints = std::move(shapes);
-    }
-    if (p.has_literal()) {
-      absl::StatusOr<Literal> literal = LiteralFromProto(p.literal());
-      if (!literal.ok()) return literal.status();
-      a.literal = *std::move(literal);
-    }
-  }
-  if (op == HloOpcode::kAsyncStart) {
-    a.set_async_execution_thread(p.async_execution_thread().empty()
-                                     ? "main"
-                                     : p.async_execution_thread());
-  }
-  if (p.optional_cross_program_prefetch_index_case() ==
-      xla::HloInstructionProto::kCrossProgramPrefetchIndex) {
-    a.cross_program_prefetch_index = p.cross_program_prefetch_index();
-  }
-  if (op == HloOpcode::kDomain) {
-    a.domain->kind = "sharding";
-    if (p.has_domain_entry_sharding()) {
-      a.domain->entry = ImportSharding(p.domain_entry_sharding());
-    }
-    if (p.has_domain_exit_sharding()) {
-      a.domain->exit = ImportSharding(p.domain_exit_sharding());
-    }
-  }
-  if (hlo->attrs() == HloAttributes()) {
-    // Keep attribute-free instructions small.
-    std::unique_ptr<HloInstruction> fresh = hlo->CloneWithNewOperands(*shape, operands);
-    hlo.reset();
-    return fresh;
-  }
-  return hlo;
-}
 
 // The order to create a computation's instructions in: its schedule
 // sequence when the module has one that lists each instruction once (the
@@ -527,7 +51,8 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> Importer::ImportInstruction(
 std::vector<const xla::HloInstructionProto*> InstructionOrder(
     const xla::HloModuleProto& p, const xla::HloComputationProto& cp) {
   std::vector<const xla::HloInstructionProto*> order;
-  for (const xla::HloInstructionProto& ip : cp.instructions()) order.push_back(&ip);
+  for (const xla::HloInstructionProto& ip : cp.instructions())
+    order.push_back(&ip);
   if (!p.has_schedule()) return order;
   auto it = p.schedule().sequences().find(cp.id());
   if (it == p.schedule().sequences().end() ||
@@ -535,7 +60,8 @@ std::vector<const xla::HloInstructionProto*> InstructionOrder(
     return order;
   }
   absl::flat_hash_map<int64_t, const xla::HloInstructionProto*> by_id;
-  for (const xla::HloInstructionProto& ip : cp.instructions()) by_id[ip.id()] = &ip;
+  for (const xla::HloInstructionProto& ip : cp.instructions())
+    by_id[ip.id()] = &ip;
   std::vector<const xla::HloInstructionProto*> scheduled;
   for (int64_t id : it->second.instruction_ids()) {
     auto found = by_id.find(id);
@@ -549,7 +75,8 @@ std::vector<const xla::HloInstructionProto*> InstructionOrder(
 absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
     const xla::HloModuleProto& p) {
   auto module = std::make_unique<HloModule>(
-      p.name().empty() ? std::string("module") : NameUniquer::Sanitize(p.name()));
+      p.name().empty() ? std::string("module")
+                       : NameUniquer::Sanitize(p.name()));
   module->set_source_name(source_);
   if (p.computations_size() == 0) {
     return Error(absl::StrCat("module ", p.name()), "has no computations");
@@ -563,7 +90,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
                    absl::StrCat("id ", cp.id(), " is used twice"));
     }
     if (!names.insert(cp.name()).second) {
-      return Error(absl::StrCat("computation ", cp.name()), "name is used twice");
+      return Error(absl::StrCat("computation ", cp.name()),
+                   "name is used twice");
     }
     owned.push_back(std::make_unique<HloComputation>(cp.name()));
     if (cp.id() >= 0) owned.back()->set_unique_id(cp.id());
@@ -599,14 +127,15 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
       }
       absl::StatusOr<std::unique_ptr<HloInstruction>> instruction =
           ImportInstruction(ip, by_id);
-      if (!instruction.ok()) return Error(where, instruction.status().message());
+      if (!instruction.ok())
+        return Error(where, instruction.status().message());
       if ((*instruction)->opcode() == HloOpcode::kParameter) {
         const int64_t number = (*instruction)->parameter_number();
         if (number < 0 || number > 100000 ||
             (number < c->num_parameters() &&
              c->parameter_instruction(number) != nullptr)) {
-          return Error(where, absl::StrCat("bad or repeated parameter number ",
-                                           number));
+          return Error(
+              where, absl::StrCat("bad or repeated parameter number ", number));
         }
       }
       if (keep_ids) (*instruction)->set_unique_id(ip.id());
@@ -625,10 +154,12 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
     auto root = by_id.find(cp.root_id());
     if (root == by_id.end()) {
       if (cp.instructions_size() == 0) {
-        return Error(absl::StrCat("computation ", cp.name()), "has no instructions");
+        return Error(absl::StrCat("computation ", cp.name()),
+                     "has no instructions");
       }
-      return Error(absl::StrCat("computation ", cp.name()),
-                   absl::StrCat("root id ", cp.root_id(), " is not an instruction"));
+      return Error(
+          absl::StrCat("computation ", cp.name()),
+          absl::StrCat("root id ", cp.root_id(), " is not an instruction"));
     }
     c->set_root_instruction(root->second);
     for (int64_t i = 0; i < c->num_parameters(); ++i) {
@@ -669,7 +200,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
   auto e = computations_.find(p.entry_computation_id());
   if (e != computations_.end()) entry = e->second;
   for (const auto& c : owned) {
-    if (entry == nullptr && c->name() == p.entry_computation_name()) entry = c.get();
+    if (entry == nullptr && c->name() == p.entry_computation_name())
+      entry = c.get();
   }
   if (entry == nullptr) entry = owned.back().get();
   // Schedule: reorder instructions to the given sequences.
@@ -686,11 +218,14 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
     std::vector<Shape> params;
     for (const auto& s : p.host_program_shape().parameters()) {
       absl::StatusOr<Shape> shape = ShapeFromProto(s);
-      if (!shape.ok()) return Error("host_program_shape", shape.status().message());
+      if (!shape.ok())
+        return Error("host_program_shape", shape.status().message());
       params.push_back(*shape);
     }
-    absl::StatusOr<Shape> result = ShapeFromProto(p.host_program_shape().result());
-    if (!result.ok()) return Error("host_program_shape", result.status().message());
+    absl::StatusOr<Shape> result =
+        ShapeFromProto(p.host_program_shape().result());
+    if (!result.ok())
+      return Error("host_program_shape", result.status().message());
     config.entry_parameter_layouts = std::move(params);
     config.entry_result_layout = *std::move(result);
   } else {
@@ -699,7 +234,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
   }
   for (const auto& entry_alias : p.input_output_alias().entries()) {
     config.input_output_alias.push_back(
-        {ToIndex(entry_alias.output_shape_index()), entry_alias.parameter_number(),
+        {ToIndex(entry_alias.output_shape_index()),
+         entry_alias.parameter_number(),
          ToIndex(entry_alias.parameter_shape_index()),
          entry_alias.kind() == xla::MUST_ALIAS});
   }
@@ -729,15 +265,18 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
   }
   if (p.has_device_assignment()) {
     config.replica_count = std::max(1, p.device_assignment().replica_count());
-    config.num_partitions = std::max(1, p.device_assignment().computation_count());
+    config.num_partitions =
+        std::max(1, p.device_assignment().computation_count());
   }
   // Names that would not read back from text (empty, odd characters,
   // repeated across computations) are renamed the way XLA's parser would.
   bool rename = module->HasDuplicateInstructionNames();
   for (const HloComputation* c : module->computations()) {
-    rename |= NameUniquer::Sanitize(c->name()) != c->name() || c->name().empty();
+    rename |=
+        NameUniquer::Sanitize(c->name()) != c->name() || c->name().empty();
     for (const HloInstruction* i : c->instructions()) {
-      rename |= NameUniquer::Sanitize(i->name()) != i->name() || i->name().empty();
+      rename |=
+          NameUniquer::Sanitize(i->name()) != i->name() || i->name().empty();
     }
   }
   if (rename) module->UniquifyNamesLikeXla();
@@ -797,8 +336,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ModuleFromSerializedProto(
     const std::string& bytes, bool text, const std::string& source_name) {
   auto fail = [&](absl::string_view why) {
     return absl::InvalidArgumentError(absl::StrCat(
-        source_name, ": error: not an HloModuleProto, HloProto or HloSnapshot (",
-        why, ")"));
+        source_name,
+        ": error: not an HloModuleProto, HloProto or HloSnapshot (", why, ")"));
   };
   // Protobuf logs its own complaints (bad UTF-8, text syntax) to stderr;
   // the error returned here says what matters.
@@ -810,7 +349,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ModuleFromSerializedProto(
     google::protobuf::TextFormat::Parser parser;
     parser.RecordErrorsTo(&first);
     xla::HloModuleProto module;
-    if (parser.ParseFromString(bytes, &module) && module.computations_size() > 0) {
+    if (parser.ParseFromString(bytes, &module) &&
+        module.computations_size() > 0) {
       return FromTextParsed(module, source_name);
     }
     google::protobuf::TextFormat::Parser quiet;

@@ -49,33 +49,56 @@ void AppendRepeated(const Literal& literal, const std::vector<int64_t>& order,
   const int64_t n = literal.element_count();
   field->Resize(static_cast<int>(n), T());
   const auto* data = reinterpret_cast<const T*>(literal.data().data());
-  for (int64_t r = 0; r < n; ++r) field->Set(static_cast<int>(order[r]), data[r]);
+  for (int64_t r = 0; r < n; ++r)
+    field->Set(static_cast<int>(order[r]), data[r]);
 }
 
 std::string* BytesField(PrimitiveType type, xla::LiteralProto* p) {
   switch (type) {
-    case PrimitiveType::kS1: return p->mutable_s1s();
-    case PrimitiveType::kS2: return p->mutable_s2s();
-    case PrimitiveType::kS4: return p->mutable_s4s();
-    case PrimitiveType::kS8: return p->mutable_s8s();
-    case PrimitiveType::kU1: return p->mutable_u1s();
-    case PrimitiveType::kU2: return p->mutable_u2s();
-    case PrimitiveType::kU4: return p->mutable_u4s();
-    case PrimitiveType::kU8: return p->mutable_u8s();
-    case PrimitiveType::kF16: return p->mutable_f16s();
-    case PrimitiveType::kBF16: return p->mutable_bf16s();
-    case PrimitiveType::kU16: return p->mutable_u16s();
-    case PrimitiveType::kS16: return p->mutable_s16s();
-    case PrimitiveType::kF4E2M1FN: return p->mutable_f4e2m1fns();
-    case PrimitiveType::kF8E3M4: return p->mutable_f8e3m4s();
-    case PrimitiveType::kF8E4M3B11FNUZ: return p->mutable_f8e4m3b11fnuzs();
-    case PrimitiveType::kF8E4M3FN: return p->mutable_f8e4m3fns();
-    case PrimitiveType::kF8E4M3FNUZ: return p->mutable_f8e4m3fnuzs();
-    case PrimitiveType::kF8E4M3: return p->mutable_f8e4m3s();
-    case PrimitiveType::kF8E5M2FNUZ: return p->mutable_f8e5m2fnuzs();
-    case PrimitiveType::kF8E5M2: return p->mutable_f8e5m2s();
-    case PrimitiveType::kF8E8M0FNU: return p->mutable_f8e8m0fnus();
-    default: return nullptr;
+    case PrimitiveType::kS1:
+      return p->mutable_s1s();
+    case PrimitiveType::kS2:
+      return p->mutable_s2s();
+    case PrimitiveType::kS4:
+      return p->mutable_s4s();
+    case PrimitiveType::kS8:
+      return p->mutable_s8s();
+    case PrimitiveType::kU1:
+      return p->mutable_u1s();
+    case PrimitiveType::kU2:
+      return p->mutable_u2s();
+    case PrimitiveType::kU4:
+      return p->mutable_u4s();
+    case PrimitiveType::kU8:
+      return p->mutable_u8s();
+    case PrimitiveType::kF16:
+      return p->mutable_f16s();
+    case PrimitiveType::kBF16:
+      return p->mutable_bf16s();
+    case PrimitiveType::kU16:
+      return p->mutable_u16s();
+    case PrimitiveType::kS16:
+      return p->mutable_s16s();
+    case PrimitiveType::kF4E2M1FN:
+      return p->mutable_f4e2m1fns();
+    case PrimitiveType::kF8E3M4:
+      return p->mutable_f8e3m4s();
+    case PrimitiveType::kF8E4M3B11FNUZ:
+      return p->mutable_f8e4m3b11fnuzs();
+    case PrimitiveType::kF8E4M3FN:
+      return p->mutable_f8e4m3fns();
+    case PrimitiveType::kF8E4M3FNUZ:
+      return p->mutable_f8e4m3fnuzs();
+    case PrimitiveType::kF8E4M3:
+      return p->mutable_f8e4m3s();
+    case PrimitiveType::kF8E5M2FNUZ:
+      return p->mutable_f8e5m2fnuzs();
+    case PrimitiveType::kF8E5M2:
+      return p->mutable_f8e5m2s();
+    case PrimitiveType::kF8E8M0FNU:
+      return p->mutable_f8e8m0fnus();
+    default:
+      return nullptr;
   }
 }
 
@@ -166,7 +189,8 @@ absl::StatusOr<Shape> ShapeFromProto(const xla::ShapeProto& proto) {
   if (proto.has_layout() && shape.IsArray()) {
     const xla::LayoutProto& l = proto.layout();
     Layout layout;
-    for (int64_t d : l.minor_to_major()) layout.mutable_minor_to_major().push_back(d);
+    for (int64_t d : l.minor_to_major())
+      layout.mutable_minor_to_major().push_back(d);
     for (const xla::TileProto& t : l.tiles()) {
       Tile tile;
       tile.dimensions.assign(t.dimensions().begin(), t.dimensions().end());
@@ -214,10 +238,9 @@ absl::StatusOr<Shape> ShapeFromProto(const xla::ShapeProto& proto) {
 absl::StatusOr<xla::LiteralProto> LiteralToProto(const Literal& literal) {
   xla::LiteralProto proto;
   if (literal.is_unknown()) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("the value of the constant of shape ",
-                     literal.shape().ToString(),
-                     " is unknown (elided as {...} in the text)"));
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the value of the constant of shape ", literal.shape().ToString(),
+        " is unknown (elided as {...} in the text)"));
   }
   *proto.mutable_shape() = ShapeToProto(literal.shape());
   const Shape& shape = literal.shape();
@@ -242,7 +265,8 @@ absl::StatusOr<xla::LiteralProto> LiteralToProto(const Literal& literal) {
     case PrimitiveType::kPred:
       proto.mutable_preds()->Resize(static_cast<int>(n), false);
       for (int64_t r = 0; r < n; ++r) {
-        proto.mutable_preds()->Set(static_cast<int>(order[r]), literal.GetBits(r) != 0);
+        proto.mutable_preds()->Set(static_cast<int>(order[r]),
+                                   literal.GetBits(r) != 0);
       }
       return proto;
     case PrimitiveType::kS32:
@@ -291,8 +315,8 @@ absl::StatusOr<xla::LiteralProto> LiteralToProto(const Literal& literal) {
     default: {
       std::string* bytes = BytesField(type, &proto);
       if (bytes == nullptr) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("no literal proto field for ", PrimitiveTypeName(type)));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "no literal proto field for ", PrimitiveTypeName(type)));
       }
       const int width = StorageBytes(type);
       bytes->assign(n * width, '\0');
@@ -397,7 +421,8 @@ absl::StatusOr<Literal> LiteralFromProto(const xla::LiteralProto& proto) {
       }
       return literal;
     case PrimitiveType::kC128:
-      if (proto.c128s_size() != 2 * n) return count_error(proto.c128s_size() / 2);
+      if (proto.c128s_size() != 2 * n)
+        return count_error(proto.c128s_size() / 2);
       for (int64_t r = 0; r < n; ++r) {
         const int p = static_cast<int>(order[r]);
         literal.SetFromComplex(r, {proto.c128s(2 * p), proto.c128s(2 * p + 1)});
@@ -406,8 +431,8 @@ absl::StatusOr<Literal> LiteralFromProto(const xla::LiteralProto& proto) {
     default: {
       const std::string* bytes = BytesField(type, proto);
       if (bytes == nullptr) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("no literal proto field for ", PrimitiveTypeName(type)));
+        return absl::InvalidArgumentError(absl::StrCat(
+            "no literal proto field for ", PrimitiveTypeName(type)));
       }
       const int width = StorageBytes(type);
       if (static_cast<int64_t>(bytes->size()) != n * width) {

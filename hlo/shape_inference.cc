@@ -225,10 +225,9 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
                                 " operands, but has ", hlo.operand_count()));
   }
   if (arity == kVariadic && hlo.operand_count() < MinOperands(op)) {
-    return Invalid(absl::StrCat(HloOpcodeString(op), " expects at least ",
-                                MinOperands(op), " operand",
-                                MinOperands(op) == 1 ? "" : "s", ", but has ",
-                                hlo.operand_count()));
+    return Invalid(absl::StrCat(
+        HloOpcodeString(op), " expects at least ", MinOperands(op), " operand",
+        MinOperands(op) == 1 ? "" : "s", ", but has ", hlo.operand_count()));
   }
   if (IsElementwiseOpcode(op)) return InferElementwiseShape(hlo);
   return InferNonElementwiseShape(hlo);

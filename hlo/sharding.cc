@@ -62,8 +62,9 @@ absl::Status HloSharding::Validate() const {
                             "sharding");
       }
       if (static_cast<int64_t>(devices.size()) != n) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "sharding lists ", devices.size(), " devices, tile assignment needs ", n));
+        return absl::InvalidArgumentError(
+            absl::StrCat("sharding lists ", devices.size(),
+                         " devices, tile assignment needs ", n));
       }
       for (int64_t d : devices) {
         if (d < 0) return invalid("device ", d);

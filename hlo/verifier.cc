@@ -61,15 +61,14 @@ class Verifier {
       // parent_frame_id is printed one above the proto's value.
       if (!in(f.file_location_id, index.file_locations.size(), false) ||
           !in(f.parent_frame_id - 1, index.stack_frames.size(), true)) {
-        return ModuleError(absl::StrCat(
-            "stack frame ", i + 1, " names a missing location or parent"));
+        return ModuleError(absl::StrCat("stack frame ", i + 1,
+                                        " names a missing location or parent"));
       }
     }
     for (const HloComputation* c : module_.computations()) {
       for (const HloInstruction* hlo : c->instructions()) {
-        if (hlo->has_metadata() &&
-            !in(hlo->metadata().stack_frame_id, index.stack_frames.size(),
-                true)) {
+        if (hlo->has_metadata() && !in(hlo->metadata().stack_frame_id,
+                                       index.stack_frames.size(), true)) {
           return Error(hlo, absl::StrCat("metadata stack_frame_id ",
                                          hlo->metadata().stack_frame_id,
                                          " is not in the stack frame index"));
@@ -170,10 +169,10 @@ class Verifier {
       const int64_t called = hlo->called_computations().size();
       if ((callees >= 0 && called != callees) ||
           (hlo->opcode() == HloOpcode::kConditional && called < 1)) {
-        return Error(hlo, absl::StrCat(HloOpcodeString(hlo->opcode()),
-                                       " calls ", called, " computation",
-                                       called == 1 ? "" : "s", ", expected ",
-                                       callees < 0 ? 1 : callees));
+        return Error(
+            hlo, absl::StrCat(HloOpcodeString(hlo->opcode()), " calls ", called,
+                              " computation", called == 1 ? "" : "s",
+                              ", expected ", callees < 0 ? 1 : callees));
       }
       if (module_.config().is_scheduled) {
         for (const HloInstruction* operand : hlo->operands()) {

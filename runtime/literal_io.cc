@@ -1,5 +1,7 @@
 // Literal files: dispatch by extension, HLO literal text, HloSnapshot.
 
+#include "runtime/literal_io.h"
+
 #include <fstream>
 
 #include "absl/strings/match.h"
@@ -7,7 +9,6 @@
 #include "hlo/module_io.h"
 #include "hlo/parser.h"
 #include "hlo/proto_convert.h"
-#include "runtime/literal_io.h"
 
 namespace xlite {
 namespace {
@@ -47,9 +48,9 @@ absl::StatusOr<Literal> ReadLiteralFile(const std::string& path,
   }
   if (!literal.ok()) return literal.status();
   if (expected != nullptr && !ShapesCompatible(literal->shape(), *expected)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        path, ": error: holds ", literal->shape().ToString(false),
-        ", expected ", expected->ToString(false)));
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": error: holds ", literal->shape().ToString(false),
+                     ", expected ", expected->ToString(false)));
   }
   return literal;
 }
@@ -87,8 +88,9 @@ absl::StatusOr<Snapshot> ReadHloSnapshotFile(const std::string& path) {
   if (!proto.ParseFromString(*bytes) || !proto.has_hlo() ||
       proto.hlo().hlo_module().computations_size() == 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat(path, ": error: not an HloSnapshot (a module with its "
-                           "arguments)"));
+        absl::StrCat(path,
+                     ": error: not an HloSnapshot (a module with its "
+                     "arguments)"));
   }
   Snapshot snapshot;
   absl::StatusOr<std::unique_ptr<HloModule>> module =
@@ -106,8 +108,8 @@ absl::StatusOr<Snapshot> ReadHloSnapshotFile(const std::string& path) {
   if (proto.has_result()) {
     absl::StatusOr<Literal> result = LiteralFromProto(proto.result());
     if (!result.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          path, ": error: result: ", result.status().message()));
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": error: result: ", result.status().message()));
     }
     snapshot.result = *std::move(result);
   }

@@ -55,9 +55,10 @@ class HeaderParser {
       Skip();
       if (key == "descr") {
         if (!ReadString(&header->descr)) {
-          return Fail("descr is not a simple dtype string (structured "
-                      "arrays are not supported)",
-                      error);
+          return Fail(
+              "descr is not a simple dtype string (structured "
+              "arrays are not supported)",
+              error);
         }
         have_descr = true;
       } else if (key == "fortran_order") {
@@ -134,7 +135,8 @@ class HeaderParser {
         ++end;
       }
       int64_t v;
-      if (end == pos_ || !absl::SimpleAtoi(text_.substr(pos_, end - pos_), &v)) {
+      if (end == pos_ ||
+          !absl::SimpleAtoi(text_.substr(pos_, end - pos_), &v)) {
         return false;
       }
       pos_ = end;
@@ -276,11 +278,11 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes,
   std::optional<PrimitiveType> type;
   if (descr.kind == 'V') {
     if (!expected.has_value()) {
-      return Bad(name, absl::StrCat(
-                           "dtype '", header.descr,
-                           "' is raw data (an ml_dtypes array such as "
-                           "bfloat16 or float8): its element type must "
-                           "come from the module's parameter"));
+      return Bad(name,
+                 absl::StrCat("dtype '", header.descr,
+                              "' is raw data (an ml_dtypes array such as "
+                              "bfloat16 or float8): its element type must "
+                              "come from the module's parameter"));
     }
     if (StorageBytes(*expected) != descr.size) {
       return Bad(name, absl::StrCat("dtype '", header.descr, "' has ",
@@ -310,11 +312,14 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes,
   const size_t available = bytes.size() - data_start;
   if (count < 0 || static_cast<uint64_t>(count) >
                        available / static_cast<uint64_t>(descr.size)) {
-    return Bad(name, absl::StrCat("holds ", available, " bytes of data, but "
-                                  "shape ", ShapeTuple(Shape(*type, header.shape)),
-                                  " of '", header.descr, "' needs ",
-                                  count < 0 ? std::string("more")
-                                            : absl::StrCat(count * descr.size)));
+    return Bad(name,
+               absl::StrCat("holds ", available,
+                            " bytes of data, but "
+                            "shape ",
+                            ShapeTuple(Shape(*type, header.shape)), " of '",
+                            header.descr, "' needs ",
+                            count < 0 ? std::string("more")
+                                      : absl::StrCat(count * descr.size)));
   }
   if (static_cast<uint64_t>(count) * descr.size != available) {
     return Bad(name, absl::StrCat(available - count * descr.size,
@@ -330,7 +335,8 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes,
     int64_t source = i;
     if (header.fortran_order && rank > 1) {
       source = 0;
-      for (int d = rank - 1; d >= 0; --d) source = source * header.shape[d] + index[d];
+      for (int d = rank - 1; d >= 0; --d)
+        source = source * header.shape[d] + index[d];
       for (int d = rank - 1; d >= 0; --d) {
         if (++index[d] < header.shape[d]) break;
         index[d] = 0;
@@ -347,7 +353,8 @@ absl::StatusOr<Literal> ParseNpy(absl::string_view bytes,
     if (descr.order == '>') {
       // Complex numbers swap each component.
       const int part = descr.kind == 'c' ? size / 2 : size;
-      for (int p = 0; p < size; p += part) std::reverse(out + p, out + p + part);
+      for (int p = 0; p < size; p += part)
+        std::reverse(out + p, out + p + part);
     }
   }
   return literal;
@@ -363,9 +370,9 @@ absl::StatusOr<std::string> SerializeNpy(const Literal& literal) {
     return absl::InvalidArgumentError("the literal's value is unknown");
   }
   const PrimitiveType type = shape.element_type();
-  std::string dict = absl::StrCat("{'descr': '", DescrOfType(type),
-                                  "', 'fortran_order': False, 'shape': ",
-                                  ShapeTuple(shape), ", }");
+  std::string dict = absl::StrCat(
+      "{'descr': '", DescrOfType(type),
+      "', 'fortran_order': False, 'shape': ", ShapeTuple(shape), ", }");
   // NumPy pads so that the data starts at a multiple of 64 bytes.
   const size_t unpadded = kMagicLen + 2 + 2 + dict.size() + 1;
   const size_t pad = 64 - unpadded % 64;
@@ -390,14 +397,15 @@ absl::StatusOr<std::string> SerializeNpy(const Literal& literal) {
 
 // -------------------------------------------------------------------- npz
 
-absl::StatusOr<NamedLiterals> ParseNpz(absl::string_view bytes,
-                                       const std::string& name,
-                                       const std::vector<PrimitiveType>& expected) {
+absl::StatusOr<NamedLiterals> ParseNpz(
+    absl::string_view bytes, const std::string& name,
+    const std::vector<PrimitiveType>& expected) {
   // End of central directory: the last "PK\5\6" within 64 KiB of the end.
   constexpr size_t kEocd = 22;
   if (bytes.size() < kEocd) return Bad(name, "not a .npz (zip) file");
   size_t eocd = std::string::npos;
-  const size_t lowest = bytes.size() > kEocd + 65535 ? bytes.size() - kEocd - 65535 : 0;
+  const size_t lowest =
+      bytes.size() > kEocd + 65535 ? bytes.size() - kEocd - 65535 : 0;
   for (size_t at = bytes.size() - kEocd + 1; at-- > lowest;) {
     if (Le32(bytes, at) == 0x06054b50) {
       eocd = at;

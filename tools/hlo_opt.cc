@@ -1,5 +1,6 @@
 // hlo-opt: reads an HLO module (text or HloModuleProto), verifies it, runs
-// passes and prints the result (text or HloModuleProto). Flags follow XLA's hlo-opt; see ../shared/specs/cli.md.
+// passes and prints the result (text or HloModuleProto). Flags follow XLA's
+// hlo-opt; see ../shared/specs/cli.md.
 
 #include <unistd.h>
 
@@ -141,9 +142,9 @@ int Main(int argc, char** argv) {
   if (absl::GetFlag(FLAGS_emit_proto)) {
     // Binary to a file or pipe; protobuf text where a person reads it (a
     // terminal) or where the file name asks for it (.pbtxt).
-    const bool text = to_stdout ? isatty(STDOUT_FILENO) != 0
-                                : ModuleFormatFromPath(out_path) ==
-                                      ModuleFormat::kProtoText;
+    const bool text =
+        to_stdout ? isatty(STDOUT_FILENO) != 0
+                  : ModuleFormatFromPath(out_path) == ModuleFormat::kProtoText;
     emit = text ? Emit::kProtoText : Emit::kProtoBinary;
   }
   absl::StatusOr<Pipeline> pipeline =

@@ -18,7 +18,7 @@ TEST(LiteralFuzzRegression, OracleFiles) {
   for (const std::string& f : files) {
     std::optional<std::string> bytes = testing::ReadFile(f);
     ASSERT_TRUE(bytes.has_value()) << f;
-    char selector = 2;  // text
+    char selector = 2;                                 // text
     if (absl::EndsWith(f, ".npy")) selector = 3 * 11;  // npy, expect f32
     if (absl::EndsWith(f, ".npz")) selector = 1;
     testing::ReplayWithVariants(std::string(1, selector) + *bytes,

@@ -71,8 +71,9 @@ TEST(MalformedProto, EmptyAndGarbageBytes) {
   EXPECT_EQ(Error(""),
             "m.pb: error: not an HloModuleProto, HloProto or HloSnapshot "
             "(truncated, corrupt, or no computations)");
-  EXPECT_NE(Error("\xff\xff\xff\xff garbage").find("m.pb: error: not an "
-                                                   "HloModuleProto"),
+  EXPECT_NE(Error("\xff\xff\xff\xff garbage")
+                .find("m.pb: error: not an "
+                      "HloModuleProto"),
             std::string::npos);
 }
 
@@ -182,7 +183,8 @@ TEST(MalformedProto, BadShapes) {
             std::string::npos);
   // A layout naming a dimension twice.
   EXPECT_NE(ErrorAfter([](xla::HloModuleProto& p) {
-              auto* layout = Instruction(p, "n").mutable_shape()->mutable_layout();
+              auto* layout =
+                  Instruction(p, "n").mutable_shape()->mutable_layout();
               layout->clear_minor_to_major();
               layout->add_minor_to_major(0);
               layout->add_minor_to_major(0);

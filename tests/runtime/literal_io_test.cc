@@ -34,8 +34,7 @@ TEST_P(NpyTypeTest, ReadsAndWritesLikeNumpy) {
   const std::string stem = GetParam();
   const Literal expected = Expected(stem);
   const std::string file = Read(stem + ".npy");
-  auto literal =
-      ParseNpy(file, stem + ".npy", expected.shape().element_type());
+  auto literal = ParseNpy(file, stem + ".npy", expected.shape().element_type());
   ASSERT_TRUE(literal.ok()) << literal.status().message();
   EXPECT_EQ(literal->ToString(), expected.ToString());
   EXPECT_TRUE(*literal == expected);
@@ -64,8 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
                       "empty_f32"));
 
 TEST(Npy, FortranOrderAndBigEndianAreConverted) {
-  for (const char* stem : {"matrix_fortran_order", "matrix_big_endian",
-                           "complex_big_endian"}) {
+  for (const char* stem :
+       {"matrix_fortran_order", "matrix_big_endian", "complex_big_endian"}) {
     const Literal expected = Expected(stem);
     auto literal = ParseNpy(Read(std::string(stem) + ".npy"), stem);
     ASSERT_TRUE(literal.ok()) << literal.status().message();
@@ -83,9 +82,9 @@ TEST(Npy, TypedDataMustMatchTheExpectedType) {
 TEST(Npy, RawMlDtypesDataNeedsAType) {
   auto literal = ParseNpy(Read("bf16.npy"), "x.npy");
   ASSERT_FALSE(literal.ok());
-  EXPECT_NE(literal.status().message().find(
-                "x.npy: error: dtype '<V2' is raw data"),
-            std::string::npos);
+  EXPECT_NE(
+      literal.status().message().find("x.npy: error: dtype '<V2' is raw data"),
+      std::string::npos);
   literal = ParseNpy(Read("bf16.npy"), "x.npy", PrimitiveType::kF8E4M3FN);
   ASSERT_FALSE(literal.ok());
   EXPECT_EQ(literal.status().message(),
@@ -103,7 +102,8 @@ TEST(Npy, MalformedFilesNameTheFile) {
   EXPECT_EQ(error(""), "bad.npy: error: not a .npy file (no \\x93NUMPY magic)");
   EXPECT_EQ(error("PK\x03\x04 zip"),
             "bad.npy: error: not a .npy file (no \\x93NUMPY magic)");
-  EXPECT_EQ(error(good.substr(0, 100)), "bad.npy: error: truncated .npy header");
+  EXPECT_EQ(error(good.substr(0, 100)),
+            "bad.npy: error: truncated .npy header");
   EXPECT_EQ(error(good.substr(0, good.size() - 4)),
             "bad.npy: error: holds 20 bytes of data, but shape (2, 3) of "
             "'<i4' needs 24");
@@ -151,7 +151,8 @@ TEST(Npz, RoundTripsAndRejectsCorruption) {
   corrupt[corrupt.find("NUMPY") + 20] ^= 1;  // inside a member: CRC fails
   auto bad = ParseNpz(corrupt, "c.npz");
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.status().message(), "c.npz:a.npy: error: corrupt .npz: CRC mismatch");
+  EXPECT_EQ(bad.status().message(),
+            "c.npz:a.npy: error: corrupt .npz: CRC mismatch");
   for (size_t cut = 0; cut < bytes->size(); cut += 7) {
     EXPECT_FALSE(ParseNpz(bytes->substr(0, cut), "t.npz").ok()) << cut;
   }
@@ -168,8 +169,9 @@ TEST(LiteralFile, TextNpyAndShapeChecks) {
   const Shape other = Shape::WithDefaultLayout(PrimitiveType::kS32, {3, 2});
   auto mismatch = ReadLiteralFile(dir + "matrix_c_order.npy", &other);
   ASSERT_FALSE(mismatch.ok());
-  EXPECT_EQ(mismatch.status().message(),
-            dir + "matrix_c_order.npy: error: holds s32[2,3], expected s32[3,2]");
+  EXPECT_EQ(
+      mismatch.status().message(),
+      dir + "matrix_c_order.npy: error: holds s32[2,3], expected s32[3,2]");
   auto missing = ReadLiteralFile(dir + "no_such_file.npy");
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.status().message(),
