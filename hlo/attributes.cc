@@ -367,8 +367,7 @@ std::string OpMetadata::ToString() const {
   return absl::StrCat("{", absl::StrJoin(parts, " "), "}");
 }
 
-bool LexesAsJsonDict(absl::string_view text) {
-  if (text.empty() || text.front() != '{') return false;
+size_t BalancedBracesEnd(absl::string_view text) {
   int depth = 0;
   bool in_string = false;
   for (size_t i = 0; i < text.size(); ++i) {
@@ -386,10 +385,15 @@ bool LexesAsJsonDict(absl::string_view text) {
     } else if (c == '{') {
       ++depth;
     } else if (c == '}') {
-      if (--depth == 0) return i + 1 == text.size();
+      if (--depth == 0) return i + 1;
     }
   }
-  return false;
+  return absl::string_view::npos;
+}
+
+bool LexesAsJsonDict(absl::string_view text) {
+  return !text.empty() && text.front() == '{' &&
+         BalancedBracesEnd(text) == text.size();
 }
 
 namespace {

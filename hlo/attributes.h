@@ -240,6 +240,9 @@ std::string OutputOperandAliasingToString(
 /// True if `text` is one brace-balanced `{...}` (string-aware) that XLA
 /// prints without quotes (backend_config, frontend attribute values).
 bool LexesAsJsonDict(absl::string_view text);
+/// Where the brace block that starts at text[0] == '{' ends (one past its
+/// '}'), skipping braces inside JSON strings; npos if it never closes.
+size_t BalancedBracesEnd(absl::string_view text);
 
 /// Prints `{1,2,3}`.
 std::string BracedList(const std::vector<int64_t>& values);

@@ -426,6 +426,17 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
   (void)options;
 }
 
+// "{%a, %b}".
+std::string ComputationList(const std::vector<HloComputation*>& called) {
+  return absl::StrCat(
+      "{",
+      absl::StrJoin(called, ", ",
+                    [](std::string* o, const HloComputation* c) {
+                      absl::StrAppend(o, ComputationName(c));
+                    }),
+      "}");
+}
+
 void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
   const auto& called = hlo.called_computations();
   if (called.empty()) return;
@@ -441,14 +452,7 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
         out.Add("true_computation", ComputationName(called[0]));
         out.Add("false_computation", ComputationName(called[1]));
       } else {
-        out.Add("branch_computations",
-                absl::StrCat(
-                    "{",
-                    absl::StrJoin(called, ", ",
-                                  [](std::string* o, const HloComputation* c) {
-                                    absl::StrAppend(o, ComputationName(c));
-                                  }),
-                    "}"));
+        out.Add("branch_computations", ComputationList(called));
       }
       return;
     case HloOpcode::kSelectAndScatter:
@@ -466,14 +470,7 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
       if (called.size() == 1) {
         out.Add("to_apply", ComputationName(called[0]));
       } else {
-        out.Add("called_computations",
-                absl::StrCat(
-                    "{",
-                    absl::StrJoin(called, ", ",
-                                  [](std::string* o, const HloComputation* c) {
-                                    absl::StrAppend(o, ComputationName(c));
-                                  }),
-                    "}"));
+        out.Add("called_computations", ComputationList(called));
       }
       return;
     default:

@@ -6,6 +6,7 @@
 #include "absl/strings/escaping.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "hlo/attributes.h"
 
 namespace xlite {
 namespace {
@@ -240,29 +241,11 @@ bool TextScanner::ReadBalancedBraces(std::string* out, const What& what) {
   if (pos_ >= text_.size() || text_[pos_] != '{') {
     return ErrorAt(start, absl::StrCat("expected '{' ", what.str()));
   }
-  int depth = 0;
-  bool in_string = false;
-  for (size_t i = pos_; i < text_.size(); ++i) {
-    const char c = text_[i];
-    if (in_string) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == '"') {
-        in_string = false;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-    } else if (c == '{') {
-      ++depth;
-    } else if (c == '}') {
-      if (--depth == 0) {
-        *out = std::string(text_.substr(pos_, i + 1 - pos_));
-        pos_ = i + 1;
-        return true;
-      }
-    }
+  const size_t end = BalancedBracesEnd(text_.substr(pos_));
+  if (end != absl::string_view::npos) {
+    *out = std::string(text_.substr(pos_, end));
+    pos_ += end;
+    return true;
   }
   return ErrorAt(start, absl::StrCat("unbalanced '{' ", what.str()));
 }
