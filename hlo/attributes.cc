@@ -181,7 +181,7 @@ std::string PaddingConfig::ToString() const {
       });
 }
 
-int64_t CheckedProduct(const std::vector<int64_t>& dims) {
+int64_t CheckedProduct(absl::Span<const int64_t> dims) {
   constexpr int64_t kLimit = int64_t{1} << 40;
   for (int64_t d : dims) {
     if (d < 0) return -1;

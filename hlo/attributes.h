@@ -13,6 +13,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "hlo/shape.h"
 
 namespace xlite {
@@ -131,7 +132,7 @@ absl::Status ValidateIota(const std::vector<int64_t>& reshape_dims,
                           absl::string_view what);
 /// The product of `dims` when every one is >= 0 and the product is at most
 /// 2^40; -1 otherwise.
-int64_t CheckedProduct(const std::vector<int64_t>& dims);
+int64_t CheckedProduct(absl::Span<const int64_t> dims);
 
 /// Expands an iota tile assignment: iota(prod(reshape)) reshaped to
 /// `reshape_dims`, transposed by `perm` (identity when empty), flattened.

@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "hlo/float_types.h"
+#include "hlo/attributes.h"
 #include "hlo/parser_impl.h"
 
 namespace xlite {
@@ -276,6 +277,24 @@ bool Parser::ParseLiteralValue(const Shape& shape, Literal* literal) {
 bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
   TextScanner& s = scanner_;
   const int64_t rank = shape.rank();
+  if (rank > 0) {
+    // Elided ("{...}") before anything is allocated: its shape may be huge.
+    const size_t saved = s.RawPosition();
+    if (s.Consume('{') && s.ConsumeString("...")) {
+      *literal = Literal::Unknown(shape);
+      return s.Expect('}', "after '...' in an elided literal");
+    }
+    s.Reset(saved);
+    // Every element takes at least one character of text.
+    const int64_t count = CheckedProduct(shape.dimensions());
+    if (count < 0 || static_cast<uint64_t>(count) > s.Remaining()) {
+      return s.Error(absl::StrCat("a literal of shape ",
+                                  shape.ToString(false), " needs ",
+                                  count < 0 ? std::string("too many")
+                                            : absl::StrCat(count),
+                                  " elements; the text is shorter"));
+    }
+  }
   *literal = Literal(shape);
   if (rank == 0) {
     // XLA allows a scalar to be braced once: "{5}".

@@ -32,6 +32,8 @@ OpMetadata ImportMetadata(const xla::OpMetadata& p) {
   m.source_column = p.source_column();
   m.source_end_column = p.source_end_column();
   for (int t : p.profile_type()) {
+    // Values this schema does not name are dropped (they cannot print).
+    if (!xla::ProfileType_IsValid(t)) continue;
     m.profile_type.push_back(absl::AsciiStrToLower(
         xla::ProfileType_Name(static_cast<xla::ProfileType>(t))));
   }

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "hlo/attributes.h"
 #include "hlo/proto_convert.h"
 
 namespace xlite {
@@ -348,6 +349,16 @@ absl::StatusOr<Literal> LiteralFromProto(const xla::LiteralProto& proto) {
     Literal literal = Literal::Tuple(std::move(elements));
     literal.mutable_shape_for_layout() = shape;
     return literal;
+  }
+  if (shape.IsArray()) {
+    // Every value takes at least a byte of the proto: check before
+    // allocating what a hostile shape asks for.
+    const int64_t count = CheckedProduct(shape.dimensions());
+    if (count < 0 || static_cast<uint64_t>(count) > proto.ByteSizeLong()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("literal of shape ", shape.ToString(),
+                       " holds fewer values than its shape needs"));
+    }
   }
   Literal literal(shape);
   if (!shape.IsArray()) return literal;

@@ -85,6 +85,8 @@ class TextScanner {
   }
   size_t RawPosition() const { return pos_; }
   void Reset(size_t position) { pos_ = position; }
+  /// Characters left after the current position.
+  size_t Remaining() const { return text_.size() - pos_; }
   absl::string_view text() const { return text_; }
   absl::string_view Slice(size_t from, size_t to) const {
     return text_.substr(from, to - from);

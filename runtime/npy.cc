@@ -482,7 +482,10 @@ absl::StatusOr<NamedLiterals> ParseNpz(
     absl::string_view stored = bytes.substr(data, compressed);
     std::string inflated;
     if (method == 8) {
-      if (size > (uint64_t{1} << 34)) return Bad(where, "member too large");
+      // Deflate expands at most ~1032:1; a larger claim is a corrupt header.
+      if (size > compressed * 1032 + 1024 || size > (uint64_t{1} << 34)) {
+        return Bad(where, "corrupt .npz: member size does not match its data");
+      }
       inflated.resize(size);
       z_stream z{};
       if (inflateInit2(&z, -15) != Z_OK) return Bad(where, "zlib failure");

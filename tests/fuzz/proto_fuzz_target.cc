@@ -44,8 +44,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!back.ok()) {
     Fail("exported proto does not load", std::string(back.status().message()));
   }
-  if (xlite::PrintModule(**back) != printed) {
-    Fail("exported proto prints differently", printed);
+  const std::string printed_back = xlite::PrintModule(**back);
+  if (printed_back != printed) {
+    size_t at = 0;
+    while (at < printed.size() && at < printed_back.size() &&
+           printed[at] == printed_back[at]) {
+      ++at;
+    }
+    const size_t line = printed.rfind('\n', at) + 1;
+    Fail("exported proto prints differently",
+         "first:  " + printed.substr(line, printed.find('\n', at) - line) +
+             "\nagain:  " +
+             printed_back.substr(line, printed_back.find('\n', at) - line));
   }
   return 0;
 }
