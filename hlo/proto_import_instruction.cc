@@ -141,6 +141,24 @@ ShapeIndex ToIndex(const google::protobuf::RepeatedField<int64_t>& f) {
   return ShapeIndex(f.begin(), f.end());
 }
 
+// An enum field's value, checked against the values xlite knows (a proto
+// from a newer XLA, or a corrupt one, may hold others).
+template <typename E>
+absl::StatusOr<E> CheckedEnum(int value, int last, absl::string_view what) {
+  if (value < 0 || value > last) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("unknown ", what, " value ", value));
+  }
+  return static_cast<E>(value);
+}
+
+#define XLITE_ASSIGN_ENUM(target, E, value, last, what)              \
+  do {                                                              \
+    absl::StatusOr<E> checked = CheckedEnum<E>((value), (last), what); \
+    if (!checked.ok()) return checked.status();                     \
+    target = *checked;                                              \
+  } while (false)
+
 absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
     const xla::HloInstructionProto& p,
     const absl::flat_hash_map<int64_t, HloInstruction*>& by_id,
@@ -283,7 +301,8 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
   if (p.batch_group_count() > 1)
     a.conv->batch_group_count = p.batch_group_count();
   if (p.padding_type() != xla::PADDING_INVALID) {
-    a.conv->padding_type = static_cast<PaddingType>(p.padding_type());
+    XLITE_ASSIGN_ENUM(a.conv->padding_type, PaddingType, p.padding_type(), 2,
+                      "padding type");
   }
   auto import_dot = [&](const xla::DotDimensionNumbers& d) {
     DotDimensionNumbers& n = a.dot->dnums;
@@ -311,7 +330,9 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
       non_default |= x != 0;
     if (non_default) {
       for (int x : p.precision_config().operand_precision()) {
-        a.operand_precision.push_back(static_cast<Precision>(x));
+        Precision precision;
+        XLITE_ASSIGN_ENUM(precision, Precision, x, 3, "operand precision");
+        a.operand_precision.push_back(precision);
       }
     }
     if (p.precision_config().algorithm() != xla::PrecisionConfig::ALG_UNSET) {
@@ -379,12 +400,17 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
       a.comparison_type = *t;
     }
   }
-  a.fft_type = static_cast<FftType>(p.fft_type());
+  XLITE_ASSIGN_ENUM(a.fft_type, FftType, p.fft_type(), 3, "fft type");
   a.fft_length.assign(p.fft_length().begin(), p.fft_length().end());
   if (op == HloOpcode::kRng) {
-    a.distribution = static_cast<RandomDistribution>(p.distribution());
+    XLITE_ASSIGN_ENUM(a.distribution, RandomDistribution, p.distribution(), 2,
+                      "rng distribution");
+    if (p.distribution() == 0) {
+      return absl::InvalidArgumentError("rng needs a distribution");
+    }
   }
-  a.rng_algorithm = static_cast<RandomAlgorithm>(p.rng_algorithm());
+  XLITE_ASSIGN_ENUM(a.rng_algorithm, RandomAlgorithm, p.rng_algorithm(), 2,
+                    "rng algorithm");
   a.delta = p.delta();
   a.exponent_bits = p.exponent_bits();
   a.mantissa_bits = p.mantissa_bits();
@@ -395,7 +421,8 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
     a.left_side = t.left_side();
     a.lower = t.lower();
     a.unit_diagonal = t.unit_diagonal();
-    a.transpose_a = static_cast<TriangularSolveTranspose>(t.transpose_a());
+    XLITE_ASSIGN_ENUM(a.transpose_a, TriangularSolveTranspose, t.transpose_a(),
+                      3, "triangular-solve transpose");
   }
   if (p.has_cholesky_options()) a.lower = p.cholesky_options().lower();
   a.is_stable = p.is_stable();
@@ -483,12 +510,15 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
   if (op == HloOpcode::kCustomCall) {
     CustomCallAttributes& cc = *a.custom_call;
     cc.target = p.custom_call_target();
-    cc.api_version =
-        p.custom_call_api_version() == 0
-            ? CustomCallApiVersion::kOriginal
-            : static_cast<CustomCallApiVersion>(p.custom_call_api_version());
+    XLITE_ASSIGN_ENUM(cc.api_version, CustomCallApiVersion,
+                      p.custom_call_api_version(), 4,
+                      "custom-call API version");
+    if (cc.api_version == CustomCallApiVersion::kUnspecified) {
+      cc.api_version = CustomCallApiVersion::kOriginal;
+    }
     cc.has_side_effect = p.custom_call_has_side_effect();
-    cc.schedule = static_cast<CustomCallSchedule>(p.custom_call_schedule());
+    XLITE_ASSIGN_ENUM(cc.schedule, CustomCallSchedule,
+                      p.custom_call_schedule(), 2, "custom-call schedule");
     if (p.constrain_layout()) {
       std::vector<Shape> shapes;
       for (const auto& s : p.operand_shapes_with_layout()) {

@@ -205,13 +205,18 @@ absl::StatusOr<Shape> ShapeFromProto(const xla::ShapeProto& proto) {
       layout.set_element_size_in_bits(l.element_size_in_bits());
     }
     if (l.memory_space() != 0) layout.set_memory_space(l.memory_space());
-    if (l.index_primitive_type() != 0) {
-      layout.set_index_primitive_type(
-          static_cast<PrimitiveType>(l.index_primitive_type()));
-    }
-    if (l.pointer_primitive_type() != 0) {
-      layout.set_pointer_primitive_type(
-          static_cast<PrimitiveType>(l.pointer_primitive_type()));
+    // Index and pointer types of sparse layouts: integer types.
+    for (auto [value, setter] :
+         {std::pair<int, void (Layout::*)(PrimitiveType)>{
+              l.index_primitive_type(), &Layout::set_index_primitive_type},
+          {l.pointer_primitive_type(), &Layout::set_pointer_primitive_type}}) {
+      if (value == 0) continue;
+      if (value > kLastPrimitiveType ||
+          !IsInteger(static_cast<PrimitiveType>(value))) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "layout names element type ", value, " for indices or pointers"));
+      }
+      (layout.*setter)(static_cast<PrimitiveType>(value));
     }
     if (l.has_physical_shape()) {
       absl::StatusOr<Shape> physical = ShapeFromProto(l.physical_shape());

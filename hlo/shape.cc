@@ -1,5 +1,7 @@
 #include "hlo/shape.h"
 
+#include <limits>
+
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
@@ -237,16 +239,26 @@ void Shape::ClearLayouts() {
 
 int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
+  // Saturates instead of overflowing (shapes from untrusted input are
+  // checked against real sizes before anything is allocated).
   int64_t count = 1;
   for (int64_t d : dimensions_) {
     if (d < 0) return 0;
+    if (d != 0 && count > std::numeric_limits<int64_t>::max() / d) {
+      return std::numeric_limits<int64_t>::max();
+    }
     count *= d;
   }
   return count;
 }
 
 int64_t Shape::ByteSizeOfElements() const {
-  return ElementCount() * StorageBytes(element_type_);
+  const int64_t count = ElementCount();
+  const int64_t bytes = StorageBytes(element_type_);
+  if (bytes != 0 && count > std::numeric_limits<int64_t>::max() / bytes) {
+    return std::numeric_limits<int64_t>::max();
+  }
+  return count * bytes;
 }
 
 const Shape* Shape::Subshape(const ShapeIndex& index) const {

@@ -421,7 +421,8 @@ absl::StatusOr<NamedLiterals> ParseNpz(
   if (eocd >= 20 && Le32(bytes, eocd - 20) == 0x07064b50) {
     // Zip64: the locator points at the zip64 end record.
     const uint64_t record = Le64(bytes, eocd - 20 + 8);
-    if (record > bytes.size() - 56 || Le32(bytes, record) != 0x06064b50) {
+    if (bytes.size() < 56 || record > bytes.size() - 56 ||
+        Le32(bytes, record) != 0x06064b50) {
       return Bad(name, "corrupt zip64 end of central directory");
     }
     entries = Le64(bytes, record + 32);
@@ -434,7 +435,8 @@ absl::StatusOr<NamedLiterals> ParseNpz(
   NamedLiterals out;
   size_t at = directory;
   for (uint64_t e = 0; e < entries; ++e) {
-    if (at + 46 > bytes.size() || Le32(bytes, at) != 0x02014b50) {
+    if (at > bytes.size() || bytes.size() - at < 46 ||
+        Le32(bytes, at) != 0x02014b50) {
       return Bad(name, "corrupt .npz: bad central directory entry");
     }
     const uint16_t method = Le16(bytes, at + 10);
@@ -471,7 +473,8 @@ absl::StatusOr<NamedLiterals> ParseNpz(
     }
     at += 46 + name_len + extra_len + comment_len;
     const std::string where = absl::StrCat(name, ":", member);
-    if (local + 30 > bytes.size() || Le32(bytes, local) != 0x04034b50) {
+    if (local > bytes.size() || bytes.size() - local < 30 ||
+        Le32(bytes, local) != 0x04034b50) {
       return Bad(where, "corrupt .npz: bad local header");
     }
     const uint64_t data =

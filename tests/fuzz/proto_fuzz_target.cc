@@ -31,7 +31,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!xlite::VerifyModule(**module).ok()) return 0;
   const std::string printed = xlite::PrintModule(**module);
   auto reparsed = xlite::ParseHloModule(printed);
-  if (!reparsed.ok()) Fail("printed module does not parse", printed);
+  if (!reparsed.ok()) {
+    Fail("printed module does not parse",
+         std::string(reparsed.status().message()) + "\n" + printed);
+  }
   if (!xlite::VerifyModule(**reparsed).ok()) {
     Fail("printed module does not verify",
          std::string(xlite::VerifyModule(**reparsed).message()) + "\n" +
