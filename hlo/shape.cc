@@ -241,10 +241,12 @@ int64_t Shape::ElementCount() const {
   if (!IsArray()) return 0;
   // Saturates instead of overflowing (shapes from untrusted input are
   // checked against real sizes before anything is allocated).
+  for (int64_t d : dimensions_) {
+    if (d <= 0) return 0;
+  }
   int64_t count = 1;
   for (int64_t d : dimensions_) {
-    if (d < 0) return 0;
-    if (d != 0 && count > std::numeric_limits<int64_t>::max() / d) {
+    if (count > std::numeric_limits<int64_t>::max() / d) {
       return std::numeric_limits<int64_t>::max();
     }
     count *= d;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iostream>
+#include <set>
 
 #include "absl/flags/commandlineflag.h"
 #include "absl/flags/reflection.h"
@@ -65,6 +66,7 @@ std::vector<std::string> ParseToolFlags(int argc, char** argv,
                                         absl::string_view usage,
                                         absl::string_view flag_file) {
   std::vector<std::string> positional;
+  std::set<std::string> repeated;
   bool only_positional = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -116,6 +118,12 @@ std::vector<std::string> ParseToolFlags(int argc, char** argv,
         UsageError(
             absl::StrCat("flag ", Spelling(flag->Name()), " needs a value"),
             flag_file);
+      }
+    }
+    // List flags (--input) repeat: each use appends.
+    if (flag->IsOfType<std::vector<std::string>>()) {
+      if (!repeated.insert(std::string(flag->Name())).second) {
+        value = absl::StrCat(flag->CurrentValue(), ",", value);
       }
     }
     std::string error;

@@ -15,7 +15,8 @@ inline constexpr int kExitUsage = 2;
 
 /// Parses argv against the Abseil flags defined in `flag_file` (the tool's
 /// source file): `--name=value`, `--name value`, `-name`, `--bool`,
-/// `--nobool`; dashes and underscores in names are interchangeable. Prints
+/// `--nobool`; dashes and underscores in names are interchangeable; a
+/// list flag given more than once collects every value. Prints
 /// `usage` for --help and exits 0. An unknown flag or a bad value prints the
 /// error and the list of valid flags to stderr and exits 2. Returns the
 /// positional arguments ("-" included).

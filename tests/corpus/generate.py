@@ -198,7 +198,7 @@ def attention_block(x, wq, wk, wv, wo, w1, w2, g1, b1, g2, b2, mask):
     q = q.reshape(B, T, heads, D // heads)
     k = k.reshape(B, T, heads, D // heads)
     v = v.reshape(B, T, heads, D // heads)
-    s = jnp.einsum("bthd,bshd->bhts", q, k) / np.sqrt(D // heads)
+    s = jnp.einsum("bthd,bshd->bhts", q, k) / float(np.sqrt(D // heads))
     s = jnp.where(mask, s, -1e9)
     p = jax.nn.softmax(s, axis=-1)
     o = jnp.einsum("bhts,bshd->bthd", p, v).reshape(B, T, D)

@@ -1,0 +1,473 @@
+// Collectives across simulated devices: the rendezvous, the thread per
+// device, and all-reduce, all-gather, reduce-scatter, all-to-all,
+// collective-permute and collective-broadcast with XLA's group modes.
+
+#include "hlo/evaluator/collectives.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#include "absl/strings/str_join.h"
+#include "hlo/evaluator/internal.h"
+
+namespace xlite::eval {
+
+DeviceGroup::DeviceGroup(int64_t replicas, int64_t partitions)
+    : replicas_(replicas),
+      partitions_(partitions),
+      waiting_(replicas * partitions),
+      finished_(replicas * partitions, false) {}
+
+bool DeviceGroup::Deadlocked() const {
+  bool anyone_waiting = false;
+  for (size_t d = 0; d < waiting_.size(); ++d) {
+    if (finished_[d]) continue;
+    if (waiting_[d].empty()) return false;  // still running
+    anyone_waiting = true;
+  }
+  return anyone_waiting;
+}
+
+absl::StatusOr<std::vector<Literal>> DeviceGroup::Exchange(
+    int64_t device, const std::string& key,
+    const std::vector<int64_t>& participants, Literal value) {
+  std::unique_lock<std::mutex> lock(mu_);
+  if (!deadlock_.empty()) return absl::AbortedError(deadlock_);
+  Pending& p = pending_[key];
+  if (p.participants.empty()) p.participants = participants;
+  if (p.participants != participants) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("devices disagree on the participants of ", key, ": {",
+                     absl::StrJoin(p.participants, ","), "} vs {",
+                     absl::StrJoin(participants, ","), "}"));
+  }
+  p.values[device] = std::move(value);
+  if (p.values.size() == participants.size()) {
+    for (int64_t d : participants) {
+      p.result.push_back(std::move(p.values[d]));
+      waiting_[d].clear();
+    }
+    p.complete = true;
+    cv_.notify_all();
+  } else {
+    waiting_[device] = key;
+    if (Deadlocked()) {
+      std::vector<std::string> states;
+      for (size_t d = 0; d < waiting_.size(); ++d) {
+        states.push_back(absl::StrCat(
+            "device ", d, ": ",
+            finished_[d] ? std::string("finished")
+                         : absl::StrCat("waits in ", waiting_[d])));
+      }
+      deadlock_ =
+          absl::StrCat("collective deadlock: ", absl::StrJoin(states, "; "));
+      cv_.notify_all();
+      return absl::AbortedError(deadlock_);
+    }
+    cv_.wait(lock, [&] { return p.complete || !deadlock_.empty(); });
+    if (!p.complete) return absl::AbortedError(deadlock_);
+  }
+  std::vector<Literal> result = p.result;
+  if (++p.taken == static_cast<int64_t>(participants.size())) {
+    pending_.erase(key);
+  }
+  return result;
+}
+
+void DeviceGroup::Finish(int64_t device) {
+  std::lock_guard<std::mutex> lock(mu_);
+  finished_[device] = true;
+  waiting_[device].clear();
+  if (deadlock_.empty() && Deadlocked()) {
+    std::vector<std::string> states;
+    for (size_t d = 0; d < waiting_.size(); ++d) {
+      if (!finished_[d]) {
+        states.push_back(absl::StrCat("device ", d, " waits in ", waiting_[d]));
+      }
+    }
+    deadlock_ = absl::StrCat("collective deadlock (other devices finished): ",
+                             absl::StrJoin(states, "; "));
+    cv_.notify_all();
+  }
+}
+
+absl::StatusOr<std::vector<Literal>> RunOnDevices(
+    const HloModule& module, int64_t replicas, int64_t partitions,
+    const std::vector<std::vector<Literal>>& arguments,
+    const EvaluatorOptions& options) {
+  if (replicas < 1 || partitions < 1) {
+    return absl::InvalidArgumentError("replicas and partitions must be >= 1");
+  }
+  const int64_t n = replicas * partitions;
+  if (static_cast<int64_t>(arguments.size()) != n) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expected arguments for ", n, " devices, got ", arguments.size()));
+  }
+  if (module.entry_computation() == nullptr) {
+    return absl::InvalidArgumentError("the module has no entry computation");
+  }
+  DeviceGroup group(replicas, partitions);
+  std::vector<absl::StatusOr<Literal>> results(n,
+                                               absl::UnknownError("not run"));
+  auto run = [&](int64_t d) {
+    Evaluator evaluator(options, &group, d);
+    std::vector<const Literal*> args;
+    for (const Literal& a : arguments[d]) args.push_back(&a);
+    results[d] = evaluator.Call(*module.entry_computation(), args);
+    group.Finish(d);
+  };
+  if (n == 1) {
+    run(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (int64_t d = 0; d < n; ++d) threads.emplace_back(run, d);
+    for (std::thread& t : threads) t.join();
+  }
+  std::vector<Literal> out;
+  for (int64_t d = 0; d < n; ++d) {
+    if (!results[d].ok()) {
+      return absl::Status(
+          results[d].status().code(),
+          absl::StrCat("device ", d, ": ", results[d].status().message()));
+    }
+    out.push_back(*std::move(results[d]));
+  }
+  return out;
+}
+
+namespace {
+
+// Device id of (replica, partition).
+int64_t DeviceId(const Evaluator& e, int64_t replica, int64_t partition) {
+  const int64_t partitions = e.group() == nullptr ? 1 : e.group()->partitions();
+  return replica * partitions + partition;
+}
+
+// The participants of this device's group, in group order, by XLA's mode:
+// no channel: replicas of this partition; channel without global ids:
+// replicas in the group x every partition; global ids: the ids themselves.
+// For collective-permute and all-to-all with a channel the group ranges
+// over partitions.
+absl::StatusOr<std::vector<int64_t>> Participants(const Evaluator& e,
+                                                  const HloInstruction& hlo) {
+  const int64_t replicas = e.group() == nullptr ? 1 : e.group()->replicas();
+  const int64_t partitions = e.group() == nullptr ? 1 : e.group()->partitions();
+  const CollectiveAttributes& c = *hlo.attrs().collective;
+  const std::vector<std::vector<int64_t>> groups = c.replica_groups.Expanded();
+  const bool channel = hlo.attrs().channel_id.has_value();
+  const int64_t me = e.device();
+  const int64_t my_replica = e.replica_id();
+  const int64_t my_partition = e.partition_id();
+  auto in_range = [&](int64_t id, int64_t limit) -> absl::Status {
+    if (id < 0 || id >= limit) {
+      return InstructionError(
+          hlo, absl::StrCat("replica group names id ", id, ", but only ", limit,
+                            " exist (run with more devices)"));
+    }
+    return absl::OkStatus();
+  };
+  std::vector<int64_t> out;
+  if (channel && c.use_global_device_ids) {
+    const std::vector<int64_t>* mine = nullptr;
+    std::vector<int64_t> all;
+    if (groups.empty()) {
+      for (int64_t d = 0; d < replicas * partitions; ++d) all.push_back(d);
+      mine = &all;
+    }
+    for (const auto& g : groups) {
+      if (std::find(g.begin(), g.end(), me) != g.end()) mine = &g;
+    }
+    if (mine == nullptr) {
+      return InstructionError(
+          hlo, absl::StrCat("device ", me, " is in no replica group"));
+    }
+    for (int64_t id : *mine) {
+      absl::Status s = in_range(id, replicas * partitions);
+      if (!s.ok()) return s;
+    }
+    return *mine;
+  }
+  // Ids in the groups are replica ids, or partition ids when the op talks
+  // across partitions (a channel on a module of one replica).
+  const bool across_partitions = channel && replicas == 1;
+  const int64_t limit = across_partitions ? partitions : replicas;
+  const int64_t my_id = across_partitions ? my_partition : my_replica;
+  std::vector<int64_t> group;
+  if (groups.empty()) {
+    for (int64_t i = 0; i < limit; ++i) group.push_back(i);
+  } else {
+    for (const auto& g : groups) {
+      if (std::find(g.begin(), g.end(), my_id) != g.end()) group = g;
+    }
+    if (group.empty()) {
+      return InstructionError(
+          hlo, absl::StrCat(across_partitions ? "partition " : "replica ",
+                            my_id, " is in no replica group"));
+    }
+  }
+  for (int64_t id : group) {
+    absl::Status s = in_range(id, limit);
+    if (!s.ok()) return s;
+    if (across_partitions) {
+      out.push_back(DeviceId(e, my_replica, id));
+    } else if (channel) {
+      for (int64_t p = 0; p < partitions; ++p)
+        out.push_back(DeviceId(e, id, p));
+    } else {
+      out.push_back(DeviceId(e, id, my_partition));
+    }
+  }
+  return out;
+}
+
+// Values of every participant (this device's own value alone when there is
+// no device group).
+absl::StatusOr<std::vector<Literal>> Gather(Evaluator& e,
+                                            const HloInstruction& hlo,
+                                            const std::vector<int64_t>& who,
+                                            const Literal& value) {
+  if (e.group() == nullptr) {
+    if (who.size() != 1) {
+      return InstructionError(
+          hlo, absl::StrCat("the collective has ", who.size(),
+                            " participants; evaluate it on that many "
+                            "devices (hlo-run --replicas, or the module's "
+                            "num_partitions)"));
+    }
+    return std::vector<Literal>{value};
+  }
+  const std::string key =
+      absl::StrCat(hlo.parent()->name(), "/", hlo.name(), "#", e.NextRun(&hlo),
+                   "@", absl::StrJoin(who, ","));
+  absl::StatusOr<std::vector<Literal>> values =
+      e.group()->Exchange(e.device(), key, who, value);
+  if (!values.ok()) return InstructionError(hlo, values.status().message());
+  return values;
+}
+
+// Concatenates same-shaped literals along `dim`.
+Literal Concat(const std::vector<Literal>& parts, int64_t dim,
+               const Shape& shape) {
+  Literal out(shape);
+  const int64_t w = ElementBytes(shape);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= shape.dimensions(d);
+  const int64_t block =
+      parts.empty() ? 0
+                    : parts[0].element_count() / std::max<int64_t>(outer, 1);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (size_t p = 0; p < parts.size(); ++p) {
+      std::memcpy(
+          out.mutable_data().data() + ((o * parts.size() + p) * block) * w,
+          parts[p].data().data() + o * block * w, block * w);
+    }
+  }
+  return out;
+}
+
+// Chunk `index` of `count` equal chunks of `value` along `dim`.
+Literal Chunk(const Literal& value, int64_t dim, int64_t count, int64_t index) {
+  const Shape& in = value.shape();
+  std::vector<int64_t> dims(in.dimensions().begin(), in.dimensions().end());
+  dims[dim] /= count;
+  Literal out(Shape(in.element_type(), dims));
+  const int64_t w = ElementBytes(in);
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= in.dimensions(d);
+  int64_t inner = 1;
+  for (size_t d = dim; d < dims.size(); ++d) inner *= dims[d];
+  for (int64_t o = 0; o < outer; ++o) {
+    std::memcpy(out.mutable_data().data() + o * inner * w,
+                value.data().data() + (o * count + index) * inner * w,
+                inner * w);
+  }
+  return out;
+}
+
+// The reduction of `values` (one per participant) with the op's computation.
+absl::StatusOr<Literal> Reduce(Evaluator& e, const HloInstruction& hlo,
+                               const std::vector<Literal>& values) {
+  Literal acc = values[0];
+  Combiner combiner(e, *hlo.to_apply(), 1);
+  for (size_t p = 1; p < values.size(); ++p) {
+    if (combiner.binary_op().has_value()) {
+      absl::StatusOr<Literal> next =
+          BinaryElementwise(*combiner.binary_op(), acc, values[p]);
+      if (!next.ok()) return next.status();
+      acc = *std::move(next);
+      continue;
+    }
+    Literal* accs[] = {&acc};
+    const Literal* vals[] = {&values[p]};
+    for (int64_t i = 0; i < acc.element_count(); ++i) {
+      absl::Status s = combiner.Combine(accs, i, vals, i);
+      if (!s.ok()) return s;
+    }
+  }
+  return acc;
+}
+
+Literal WithShape(Literal value, const Shape& shape) {
+  value.mutable_shape_for_layout() = shape;
+  return value;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
+                                       Operands operands) {
+  const HloOpcode op = hlo.opcode();
+  const CollectiveAttributes& c = *hlo.attrs().collective;
+  const int64_t me = e.device();
+  if (op == HloOpcode::kCollectivePermute ||
+      op == HloOpcode::kCollectivePermuteStart) {
+    // Pairs over partitions with a channel, else replicas.
+    const bool across_partitions =
+        hlo.attrs().channel_id.has_value() &&
+        (e.group() == nullptr || e.group()->replicas() == 1 ||
+         e.group()->partitions() > 1);
+    const int64_t count = e.group() == nullptr
+                              ? 1
+                              : (across_partitions ? e.group()->partitions()
+                                                   : e.group()->replicas());
+    const int64_t my_id = across_partitions ? e.partition_id() : e.replica_id();
+    std::vector<int64_t> all;
+    for (int64_t i = 0; i < count; ++i) {
+      all.push_back(across_partitions ? DeviceId(e, e.replica_id(), i)
+                                      : DeviceId(e, i, e.partition_id()));
+    }
+    for (const auto& [source, target] : c.source_target_pairs) {
+      if (source < 0 || source >= count || target < 0 || target >= count) {
+        return InstructionError(
+            hlo, absl::StrCat("source_target_pairs name {", source, ",", target,
+                              "}, but only ", count, " exist"));
+      }
+    }
+    absl::StatusOr<std::vector<Literal>> values =
+        Gather(e, hlo, all, *operands[0]);
+    if (!values.ok()) return values.status();
+    const Shape& result_shape = op == HloOpcode::kCollectivePermute
+                                    ? hlo.shape()
+                                    : hlo.shape().tuple_shapes(1);
+    Literal result(result_shape);
+    for (const auto& [source, target] : c.source_target_pairs) {
+      if (target == my_id) result = WithShape((*values)[source], result_shape);
+    }
+    (void)me;
+    if (op == HloOpcode::kCollectivePermute) return result;
+    std::vector<Literal> elements = {*operands[0], std::move(result)};
+    for (int64_t i = 2; i < hlo.shape().tuple_shapes_size(); ++i) {
+      elements.push_back(Literal(hlo.shape().tuple_shapes(i)));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
+
+  absl::StatusOr<std::vector<int64_t>> who = Participants(e, hlo);
+  if (!who.ok()) return who.status();
+  const int64_t n = who->size();
+  const int64_t position =
+      std::find(who->begin(), who->end(), me) - who->begin();
+  // Every operand is exchanged as one tuple.
+  Literal mine = operands.size() == 1
+                     ? *operands[0]
+                     : Literal::Tuple(std::vector<Literal>([&] {
+                         std::vector<Literal> v;
+                         for (const Literal* o : operands) v.push_back(*o);
+                         return v;
+                       }()));
+  absl::StatusOr<std::vector<Literal>> values = Gather(e, hlo, *who, mine);
+  if (!values.ok()) return values.status();
+  auto operand_of = [&](int64_t participant, size_t k) -> const Literal& {
+    const Literal& v = (*values)[participant];
+    return operands.size() == 1 ? v : v.tuple_elements()[k];
+  };
+  auto per_operand = [&](auto fn) -> absl::StatusOr<Literal> {
+    std::vector<Literal> results;
+    for (size_t k = 0; k < operands.size(); ++k) {
+      std::vector<Literal> column;
+      for (int64_t p = 0; p < n; ++p) column.push_back(operand_of(p, k));
+      absl::StatusOr<Literal> r = fn(k, column);
+      if (!r.ok()) return r.status();
+      results.push_back(*std::move(r));
+    }
+    if (results.size() == 1) return std::move(results[0]);
+    return Literal::Tuple(std::move(results));
+  };
+  const Shape& shape = op == HloOpcode::kAllGatherStart
+                           ? hlo.shape().tuple_shapes(1)
+                           : hlo.shape();
+  auto element_shape = [&](size_t k) -> const Shape& {
+    return shape.IsTuple() ? shape.tuple_shapes(k) : shape;
+  };
+  switch (op) {
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kCollectiveReduce:
+      return per_operand(
+          [&](size_t k,
+              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+            absl::StatusOr<Literal> r = Reduce(e, hlo, column);
+            if (!r.ok()) return r.status();
+            return WithShape(*std::move(r), element_shape(k));
+          });
+    case HloOpcode::kReduceScatter:
+      return per_operand(
+          [&](size_t k,
+              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+            absl::StatusOr<Literal> r = Reduce(e, hlo, column);
+            if (!r.ok()) return r.status();
+            return WithShape(Chunk(*r, hlo.dimensions()[0], n, position),
+                             element_shape(k));
+          });
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart: {
+      absl::StatusOr<Literal> gathered = per_operand(
+          [&](size_t k,
+              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+            return Concat(column, hlo.dimensions()[0], element_shape(k));
+          });
+      if (!gathered.ok() || op == HloOpcode::kAllGather) return gathered;
+      std::vector<Literal> elements;
+      elements.push_back(
+          operands.size() == 1 ? *operands[0] : Literal::Tuple([&] {
+            std::vector<Literal> v;
+            for (const Literal* o : operands) {
+              v.push_back(*o);
+            }
+            return v;
+          }()));
+      elements.push_back(*std::move(gathered));
+      return Literal::Tuple(std::move(elements));
+    }
+    case HloOpcode::kAllToAll: {
+      if (!hlo.dimensions().empty()) {
+        // One array split along the dimension; chunk i goes to participant
+        // i; the received chunks concatenate in sender order.
+        const int64_t dim = hlo.dimensions()[0];
+        std::vector<Literal> received;
+        for (int64_t p = 0; p < n; ++p) {
+          received.push_back(Chunk(operand_of(p, 0), dim, n, position));
+        }
+        return Concat(received, dim, hlo.shape());
+      }
+      // Tuple form: operand i goes to participant i.
+      std::vector<Literal> received;
+      for (int64_t p = 0; p < n; ++p) {
+        received.push_back(
+            WithShape(operand_of(p, position), hlo.shape().tuple_shapes(p)));
+      }
+      return Literal::Tuple(std::move(received));
+    }
+    case HloOpcode::kCollectiveBroadcast:
+      return per_operand(
+          [&](size_t k,
+              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+            return WithShape(column[0], element_shape(k));
+          });
+    default:
+      return InstructionError(hlo, "not a collective");
+  }
+}
+
+}  // namespace xlite::eval

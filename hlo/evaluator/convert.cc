@@ -1,0 +1,248 @@
+// convert, bitcast-convert and reduce-precision.
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "hlo/evaluator/element_types.h"
+#include "hlo/evaluator/internal.h"
+
+namespace xlite::eval {
+namespace {
+
+// Float -> integer as XLA converts: NaN to 0, saturating at the type's
+// range, truncating toward zero.
+template <typename Out>
+typename Out::Compute FloatToInt(double x) {
+  using C = typename Out::Compute;
+  if (std::isnan(x)) return 0;
+  double lo, hi;
+  if constexpr (Out::kBits < static_cast<int>(sizeof(C) * 8)) {
+    // Sub-byte: the range of the width.
+    lo = kIsSigned<Out> ? -std::ldexp(1.0, Out::kBits - 1) : 0.0;
+    hi = kIsSigned<Out> ? std::ldexp(1.0, Out::kBits - 1) - 1
+                        : std::ldexp(1.0, Out::kBits) - 1;
+  } else {
+    lo = static_cast<double>(std::numeric_limits<C>::min());
+    hi = static_cast<double>(std::numeric_limits<C>::max());
+  }
+  if (x <= lo) return static_cast<C>(lo);
+  // For 64-bit types `hi` rounds up to 2^N in double: compare with >= and
+  // return the exact maximum.
+  if (x >= hi) {
+    if constexpr (Out::kBits < static_cast<int>(sizeof(C) * 8)) {
+      return static_cast<C>(hi);
+    } else {
+      return std::numeric_limits<C>::max();
+    }
+  }
+  return static_cast<C>(std::trunc(x));
+}
+
+template <typename Out, typename In>
+typename Out::Storage ConvertOne(typename In::Storage s) {
+  using OC = typename Out::Compute;
+  const auto x = In::Load(s);
+  if constexpr (Out::kKind == Kind::kPred) {
+    if constexpr (kIsComplex<In>) {
+      return Out::Store(x != decltype(x)(0));
+    } else {
+      return Out::Store(x != 0);
+    }
+  } else if constexpr (kIsInt<Out>) {
+    if constexpr (kIsComplex<In>) {
+      return Out::Store(FloatToInt<Out>(x.real()));
+    } else if constexpr (kIsFloat<In>) {
+      return Out::Store(FloatToInt<Out>(static_cast<double>(x)));
+    } else {
+      // Integer to integer wraps (two's complement).
+      return Out::Store(
+          static_cast<OC>(static_cast<uint64_t>(static_cast<int64_t>(x))));
+    }
+  } else if constexpr (kIsFloat<Out>) {
+    double v;
+    if constexpr (kIsComplex<In>) {
+      v = x.real();
+    } else if constexpr (In::kKind == Kind::kPred) {
+      v = x ? 1.0 : 0.0;
+    } else {
+      v = static_cast<double>(x);
+    }
+    if constexpr (std::is_same_v<typename Out::Storage, double>) {
+      return v;
+    } else if constexpr (std::is_same_v<typename Out::Storage, float>) {
+      if constexpr (kIsInt<In> && sizeof(typename In::Compute) == 8) {
+        // Round the 64-bit integer once, directly to float.
+        return static_cast<float>(x);
+      }
+      return static_cast<float>(v);
+    } else {
+      // Narrow floats: from f64 with ml_dtypes' rounding, else from f32
+      // (every other source is exact in f32, or rounds there as XLA does).
+      if constexpr (std::is_same_v<typename In::Storage, double>) {
+        return static_cast<typename Out::Storage>(EncodeFromF64(Out::kType, v));
+      } else if constexpr (kIsInt<In>) {
+        return Out::Store(static_cast<float>(x));
+      } else {
+        return Out::Store(static_cast<float>(v));
+      }
+    }
+  } else {  // complex out
+    using R = typename OC::value_type;
+    if constexpr (kIsComplex<In>) {
+      return OC(static_cast<R>(x.real()), static_cast<R>(x.imag()));
+    } else if constexpr (In::kKind == Kind::kPred) {
+      return OC(x ? R(1) : R(0), R(0));
+    } else {
+      return OC(static_cast<R>(x), R(0));
+    }
+  }
+}
+
+template <typename Out, typename In>
+void ConvertLoop(const Literal& in, Literal& out) {
+  const auto* x = Data<In>(in);
+  auto* y = MutableData<Out>(out);
+  const int64_t n = in.element_count();
+  for (int64_t i = 0; i < n; ++i) y[i] = ConvertOne<Out, In>(x[i]);
+}
+
+// Reduces a float's precision to `exponent_bits` and `mantissa_bits`
+// (round to nearest even; overflow to infinity, underflow to zero),
+// working on the bits of U (uint32 for f32, uint64 for f64).
+template <typename F, typename U, int kMantissa, int kExponent>
+F ReducePrecision(F input, int exponent_bits, int mantissa_bits) {
+  if (std::isnan(input)) {
+    return mantissa_bits > 0 ? input : std::numeric_limits<F>::infinity();
+  }
+  U bits;
+  std::memcpy(&bits, &input, sizeof(F));
+  if (mantissa_bits < kMantissa) {
+    const U last_bit_mask = U{1} << (kMantissa - mantissa_bits);
+    const U base_bias = (last_bit_mask >> 1) - 1;
+    const U last_bit = (bits & last_bit_mask) >> (kMantissa - mantissa_bits);
+    bits = (bits + last_bit + base_bias) & ~(last_bit_mask - 1);
+  }
+  if (exponent_bits < kExponent) {
+    const U sign_mask = U{1} << (kMantissa + kExponent);
+    const U exponent_mask = ((U{1} << kExponent) - 1) << kMantissa;
+    const int64_t bias = (int64_t{1} << (kExponent - 1)) - 1;
+    const int64_t reduced_bias = (int64_t{1} << (exponent_bits - 1)) - 1;
+    const U max_exponent = static_cast<U>(bias + reduced_bias) << kMantissa;
+    const U min_exponent = static_cast<U>(bias - reduced_bias) << kMantissa;
+    const U exponent = bits & exponent_mask;
+    if (exponent > max_exponent) {
+      bits = (bits & sign_mask) | exponent_mask;
+    } else if (exponent <= min_exponent) {
+      bits = bits & sign_mask;
+    }
+  }
+  F out;
+  std::memcpy(&out, &bits, sizeof(F));
+  return out;
+}
+
+}  // namespace
+
+Literal ConvertLiteral(const Literal& value, PrimitiveType type) {
+  Shape shape = value.shape();
+  shape.set_element_type(type);
+  Literal out(shape);
+  DispatchArrayType(type, [&](auto out_tr) {
+    DispatchArrayType(value.shape().element_type(), [&](auto in_tr) {
+      ConvertLoop<decltype(out_tr), decltype(in_tr)>(value, out);
+      return 0;
+    });
+    return 0;
+  });
+  return out;
+}
+
+absl::StatusOr<Literal> EvalConvert(const HloInstruction& hlo,
+                                    const Literal& operand) {
+  Literal out = ConvertLiteral(operand, hlo.shape().element_type());
+  out.mutable_shape_for_layout() = hlo.shape();
+  return out;
+}
+
+absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& hlo,
+                                           const Literal& operand) {
+  Literal out(hlo.shape());
+  const PrimitiveType from = operand.shape().element_type();
+  const PrimitiveType to = hlo.shape().element_type();
+  const int from_bits = BitWidth(from);
+  const int to_bits = BitWidth(to);
+  if (from_bits % 8 == 0 && to_bits % 8 == 0) {
+    // Whole bytes: the data is the same little-endian byte string.
+    if (out.data().size() != operand.data().size()) {
+      return InstructionError(hlo, "bitcast-convert changes the data size");
+    }
+    out.mutable_data() = operand.data();
+    return out;
+  }
+  // Sub-byte types: a stream of bits, lowest first.
+  const int64_t total = operand.element_count() * from_bits;
+  if (total != out.element_count() * to_bits) {
+    return InstructionError(hlo, "bitcast-convert changes the bit count");
+  }
+  std::vector<uint8_t> stream((total + 7) / 8, 0);
+  for (int64_t i = 0; i < operand.element_count(); ++i) {
+    const uint64_t bits = operand.GetBits(i);
+    for (int b = 0; b < from_bits; ++b) {
+      if ((bits >> b) & 1) {
+        const int64_t at = i * from_bits + b;
+        stream[at / 8] |= uint8_t(1u << (at % 8));
+      }
+    }
+  }
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    uint64_t bits = 0;
+    for (int b = 0; b < to_bits; ++b) {
+      const int64_t at = i * to_bits + b;
+      if ((stream[at / 8] >> (at % 8)) & 1) bits |= uint64_t{1} << b;
+    }
+    out.SetBits(i, bits);
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
+                                            const Literal& operand) {
+  const int e = static_cast<int>(hlo.attrs().exponent_bits);
+  const int m = static_cast<int>(hlo.attrs().mantissa_bits);
+  if (e < 1 || m < 0) {
+    return InstructionError(hlo,
+                            "reduce-precision needs exponent_bits >= 1 "
+                            "and mantissa_bits >= 0");
+  }
+  const PrimitiveType type = operand.shape().element_type();
+  Literal out(hlo.shape());
+  const int64_t n = out.element_count();
+  if (type == PrimitiveType::kF64) {
+    const auto* x = Data<F64Traits>(operand);
+    auto* y = MutableData<F64Traits>(out);
+    for (int64_t i = 0; i < n; ++i) {
+      y[i] = ReducePrecision<double, uint64_t, 52, 11>(x[i], e, m);
+    }
+    return out;
+  }
+  if (!IsFloatingPoint(type) || IsComplex(type)) {
+    return InstructionError(hlo, "reduce-precision needs a float operand");
+  }
+  // Every narrower float is exact in f32; reduce there and store back.
+  DispatchArrayType(type, [&](auto tr) {
+    using Tr = decltype(tr);
+    if constexpr (kIsFloat<Tr>) {
+      const auto* x = Data<Tr>(operand);
+      auto* y = MutableData<Tr>(out);
+      for (int64_t i = 0; i < n; ++i) {
+        y[i] = Tr::Store(ReducePrecision<float, uint32_t, 23, 8>(
+            static_cast<float>(Tr::Load(x[i])), e, std::min(m, 23)));
+      }
+    }
+    return 0;
+  });
+  return out;
+}
+
+}  // namespace xlite::eval

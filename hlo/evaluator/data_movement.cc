@@ -1,0 +1,351 @@
+// Opcodes that move elements without computing on them: broadcast,
+// reshape, bitcast, copy, transpose, slice, dynamic-slice,
+// dynamic-update-slice, concatenate, pad, reverse, iota and the dimension
+// size ops. They work on raw element bytes, so one implementation serves
+// every element type.
+
+#include <algorithm>
+#include <cstring>
+
+#include "hlo/evaluator/internal.h"
+
+namespace xlite::eval {
+
+std::vector<int64_t> Strides(absl::Span<const int64_t> dims) {
+  std::vector<int64_t> strides(dims.size(), 1);
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 2; i >= 0; --i) {
+    strides[i] = strides[i + 1] * dims[i + 1];
+  }
+  return strides;
+}
+
+int64_t ScalarIndex(const Literal& literal) { return literal.GetAsInt64(0); }
+
+absl::Status CheckAllocatable(const Shape& shape) {
+  constexpr int64_t kLimit = int64_t{8} << 30;
+  if (shape.IsTuple()) {
+    for (const Shape& e : shape.tuple_shapes()) {
+      absl::Status status = CheckAllocatable(e);
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+  if (shape.IsArray() && shape.ByteSizeOfElements() > kLimit) {
+    return absl::ResourceExhaustedError(absl::StrCat(
+        shape.ToString(false), " needs ", shape.ByteSizeOfElements(),
+        " bytes, more than the evaluator's 8 GiB limit"));
+  }
+  return absl::OkStatus();
+}
+
+Literal ScalarAt(const Literal& array, int64_t index) {
+  Literal out(Shape(array.shape().element_type(), {}));
+  const int64_t w = ElementBytes(array.shape());
+  std::memcpy(out.mutable_data().data(), array.data().data() + index * w, w);
+  return out;
+}
+
+void SetScalarAt(Literal& array, int64_t index, const Literal& scalar) {
+  const int64_t w = ElementBytes(array.shape());
+  std::memcpy(array.mutable_data().data() + index * w, scalar.data().data(), w);
+}
+
+namespace {
+
+// Strides of the physical (layout) order, indexed by logical dimension.
+std::vector<int64_t> PhysicalStrides(const Shape& shape) {
+  const int64_t rank = shape.rank();
+  std::vector<int64_t> strides(rank, 1);
+  if (!shape.has_layout() ||
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) != rank) {
+    return Strides(shape.dimensions());
+  }
+  int64_t stride = 1;
+  for (int64_t d : shape.layout().minor_to_major()) {
+    strides[d] = stride;
+    stride *= shape.dimensions(d);
+  }
+  return strides;
+}
+
+bool IsRowMajor(const Shape& shape) {
+  if (!shape.has_layout()) return true;
+  const auto& m2m = shape.layout().minor_to_major();
+  for (size_t i = 0; i < m2m.size(); ++i) {
+    if (m2m[i] != static_cast<int64_t>(m2m.size() - 1 - i)) return false;
+  }
+  return true;
+}
+
+// out[index] = in[sum(index[k] * in_strides[k]) + offset] for every index of
+// `out_dims`: the common form of transpose, slice, broadcast and reverse.
+void Gather(const uint8_t* in, uint8_t* out, int64_t w,
+            absl::Span<const int64_t> out_dims,
+            absl::Span<const int64_t> in_strides, int64_t offset) {
+  const int64_t rank = out_dims.size();
+  int64_t linear = 0;
+  if (rank == 0) {
+    std::memcpy(out, in + offset * w, w);
+    return;
+  }
+  // The innermost dimension as a strided row copy.
+  const int64_t inner = out_dims[rank - 1];
+  const int64_t inner_stride = in_strides[rank - 1];
+  std::vector<int64_t> outer(out_dims.begin(), out_dims.end() - 1);
+  ForEachIndex(outer, [&](absl::Span<const int64_t> index) {
+    int64_t source = offset;
+    for (int64_t k = 0; k + 1 < rank; ++k) source += index[k] * in_strides[k];
+    uint8_t* dst = out + linear * w;
+    const uint8_t* src = in + source * w;
+    if (inner_stride == 1) {
+      std::memcpy(dst, src, inner * w);
+    } else if (w == 4) {
+      for (int64_t i = 0; i < inner; ++i) {
+        std::memcpy(dst + i * 4, src + i * inner_stride * 4, 4);
+      }
+    } else {
+      for (int64_t i = 0; i < inner; ++i) {
+        std::memcpy(dst + i * w, src + i * inner_stride * w, w);
+      }
+    }
+    linear += inner;
+  });
+}
+
+Literal Transpose(const Literal& in, const Shape& shape,
+                  absl::Span<const int64_t> perm) {
+  Literal out(shape);
+  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+  std::vector<int64_t> strides(perm.size());
+  for (size_t j = 0; j < perm.size(); ++j) strides[j] = in_strides[perm[j]];
+  Gather(in.data().data(), out.mutable_data().data(), ElementBytes(shape),
+         shape.dimensions(), strides, 0);
+  return out;
+}
+
+// Clamped start indices of a dynamic slice/update.
+std::vector<int64_t> DynamicStarts(Operands operands, size_t first,
+                                   const Shape& operand,
+                                   absl::Span<const int64_t> sizes) {
+  std::vector<int64_t> starts(operand.rank(), 0);
+  for (int64_t d = 0; d < operand.rank(); ++d) {
+    const int64_t start = ScalarIndex(*operands[first + d]);
+    starts[d] = std::clamp<int64_t>(start, 0, operand.dimensions(d) - sizes[d]);
+  }
+  return starts;
+}
+
+}  // namespace
+
+std::vector<uint8_t> ToPhysical(const Literal& literal) {
+  const Shape& shape = literal.shape();
+  if (IsRowMajor(shape)) return literal.data();
+  std::vector<uint8_t> out(literal.data().size());
+  const int64_t w = ElementBytes(shape);
+  const std::vector<int64_t> physical = PhysicalStrides(shape);
+  int64_t linear = 0;
+  ForEachIndex(shape.dimensions(), [&](absl::Span<const int64_t> index) {
+    int64_t p = 0;
+    for (size_t k = 0; k < index.size(); ++k) p += index[k] * physical[k];
+    std::memcpy(out.data() + p * w, literal.data().data() + linear * w, w);
+    ++linear;
+  });
+  return out;
+}
+
+Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes) {
+  Literal out(shape);
+  if (IsRowMajor(shape)) {
+    out.mutable_data() = bytes;
+    return out;
+  }
+  const int64_t w = ElementBytes(shape);
+  const std::vector<int64_t> physical = PhysicalStrides(shape);
+  Gather(bytes.data(), out.mutable_data().data(), w, shape.dimensions(),
+         physical, 0);
+  return out;
+}
+
+absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
+                                         Operands operands) {
+  const Shape& shape = hlo.shape();
+  const int64_t w = shape.IsArray() ? ElementBytes(shape) : 0;
+  switch (hlo.opcode()) {
+    case HloOpcode::kCopy:
+    case HloOpcode::kReshape:
+    case HloOpcode::kDynamicReshape:
+    case HloOpcode::kSetDimensionSize: {
+      // Literals hold the logical row-major order: same bytes.
+      Literal out = *operands[0];
+      out.mutable_shape_for_layout() = shape;
+      return out;
+    }
+    case HloOpcode::kBitcast: {
+      const Literal& in = *operands[0];
+      // Same bytes in physical order; the element type may change when
+      // the sizes agree (XLA allows that).
+      if (in.data().size() != static_cast<size_t>(shape.ByteSizeOfElements()) ||
+          BitWidth(in.shape().element_type()) < 8 ||
+          BitWidth(shape.element_type()) < 8) {
+        return InstructionError(hlo, "bitcast changes the data size");
+      }
+      return FromPhysical(shape, ToPhysical(in));
+    }
+    case HloOpcode::kBroadcast: {
+      const Literal& in = *operands[0];
+      Literal out(shape);
+      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+      std::vector<int64_t> strides(shape.rank(), 0);
+      const auto& dims = hlo.dimensions();
+      for (size_t i = 0; i < dims.size(); ++i) strides[dims[i]] = in_strides[i];
+      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
+             strides, 0);
+      return out;
+    }
+    case HloOpcode::kTranspose:
+      return Transpose(*operands[0], shape, hlo.dimensions());
+    case HloOpcode::kSlice: {
+      const Literal& in = *operands[0];
+      Literal out(shape);
+      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+      const auto& slice = hlo.attrs().slice;
+      std::vector<int64_t> strides(shape.rank());
+      int64_t offset = 0;
+      for (int64_t d = 0; d < shape.rank(); ++d) {
+        strides[d] = in_strides[d] * slice[d].stride;
+        offset += slice[d].start * in_strides[d];
+      }
+      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
+             strides, offset);
+      return out;
+    }
+    case HloOpcode::kDynamicSlice: {
+      const Literal& in = *operands[0];
+      Literal out(shape);
+      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+      const std::vector<int64_t> starts =
+          DynamicStarts(operands, 1, in.shape(), shape.dimensions());
+      int64_t offset = 0;
+      for (int64_t d = 0; d < shape.rank(); ++d) {
+        offset += starts[d] * in_strides[d];
+      }
+      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
+             in_strides, offset);
+      return out;
+    }
+    case HloOpcode::kDynamicUpdateSlice: {
+      Literal out = *operands[0];
+      out.mutable_shape_for_layout() = shape;
+      const Literal& update = *operands[1];
+      const std::vector<int64_t> starts =
+          DynamicStarts(operands, 2, shape, update.shape().dimensions());
+      const std::vector<int64_t> out_strides = Strides(shape.dimensions());
+      int64_t linear = 0;
+      ForEachIndex(update.shape().dimensions(),
+                   [&](absl::Span<const int64_t> index) {
+                     int64_t target = 0;
+                     for (size_t k = 0; k < index.size(); ++k) {
+                       target += (starts[k] + index[k]) * out_strides[k];
+                     }
+                     std::memcpy(out.mutable_data().data() + target * w,
+                                 update.data().data() + linear * w, w);
+                     ++linear;
+                   });
+      return out;
+    }
+    case HloOpcode::kConcatenate: {
+      Literal out(shape);
+      const int64_t dim = hlo.dimensions()[0];
+      // Rows: the elements before `dim` times the block each operand adds.
+      int64_t outer = 1;
+      for (int64_t d = 0; d < dim; ++d) outer *= shape.dimensions(d);
+      int64_t out_block = 1;
+      for (int64_t d = dim; d < shape.rank(); ++d) {
+        out_block *= shape.dimensions(d);
+      }
+      int64_t at = 0;
+      for (const Literal* in : operands) {
+        int64_t block = 1;
+        for (int64_t d = dim; d < shape.rank(); ++d) {
+          block *= in->shape().dimensions(d);
+        }
+        for (int64_t o = 0; o < outer; ++o) {
+          std::memcpy(out.mutable_data().data() + (o * out_block + at) * w,
+                      in->data().data() + o * block * w, block * w);
+        }
+        at += block;
+      }
+      return out;
+    }
+    case HloOpcode::kPad: {
+      const Literal& in = *operands[0];
+      const Literal& value = *operands[1];
+      Literal out(shape);
+      const int64_t n = out.element_count();
+      for (int64_t i = 0; i < n; ++i) {
+        std::memcpy(out.mutable_data().data() + i * w, value.data().data(), w);
+      }
+      const auto& pad = hlo.attrs().padding.dimensions;
+      const std::vector<int64_t> out_strides = Strides(shape.dimensions());
+      int64_t linear = 0;
+      ForEachIndex(
+          in.shape().dimensions(), [&](absl::Span<const int64_t> index) {
+            int64_t target = 0;
+            bool inside = true;
+            for (size_t k = 0; k < index.size(); ++k) {
+              const int64_t p = pad[k].edge_padding_low +
+                                index[k] * (pad[k].interior_padding + 1);
+              if (p < 0 || p >= shape.dimensions(k)) {
+                inside = false;
+                break;
+              }
+              target += p * out_strides[k];
+            }
+            if (inside) {
+              std::memcpy(out.mutable_data().data() + target * w,
+                          in.data().data() + linear * w, w);
+            }
+            ++linear;
+          });
+      return out;
+    }
+    case HloOpcode::kReverse: {
+      const Literal& in = *operands[0];
+      Literal out(shape);
+      std::vector<int64_t> strides = Strides(shape.dimensions());
+      int64_t offset = 0;
+      for (int64_t d : hlo.dimensions()) {
+        offset += (shape.dimensions(d) - 1) * strides[d];
+        strides[d] = -strides[d];
+      }
+      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
+             strides, offset);
+      return out;
+    }
+    case HloOpcode::kIota: {
+      Literal out(shape);
+      const int64_t dim = hlo.iota_dimension();
+      const std::vector<int64_t> strides = Strides(shape.dimensions());
+      const int64_t n = out.element_count();
+      const bool is_float = IsFloatingPoint(shape.element_type());
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = (i / strides[dim]) % shape.dimensions(dim);
+        if (is_float) {
+          out.SetFromDouble(i, static_cast<double>(v));
+        } else {
+          out.SetFromInt64(i, v);
+        }
+      }
+      return out;
+    }
+    case HloOpcode::kGetDimensionSize: {
+      Literal out(shape);
+      out.SetFromInt64(0, operands[0]->shape().dimensions(hlo.dimensions()[0]));
+      return out;
+    }
+    default:
+      return InstructionError(hlo, "not a data movement opcode");
+  }
+}
+
+}  // namespace xlite::eval

@@ -1,0 +1,246 @@
+// dot (any batch/contracting dimensions, preferred element type) and
+// convolution (any dim_labels, strides, padding, dilations, feature and
+// batch groups). Operands are converted to the result type first, as XLA
+// does; f32/f64/c64/c128 matrix products go through Eigen.
+
+#include <Eigen/Core>
+#include <cstring>
+
+#include "hlo/evaluator/element_types.h"
+#include "hlo/evaluator/internal.h"
+
+namespace xlite::eval {
+namespace {
+
+// The operand rearranged as [batch, rows, cols] (row-major), where rows and
+// cols are the given dimension lists (free or contracting).
+Literal Arrange(const Literal& in, absl::Span<const int64_t> batch,
+                absl::Span<const int64_t> rows, absl::Span<const int64_t> cols,
+                int64_t* b, int64_t* r, int64_t* c) {
+  std::vector<int64_t> perm;
+  perm.insert(perm.end(), batch.begin(), batch.end());
+  perm.insert(perm.end(), rows.begin(), rows.end());
+  perm.insert(perm.end(), cols.begin(), cols.end());
+  *b = *r = *c = 1;
+  for (int64_t d : batch) *b *= in.shape().dimensions(d);
+  for (int64_t d : rows) *r *= in.shape().dimensions(d);
+  for (int64_t d : cols) *c *= in.shape().dimensions(d);
+  std::vector<int64_t> dims;
+  for (int64_t d : perm) dims.push_back(in.shape().dimensions(d));
+  Literal out(Shape(in.shape().element_type(), dims));
+  const int64_t w = ElementBytes(in.shape());
+  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+  int64_t linear = 0;
+  ForEachIndex(dims, [&](absl::Span<const int64_t> index) {
+    int64_t source = 0;
+    for (size_t k = 0; k < perm.size(); ++k) {
+      source += index[k] * in_strides[perm[k]];
+    }
+    std::memcpy(out.mutable_data().data() + linear * w,
+                in.data().data() + source * w, w);
+    ++linear;
+  });
+  return out;
+}
+
+std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batch,
+                              absl::Span<const int64_t> contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), d) ==
+            contracting.end()) {
+      free.push_back(d);
+    }
+  }
+  return free;
+}
+
+// out[b] = lhs[b] (M x K) * rhs[b] (K x N), all row-major in type Tr.
+template <typename Tr>
+void MatMul(const Literal& lhs, const Literal& rhs, Literal& out, int64_t B,
+            int64_t M, int64_t K, int64_t N) {
+  using S = typename Tr::Storage;
+  using C = typename Tr::Compute;
+  const S* a = Data<Tr>(lhs);
+  const S* b = Data<Tr>(rhs);
+  S* c = MutableData<Tr>(out);
+  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double> ||
+                kIsComplex<Tr>) {
+    using Matrix =
+        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    for (int64_t i = 0; i < B; ++i) {
+      Eigen::Map<const Matrix> x(a + i * M * K, M, K);
+      Eigen::Map<const Matrix> y(b + i * K * N, K, N);
+      Eigen::Map<Matrix> z(c + i * M * N, M, N);
+      z.noalias() = x * y;
+    }
+  } else if constexpr (Tr::kKind == Kind::kPred) {
+    for (int64_t i = 0; i < B * M * N; ++i) c[i] = 0;
+    for (int64_t bi = 0; bi < B; ++bi) {
+      for (int64_t m = 0; m < M; ++m) {
+        for (int64_t k = 0; k < K; ++k) {
+          if (!a[(bi * M + m) * K + k]) continue;
+          for (int64_t n = 0; n < N; ++n) {
+            if (b[(bi * K + k) * N + n]) c[(bi * M + m) * N + n] = 1;
+          }
+        }
+      }
+    }
+  } else {
+    // Narrow floats accumulate in float and round once; integers wrap.
+    using Acc = std::conditional_t<kIsInt<Tr>, uint64_t, C>;
+    std::vector<Acc> row(N);
+    for (int64_t bi = 0; bi < B; ++bi) {
+      for (int64_t m = 0; m < M; ++m) {
+        std::fill(row.begin(), row.end(), Acc(0));
+        for (int64_t k = 0; k < K; ++k) {
+          const Acc x = static_cast<Acc>(Tr::Load(a[(bi * M + m) * K + k]));
+          const S* yrow = b + (bi * K + k) * N;
+          for (int64_t n = 0; n < N; ++n) {
+            row[n] += x * static_cast<Acc>(Tr::Load(yrow[n]));
+          }
+        }
+        for (int64_t n = 0; n < N; ++n) {
+          c[(bi * M + m) * N + n] = Tr::Store(static_cast<C>(row[n]));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
+  const DotDimensionNumbers& d = hlo.attrs().dot->dnums;
+  const PrimitiveType type = hlo.shape().element_type();
+  const Literal lhs_in = operands[0]->shape().element_type() == type
+                             ? *operands[0]
+                             : ConvertLiteral(*operands[0], type);
+  const Literal rhs_in = operands[1]->shape().element_type() == type
+                             ? *operands[1]
+                             : ConvertLiteral(*operands[1], type);
+  const std::vector<int64_t> lhs_free =
+      FreeDims(lhs_in.shape().rank(), d.lhs_batch_dimensions,
+               d.lhs_contracting_dimensions);
+  const std::vector<int64_t> rhs_free =
+      FreeDims(rhs_in.shape().rank(), d.rhs_batch_dimensions,
+               d.rhs_contracting_dimensions);
+  int64_t B, M, K, B2, K2, N;
+  const Literal lhs = Arrange(lhs_in, d.lhs_batch_dimensions, lhs_free,
+                              d.lhs_contracting_dimensions, &B, &M, &K);
+  const Literal rhs =
+      Arrange(rhs_in, d.rhs_batch_dimensions, d.rhs_contracting_dimensions,
+              rhs_free, &B2, &K2, &N);
+  if (B != B2 || K != K2) {
+    return InstructionError(hlo,
+                            "dot operands disagree on batch or "
+                            "contracting sizes");
+  }
+  Literal out(hlo.shape());
+  if (out.element_count() != B * M * N) {
+    return InstructionError(hlo, "dot result shape does not match");
+  }
+  DispatchArrayType(type, [&](auto tr) {
+    MatMul<decltype(tr)>(lhs, rhs, out, B, M, K, N);
+    return 0;
+  });
+  return out;
+}
+
+namespace {
+
+template <typename Tr>
+void Convolve(const HloInstruction& hlo, const Literal& input,
+              const Literal& kernel, Literal& out) {
+  using S = typename Tr::Storage;
+  using C = typename Tr::Compute;
+  using Acc = std::conditional_t<
+      kIsInt<Tr>, uint64_t,
+      std::conditional_t<Tr::kKind == Kind::kPred, int64_t, C>>;
+  const ConvolutionDimensionNumbers& dn = *hlo.attrs().conv->dnums;
+  const int64_t spatial = dn.input_spatial_dimensions.size();
+  const Window window = hlo.attrs().window.value_or(Window());
+  const int64_t groups = hlo.attrs().conv->feature_group_count;
+  const int64_t batch_groups = hlo.attrs().conv->batch_group_count;
+  const Shape& is = input.shape();
+  const Shape& ks = kernel.shape();
+  const Shape& os = out.shape();
+  const std::vector<int64_t> istr = Strides(is.dimensions());
+  const std::vector<int64_t> kstr = Strides(ks.dimensions());
+  const std::vector<int64_t> ostr = Strides(os.dimensions());
+  const int64_t kin = ks.dimensions(dn.kernel_input_feature_dimension);
+  const int64_t out_features = os.dimensions(dn.output_feature_dimension);
+  const int64_t per_group = out_features / groups;
+  const int64_t per_batch_group = out_features / batch_groups;
+  const int64_t out_batch = os.dimensions(dn.output_batch_dimension);
+  const S* x = Data<Tr>(input);
+  const S* k = Data<Tr>(kernel);
+  S* y = MutableData<Tr>(out);
+  std::vector<int64_t> kernel_sizes(spatial);
+  for (int64_t s = 0; s < spatial; ++s) {
+    kernel_sizes[s] = ks.dimensions(dn.kernel_spatial_dimensions[s]);
+  }
+  ForEachIndex(os.dimensions(), [&](absl::Span<const int64_t> o) {
+    const int64_t ob = o[dn.output_batch_dimension];
+    const int64_t of = o[dn.output_feature_dimension];
+    const int64_t group = of / per_group;
+    const int64_t batch = (of / per_batch_group) * out_batch + ob;
+    Acc acc = Acc(0);
+    ForEachIndex(kernel_sizes, [&](absl::Span<const int64_t> kw) {
+      int64_t in_offset = batch * istr[dn.input_batch_dimension];
+      int64_t k_offset = of * kstr[dn.kernel_output_feature_dimension];
+      for (int64_t s = 0; s < spatial; ++s) {
+        const WindowDimension& wd = window.dimensions[s];
+        const int64_t kpos =
+            wd.window_reversal ? kernel_sizes[s] - 1 - kw[s] : kw[s];
+        const int64_t pos = o[dn.output_spatial_dimensions[s]] * wd.stride -
+                            wd.padding_low + kw[s] * wd.window_dilation;
+        if (pos < 0 || pos % wd.base_dilation != 0) return;
+        const int64_t i = pos / wd.base_dilation;
+        if (i >= is.dimensions(dn.input_spatial_dimensions[s])) return;
+        in_offset += i * istr[dn.input_spatial_dimensions[s]];
+        k_offset += kpos * kstr[dn.kernel_spatial_dimensions[s]];
+      }
+      for (int64_t f = 0; f < kin; ++f) {
+        const int64_t in_feature = group * kin + f;
+        const auto a = Tr::Load(
+            x[in_offset + in_feature * istr[dn.input_feature_dimension]]);
+        const auto b =
+            Tr::Load(k[k_offset + f * kstr[dn.kernel_input_feature_dimension]]);
+        if constexpr (Tr::kKind == Kind::kPred) {
+          acc = acc || (a && b);
+        } else {
+          acc += static_cast<Acc>(a) * static_cast<Acc>(b);
+        }
+      }
+    });
+    int64_t linear = 0;
+    for (size_t d = 0; d < o.size(); ++d) linear += o[d] * ostr[d];
+    y[linear] = Tr::Store(static_cast<C>(acc));
+  });
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
+                                        Operands operands) {
+  if (!hlo.attrs().conv->dnums.has_value()) {
+    return InstructionError(hlo, "convolution has no dim_labels");
+  }
+  const PrimitiveType type = hlo.shape().element_type();
+  const Literal input = operands[0]->shape().element_type() == type
+                            ? *operands[0]
+                            : ConvertLiteral(*operands[0], type);
+  const Literal kernel = operands[1]->shape().element_type() == type
+                             ? *operands[1]
+                             : ConvertLiteral(*operands[1], type);
+  Literal out(hlo.shape());
+  DispatchArrayType(type, [&](auto tr) {
+    Convolve<decltype(tr)>(hlo, input, kernel, out);
+    return 0;
+  });
+  return out;
+}
+
+}  // namespace xlite::eval

@@ -1,0 +1,211 @@
+#ifndef XLITE_HLO_EVALUATOR_INTERNAL_H_
+#define XLITE_HLO_EVALUATOR_INTERNAL_H_
+
+// Shared by the evaluator's files: the per-device interpreter and the
+// functions that evaluate each family of opcodes.
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "hlo/evaluator/evaluator.h"
+#include "hlo/instruction.h"
+#include "hlo/literal.h"
+
+namespace xlite::eval {
+
+class DeviceGroup;
+
+using Operands = absl::Span<const Literal* const>;
+
+/// Interprets computations on one (simulated) device.
+class Evaluator {
+ public:
+  Evaluator(const EvaluatorOptions& options, DeviceGroup* group,
+            int64_t device);
+
+  /// Evaluates `computation` on `arguments` (one per parameter).
+  absl::StatusOr<Literal> Call(const HloComputation& computation,
+                               Operands arguments);
+
+  const EvaluatorOptions& options() const { return options_; }
+  const CustomCallRegistry& custom_calls() const;
+  DeviceGroup* group() const { return group_; }
+  int64_t device() const { return device_; }
+  int64_t replica_id() const;
+  int64_t partition_id() const;
+  std::mt19937_64& rng() { return rng_; }
+  uint64_t& rng_state() { return rng_state_; }
+  /// How many times this device ran `hlo` before (collectives match the
+  /// k-th run on every device).
+  int64_t NextRun(const HloInstruction* hlo) { return runs_[hlo]++; }
+
+ private:
+  absl::StatusOr<Literal> Visit(const HloInstruction& hlo, Operands operands);
+
+  EvaluatorOptions options_;
+  DeviceGroup* group_;  // nullptr: a single device
+  int64_t device_;
+  std::mt19937_64 rng_;
+  uint64_t rng_state_ = 0;
+  int depth_ = 0;
+  absl::flat_hash_map<const HloInstruction*, int64_t> runs_;
+  // Post orders of the computations called so far (loops and reducers call
+  // the same ones many times).
+  absl::flat_hash_map<const HloComputation*, std::vector<HloInstruction*>>
+      orders_;
+};
+
+/// "computation X, %name: message" errors, with the instruction's source
+/// location when the module was read from text.
+absl::Status InstructionError(const HloInstruction& hlo,
+                              absl::string_view message);
+
+/// Fails unless `shape`'s data fits in memory (a verified module may still
+/// declare absurd shapes).
+absl::Status CheckAllocatable(const Shape& shape);
+
+// ---------------------------------------------------------- index helpers
+
+/// Row-major strides (in elements) of `dims`.
+std::vector<int64_t> Strides(absl::Span<const int64_t> dims);
+
+/// Calls f(index) for every multi-index of `dims` in row-major order.
+template <typename F>
+void ForEachIndex(absl::Span<const int64_t> dims, F&& f) {
+  for (int64_t d : dims) {
+    if (d == 0) return;
+  }
+  std::vector<int64_t> index(dims.size(), 0);
+  while (true) {
+    f(absl::Span<const int64_t>(index));
+    int64_t i = static_cast<int64_t>(dims.size()) - 1;
+    for (; i >= 0; --i) {
+      if (++index[i] < dims[i]) break;
+      index[i] = 0;
+    }
+    if (i < 0) return;
+  }
+}
+
+/// Bytes per element in a literal's storage.
+inline int64_t ElementBytes(const Shape& shape) {
+  return StorageBytes(shape.element_type());
+}
+
+/// Integer scalar value of a literal (index operands of dynamic-slice etc.).
+int64_t ScalarIndex(const Literal& literal);
+
+/// Physical (layout) order <-> the logical row-major order Literal uses.
+std::vector<uint8_t> ToPhysical(const Literal& literal);
+Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes);
+
+// ------------------------------------------------------- opcode families
+
+absl::StatusOr<Literal> EvalElementwise(const HloInstruction& hlo,
+                                        Operands operands);
+absl::StatusOr<Literal> EvalConvert(const HloInstruction& hlo,
+                                    const Literal& operand);
+/// `value` converted to `type` with XLA's rules (used by convert and by
+/// mixed-type ops such as dot with a preferred element type).
+Literal ConvertLiteral(const Literal& value, PrimitiveType type);
+absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& hlo,
+                                           const Literal& operand);
+absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
+                                            const Literal& operand);
+absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
+                                         Operands operands);
+absl::StatusOr<Literal> EvalGather(const HloInstruction& hlo,
+                                   Operands operands);
+absl::StatusOr<Literal> EvalScatter(Evaluator& evaluator,
+                                    const HloInstruction& hlo,
+                                    Operands operands);
+absl::StatusOr<Literal> EvalReduce(Evaluator& evaluator,
+                                   const HloInstruction& hlo,
+                                   Operands operands);
+absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
+                                         const HloInstruction& hlo,
+                                         Operands operands);
+absl::StatusOr<Literal> EvalSelectAndScatter(Evaluator& evaluator,
+                                             const HloInstruction& hlo,
+                                             Operands operands);
+absl::StatusOr<Literal> EvalMap(Evaluator& evaluator, const HloInstruction& hlo,
+                                Operands operands);
+absl::StatusOr<Literal> EvalScan(Evaluator& evaluator,
+                                 const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
+                                 const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalTopK(const HloInstruction& hlo,
+                                 const Literal& operand, int64_t k,
+                                 bool largest);
+absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
+                                        Operands operands);
+absl::StatusOr<Literal> EvalCholesky(const HloInstruction& hlo,
+                                     const Literal& operand);
+absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& hlo,
+                                            Operands operands);
+/// Batched Cholesky factor (the other triangle zero); `info`, when given,
+/// gets LAPACK's per-matrix status (0, or the first non-PD minor).
+Literal Cholesky(const Literal& a, bool lower, const Shape& shape,
+                 std::vector<int64_t>* info);
+/// Batched solve of op(a) x = b (left) or x op(a) = b.
+Literal TriangularSolve(const Literal& a, const Literal& b, bool left,
+                        bool lower, bool unit_diagonal,
+                        TriangularSolveTranspose transpose, const Shape& shape);
+absl::StatusOr<Literal> EvalFft(const HloInstruction& hlo,
+                                const Literal& operand);
+absl::StatusOr<Literal> EvalBatchNorm(const HloInstruction& hlo,
+                                      Operands operands);
+absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& hlo,
+                                            const Literal& state);
+absl::StatusOr<Literal> EvalRng(Evaluator& evaluator, const HloInstruction& hlo,
+                                Operands operands);
+absl::StatusOr<Literal> EvalCollective(Evaluator& evaluator,
+                                       const HloInstruction& hlo,
+                                       Operands operands);
+absl::StatusOr<Literal> EvalCustomCall(Evaluator& evaluator,
+                                       const HloInstruction& hlo,
+                                       Operands operands);
+
+/// Applies a reducer computation (add, max, argmax pairs, ...) to scalars:
+/// fast native loops for the common single binary op, the interpreter
+/// otherwise.
+class Combiner {
+ public:
+  /// `arity` values are combined with `arity` others.
+  Combiner(Evaluator& evaluator, const HloComputation& computation, int arity);
+  /// accumulators[i] = f(accumulators..., values...) at element `a` of the
+  /// accumulators and element `v` of the values.
+  absl::Status Combine(absl::Span<Literal* const> accumulators, int64_t a,
+                       absl::Span<const Literal* const> values, int64_t v);
+  /// When the computation is a single binary elementwise op of its two
+  /// parameters: that opcode (fast paths use it).
+  std::optional<HloOpcode> binary_op() const { return binary_op_; }
+
+ private:
+  Evaluator& evaluator_;
+  const HloComputation& computation_;
+  int arity_;
+  std::optional<HloOpcode> binary_op_;
+  std::vector<Literal> scratch_;
+};
+
+/// One element of a literal as a scalar literal (and back).
+Literal ScalarAt(const Literal& array, int64_t index);
+void SetScalarAt(Literal& array, int64_t index, const Literal& scalar);
+
+/// Binary elementwise op on two same-shaped literals (also used by the
+/// combiner's fast path and collectives).
+absl::StatusOr<Literal> BinaryElementwise(HloOpcode op, const Literal& a,
+                                          const Literal& b);
+
+}  // namespace xlite::eval
+
+#endif  // XLITE_HLO_EVALUATOR_INTERNAL_H_

@@ -1,0 +1,421 @@
+// Reductions: reduce, reduce-window, select-and-scatter and map, with the
+// Combiner that applies their computations (native loops for a single
+// binary op, the interpreter for anything else: argmax pairs, custom
+// combiners).
+
+#include <cstring>
+
+#include "hlo/evaluator/element_types.h"
+#include "hlo/evaluator/internal.h"
+
+namespace xlite::eval {
+
+namespace {
+
+// acc = op(acc, x) for one binary opcode, rounding to the type every step.
+template <typename Tr>
+bool ApplyBinary(HloOpcode op, typename Tr::Storage& acc,
+                 typename Tr::Storage x) {
+  using C = typename Tr::Compute;
+  const C a = Tr::Load(acc), b = Tr::Load(x);
+  if constexpr (Tr::kKind == Kind::kPred) {
+    switch (op) {
+      case HloOpcode::kAnd:
+      case HloOpcode::kMinimum:
+      case HloOpcode::kMultiply:
+        acc = Tr::Store(a && b);
+        return true;
+      case HloOpcode::kOr:
+      case HloOpcode::kMaximum:
+      case HloOpcode::kAdd:
+        acc = Tr::Store(a || b);
+        return true;
+      case HloOpcode::kXor:
+        acc = Tr::Store(a != b);
+        return true;
+      default:
+        return false;
+    }
+  } else if constexpr (kIsInt<Tr>) {
+    using U = std::make_unsigned_t<C>;
+    switch (op) {
+      case HloOpcode::kAdd:
+        acc = Tr::Store(static_cast<C>(static_cast<U>(a) + static_cast<U>(b)));
+        return true;
+      case HloOpcode::kMultiply:
+        acc = Tr::Store(static_cast<C>(static_cast<U>(a) * static_cast<U>(b)));
+        return true;
+      case HloOpcode::kMaximum:
+        acc = Tr::Store(a > b ? a : b);
+        return true;
+      case HloOpcode::kMinimum:
+        acc = Tr::Store(a < b ? a : b);
+        return true;
+      case HloOpcode::kAnd:
+        acc = Tr::Store(static_cast<C>(a & b));
+        return true;
+      case HloOpcode::kOr:
+        acc = Tr::Store(static_cast<C>(a | b));
+        return true;
+      case HloOpcode::kXor:
+        acc = Tr::Store(static_cast<C>(a ^ b));
+        return true;
+      default:
+        return false;
+    }
+  } else if constexpr (kIsFloat<Tr>) {
+    switch (op) {
+      case HloOpcode::kAdd:
+        acc = Tr::Store(a + b);
+        return true;
+      case HloOpcode::kMultiply:
+        acc = Tr::Store(a * b);
+        return true;
+      case HloOpcode::kMaximum:
+        acc = Tr::Store(std::isnan(a)   ? a
+                        : std::isnan(b) ? b
+                                        : (a >= b ? a : b));
+        return true;
+      case HloOpcode::kMinimum:
+        acc = Tr::Store(std::isnan(a)   ? a
+                        : std::isnan(b) ? b
+                                        : (a <= b ? a : b));
+        return true;
+      default:
+        return false;
+    }
+  } else {
+    switch (op) {
+      case HloOpcode::kAdd:
+        acc = Tr::Store(a + b);
+        return true;
+      case HloOpcode::kMultiply:
+        acc = Tr::Store(a * b);
+        return true;
+      default:
+        return false;
+    }
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- combiner
+
+Combiner::Combiner(Evaluator& evaluator, const HloComputation& computation,
+                   int arity)
+    : evaluator_(evaluator), computation_(computation), arity_(arity) {
+  const HloInstruction* root = computation.root_instruction();
+  if (arity == 1 && computation.num_parameters() == 2 &&
+      computation.instruction_count() == 3 && root->operand_count() == 2 &&
+      IsElementwiseBinary(root->opcode()) &&
+      root->opcode() != HloOpcode::kCompare &&
+      root->opcode() != HloOpcode::kComplex) {
+    const HloInstruction* p0 = computation.parameter_instruction(0);
+    const HloInstruction* p1 = computation.parameter_instruction(1);
+    const bool in_order = root->operand(0) == p0 && root->operand(1) == p1;
+    const bool swapped = root->operand(0) == p1 && root->operand(1) == p0;
+    const HloOpcode op = root->opcode();
+    const bool commutative =
+        op == HloOpcode::kAdd || op == HloOpcode::kMultiply ||
+        op == HloOpcode::kMaximum || op == HloOpcode::kMinimum ||
+        op == HloOpcode::kAnd || op == HloOpcode::kOr || op == HloOpcode::kXor;
+    if ((in_order || (swapped && commutative)) &&
+        root->shape().element_type() == p0->shape().element_type()) {
+      binary_op_ = op;
+    }
+  }
+}
+
+absl::Status Combiner::Combine(absl::Span<Literal* const> accumulators,
+                               int64_t a,
+                               absl::Span<const Literal* const> values,
+                               int64_t v) {
+  const PrimitiveType type = accumulators[0]->shape().element_type();
+  if (binary_op_.has_value() && values[0]->shape().element_type() == type) {
+    const bool done = DispatchArrayType(type, [&](auto tr) {
+      using Tr = decltype(tr);
+      return ApplyBinary<Tr>(*binary_op_, MutableData<Tr>(*accumulators[0])[a],
+                             Data<Tr>(*values[0])[v]);
+    });
+    if (done) return absl::OkStatus();
+  }
+  scratch_.resize(2 * arity_);
+  std::vector<const Literal*> args(2 * arity_);
+  for (int k = 0; k < arity_; ++k) {
+    scratch_[k] = ScalarAt(*accumulators[k], a);
+    scratch_[arity_ + k] = ScalarAt(*values[k], v);
+  }
+  for (int k = 0; k < 2 * arity_; ++k) args[k] = &scratch_[k];
+  absl::StatusOr<Literal> result = evaluator_.Call(computation_, args);
+  if (!result.ok()) return result.status();
+  if (arity_ == 1 && !result->shape().IsTuple()) {
+    SetScalarAt(*accumulators[0], a, *result);
+  } else {
+    for (int k = 0; k < arity_; ++k) {
+      SetScalarAt(*accumulators[k], a, result->tuple_elements()[k]);
+    }
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Maps each input index to its output position: out_strides_for_input[d]
+// is the output stride of input dimension d, 0 for reduced dimensions.
+std::vector<int64_t> OutputStridesForInput(const Shape& input,
+                                           absl::Span<const int64_t> reduced) {
+  std::vector<bool> is_reduced(input.rank(), false);
+  for (int64_t d : reduced) is_reduced[d] = true;
+  std::vector<int64_t> kept_dims;
+  for (int64_t d = 0; d < input.rank(); ++d) {
+    if (!is_reduced[d]) kept_dims.push_back(input.dimensions(d));
+  }
+  const std::vector<int64_t> out_strides = Strides(kept_dims);
+  std::vector<int64_t> result(input.rank(), 0);
+  int64_t k = 0;
+  for (int64_t d = 0; d < input.rank(); ++d) {
+    if (!is_reduced[d]) result[d] = out_strides[k++];
+  }
+  return result;
+}
+
+// Fills `out` with copies of the scalar `value`.
+void Fill(Literal& out, const Literal& value) {
+  const int64_t w = ElementBytes(out.shape());
+  const int64_t n = out.element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(out.mutable_data().data() + i * w, value.data().data(), w);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalReduce(Evaluator& evaluator,
+                                   const HloInstruction& hlo,
+                                   Operands operands) {
+  const int k = static_cast<int>(operands.size() / 2);
+  const Shape& input = operands[0]->shape();
+  std::vector<Literal> outs;
+  for (int i = 0; i < k; ++i) {
+    const Shape& s =
+        hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(i) : hlo.shape();
+    outs.emplace_back(s);
+    Fill(outs.back(), *operands[k + i]);
+  }
+  const std::vector<int64_t> map =
+      OutputStridesForInput(input, hlo.dimensions());
+  Combiner combiner(evaluator, *hlo.to_apply(), k);
+  if (combiner.binary_op().has_value()) {
+    const HloOpcode op = *combiner.binary_op();
+    bool ok = true;
+    DispatchArrayType(input.element_type(), [&](auto tr) {
+      using Tr = decltype(tr);
+      const auto* x = Data<Tr>(*operands[0]);
+      auto* acc = MutableData<Tr>(outs[0]);
+      int64_t linear = 0;
+      const int64_t rank = input.rank();
+      // Innermost dimension in a tight loop.
+      const int64_t inner = rank == 0 ? 1 : input.dimensions(rank - 1);
+      const int64_t inner_stride = rank == 0 ? 0 : map[rank - 1];
+      std::vector<int64_t> outer(input.dimensions().begin(),
+                                 input.dimensions().end());
+      if (rank > 0) outer.pop_back();
+      ForEachIndex(outer, [&](absl::Span<const int64_t> index) {
+        int64_t o = 0;
+        for (size_t d = 0; d < index.size(); ++d) o += index[d] * map[d];
+        for (int64_t i = 0; i < inner; ++i) {
+          ok &= ApplyBinary<Tr>(op, acc[o + i * inner_stride], x[linear + i]);
+        }
+        linear += inner;
+      });
+      return 0;
+    });
+    if (ok) {
+      outs[0].mutable_shape_for_layout() =
+          hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(0) : hlo.shape();
+      if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
+      return std::move(outs[0]);
+    }
+    // Not natively supported for this type: fall back to the interpreter.
+    for (int i = 0; i < k; ++i) Fill(outs[i], *operands[k + i]);
+  }
+  std::vector<Literal*> accs;
+  for (Literal& o : outs) accs.push_back(&o);
+  std::vector<const Literal*> values(operands.begin(), operands.begin() + k);
+  int64_t linear = 0;
+  absl::Status status = absl::OkStatus();
+  ForEachIndex(input.dimensions(), [&](absl::Span<const int64_t> index) {
+    if (!status.ok()) return;
+    int64_t o = 0;
+    for (size_t d = 0; d < index.size(); ++d) o += index[d] * map[d];
+    status = combiner.Combine(accs, o, values, linear);
+    ++linear;
+  });
+  if (!status.ok()) return status;
+  if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
+  return std::move(outs[0]);
+}
+
+namespace {
+
+// Iterates the input positions of the window of output `out_index`: calls
+// f(input_linear_index) for each position inside the (unpadded, undilated)
+// input.
+template <typename F>
+void ForEachWindowElement(const Shape& input, const Window& window,
+                          absl::Span<const int64_t> out_index,
+                          const std::vector<int64_t>& in_strides, F&& f) {
+  const int64_t rank = input.rank();
+  std::vector<int64_t> sizes(rank);
+  for (int64_t d = 0; d < rank; ++d) sizes[d] = window.dimensions[d].size;
+  ForEachIndex(sizes, [&](absl::Span<const int64_t> w) {
+    int64_t linear = 0;
+    for (int64_t d = 0; d < rank; ++d) {
+      const WindowDimension& wd = window.dimensions[d];
+      const int64_t reversed = wd.window_reversal ? (wd.size - 1 - w[d]) : w[d];
+      const int64_t pos = out_index[d] * wd.stride - wd.padding_low +
+                          reversed * wd.window_dilation;
+      if (pos < 0 || pos % wd.base_dilation != 0) return;
+      const int64_t i = pos / wd.base_dilation;
+      if (i >= input.dimensions(d)) return;
+      linear += i * in_strides[d];
+    }
+    f(linear);
+  });
+}
+
+Window DefaultWindow(const HloInstruction& hlo, int64_t rank) {
+  if (hlo.attrs().window.has_value()) return *hlo.attrs().window;
+  Window w;
+  w.dimensions.resize(rank);
+  return w;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
+                                         const HloInstruction& hlo,
+                                         Operands operands) {
+  const int k = static_cast<int>(operands.size() / 2);
+  const Shape& input = operands[0]->shape();
+  const Window window = DefaultWindow(hlo, input.rank());
+  std::vector<Literal> outs;
+  for (int i = 0; i < k; ++i) {
+    outs.emplace_back(hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(i)
+                                            : hlo.shape());
+    Fill(outs.back(), *operands[k + i]);
+  }
+  const Shape& out_shape = outs[0].shape();
+  const std::vector<int64_t> in_strides = Strides(input.dimensions());
+  Combiner combiner(evaluator, *hlo.to_apply(), k);
+  std::vector<Literal*> accs;
+  for (Literal& o : outs) accs.push_back(&o);
+  std::vector<const Literal*> values(operands.begin(), operands.begin() + k);
+  absl::Status status = absl::OkStatus();
+  if (combiner.binary_op().has_value()) {
+    const HloOpcode op = *combiner.binary_op();
+    bool ok = true;
+    DispatchArrayType(input.element_type(), [&](auto tr) {
+      using Tr = decltype(tr);
+      const auto* x = Data<Tr>(*operands[0]);
+      auto* acc = MutableData<Tr>(outs[0]);
+      int64_t o = 0;
+      ForEachIndex(out_shape.dimensions(), [&](absl::Span<const int64_t> idx) {
+        ForEachWindowElement(input, window, idx, in_strides, [&](int64_t i) {
+          ok &= ApplyBinary<Tr>(op, acc[o], x[i]);
+        });
+        ++o;
+      });
+      return 0;
+    });
+    if (ok) {
+      if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
+      return std::move(outs[0]);
+    }
+    for (int i = 0; i < k; ++i) Fill(outs[i], *operands[k + i]);
+  }
+  int64_t o = 0;
+  ForEachIndex(out_shape.dimensions(), [&](absl::Span<const int64_t> idx) {
+    ForEachWindowElement(input, window, idx, in_strides, [&](int64_t i) {
+      if (status.ok()) status = combiner.Combine(accs, o, values, i);
+    });
+    ++o;
+  });
+  if (!status.ok()) return status;
+  if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
+  return std::move(outs[0]);
+}
+
+absl::StatusOr<Literal> EvalSelectAndScatter(Evaluator& evaluator,
+                                             const HloInstruction& hlo,
+                                             Operands operands) {
+  const Literal& operand = *operands[0];
+  const Literal& source = *operands[1];
+  const Literal& init = *operands[2];
+  const Shape& input = operand.shape();
+  const Window window = DefaultWindow(hlo, input.rank());
+  const HloComputation& select = *hlo.called_computations()[0];
+  const HloComputation& scatter = *hlo.called_computations()[1];
+  Literal out(hlo.shape());
+  Fill(out, init);
+  const std::vector<int64_t> in_strides = Strides(input.dimensions());
+  Combiner scatter_combiner(evaluator, scatter, 1);
+  absl::Status status = absl::OkStatus();
+  int64_t s = 0;
+  ForEachIndex(source.shape().dimensions(), [&](absl::Span<const int64_t> idx) {
+    if (!status.ok()) return;
+    int64_t selected = -1;
+    ForEachWindowElement(input, window, idx, in_strides, [&](int64_t i) {
+      if (!status.ok()) return;
+      if (selected < 0) {
+        selected = i;
+        return;
+      }
+      const Literal current = ScalarAt(operand, selected);
+      const Literal candidate = ScalarAt(operand, i);
+      const Literal* args[] = {&current, &candidate};
+      absl::StatusOr<Literal> keep = evaluator.Call(select, args);
+      if (!keep.ok()) {
+        status = keep.status();
+        return;
+      }
+      if (keep->GetBits(0) == 0) selected = i;
+    });
+    if (selected >= 0) {
+      Literal* accs[] = {&out};
+      const Literal* vals[] = {&source};
+      status = scatter_combiner.Combine(accs, selected, vals, s);
+    }
+    ++s;
+  });
+  if (!status.ok()) return status;
+  return out;
+}
+
+absl::StatusOr<Literal> EvalMap(Evaluator& evaluator, const HloInstruction& hlo,
+                                Operands operands) {
+  Literal out(hlo.shape());
+  const int64_t n = out.element_count();
+  std::vector<Literal> scalars(operands.size());
+  std::vector<const Literal*> args(operands.size());
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t k = 0; k < operands.size(); ++k) {
+      scalars[k] = ScalarAt(*operands[k], i);
+      args[k] = &scalars[k];
+    }
+    absl::StatusOr<Literal> r = evaluator.Call(*hlo.to_apply(), args);
+    if (!r.ok()) return r.status();
+    SetScalarAt(out, i, *r);
+  }
+  return out;
+}
+
+absl::StatusOr<Literal> EvalScan(Evaluator& evaluator,
+                                 const HloInstruction& hlo, Operands operands) {
+  (void)evaluator;
+  (void)operands;
+  return InstructionError(hlo, "the evaluator does not implement scan yet");
+}
+
+}  // namespace xlite::eval

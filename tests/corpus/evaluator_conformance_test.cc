@@ -1,0 +1,258 @@
+// The evaluator against XLA:CPU on the JAX corpus: every module (before and
+// after XLA's pipeline) evaluated on the recorded arguments reproduces the
+// recorded results — integers and predicates bit-exactly, floats within
+// the per-type tolerance below. SPMD programs run their partitioned module
+// on one simulated device per partition.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <fstream>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/evaluator/evaluator.h"
+#include "hlo/parser.h"
+#include "hlo/verifier.h"
+#include "runtime/literal_io.h"
+#include "tests/testing/paths.h"
+
+namespace xlite {
+namespace {
+
+constexpr char kPrograms[] = "tests/corpus/programs";
+
+// Tolerances (absolute, relative) by element type. XLA:CPU's own
+// transcendental approximations and summation order differ from libm and
+// sequential sums by a few ulps; narrow types get about one ulp.
+std::pair<double, double> Tolerance(PrimitiveType type) {
+  switch (type) {
+    case PrimitiveType::kF64:
+    case PrimitiveType::kC128:
+      return {1e-12, 1e-9};
+    case PrimitiveType::kF32:
+    case PrimitiveType::kC64:
+      return {1e-5, 2e-4};
+    case PrimitiveType::kF16:
+      return {1e-3, 2e-3};
+    case PrimitiveType::kBF16:
+      return {1e-2, 1.6e-2};
+    default:  // f8 / f4: one ulp of a 2- or 3-bit mantissa
+      return {0.02, 0.26};
+  }
+}
+
+// Precision rank of float types (lower: coarser).
+int Precision(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::kF64:
+    case PrimitiveType::kC128:
+      return 4;
+    case PrimitiveType::kF32:
+    case PrimitiveType::kC64:
+      return 3;
+    case PrimitiveType::kF16:
+      return 2;
+    case PrimitiveType::kBF16:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+// The coarsest float type any instruction computes in: results derived
+// from it carry its rounding, whatever type they end in (and XLA's
+// optimizer may change where that rounding happens).
+PrimitiveType CoarsestFloat(const HloModule& module) {
+  PrimitiveType coarsest = PrimitiveType::kF64;
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* i : c->instructions()) {
+      const Shape& s = i->shape();
+      if (s.IsArray() &&
+          (IsFloatingPoint(s.element_type()) || IsComplex(s.element_type())) &&
+          Precision(s.element_type()) < Precision(coarsest)) {
+        coarsest = s.element_type();
+      }
+    }
+  }
+  return coarsest;
+}
+
+std::string Mismatch(const Literal& got, const Literal& want,
+                     PrimitiveType coarsest) {
+  PrimitiveType type = want.shape().element_type();
+  if (!ShapesCompatible(got.shape(), want.shape())) {
+    return absl::StrCat("shape ", got.shape().ToString(false), " vs ",
+                        want.shape().ToString(false));
+  }
+  const bool inexact = IsFloatingPoint(type) || IsComplex(type);
+  if (inexact && Precision(coarsest) < Precision(type)) type = coarsest;
+  const auto [atol, rtol] = Tolerance(type);
+  for (int64_t i = 0; i < want.element_count(); ++i) {
+    if (!inexact) {
+      if (got.GetBits(i) != want.GetBits(i)) {
+        return absl::StrCat("element ", i, ": ", got.ElementToString(i), " vs ",
+                            want.ElementToString(i));
+      }
+      continue;
+    }
+    const std::complex<double> a = got.GetAsComplex(i);
+    const std::complex<double> b = want.GetAsComplex(i);
+    auto nan = [](std::complex<double> z) {
+      return std::isnan(z.real()) || std::isnan(z.imag());
+    };
+    if (nan(a) || nan(b)) {
+      if (nan(a) != nan(b)) {
+        return absl::StrCat("element ", i, ": ", got.ElementToString(i), " vs ",
+                            want.ElementToString(i));
+      }
+      continue;
+    }
+    if (a == b) continue;
+    const double err = std::abs(a - b);
+    if (std::isinf(a.real()) || std::isinf(b.real()) ||
+        err > atol + rtol * std::abs(b)) {
+      return absl::StrCat("element ", i, ": ", got.ElementToString(i), " vs ",
+                          want.ElementToString(i), " (error ", err, ")");
+    }
+  }
+  return "";
+}
+
+void Flatten(const Literal& l, std::vector<const Literal*>* out) {
+  if (l.shape().IsTuple()) {
+    for (const Literal& e : l.tuple_elements()) Flatten(e, out);
+  } else {
+    out->push_back(&l);
+  }
+}
+
+std::vector<Literal> ReadArrays(const std::string& dir, const std::string& stem,
+                                const std::vector<Shape>& shapes,
+                                const std::string& suffix) {
+  std::vector<Literal> out;
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    auto literal = ReadLiteralFile(
+        absl::StrCat(dir, "/", stem, "_", i, suffix, ".npy"), &shapes[i]);
+    EXPECT_TRUE(literal.ok()) << literal.status().message();
+    if (literal.ok()) out.push_back(*std::move(literal));
+  }
+  return out;
+}
+
+std::vector<Shape> Leaves(const Shape& shape) {
+  std::vector<Shape> out;
+  std::function<void(const Shape&)> walk = [&](const Shape& s) {
+    if (s.IsTuple()) {
+      for (const Shape& e : s.tuple_shapes()) walk(e);
+    } else {
+      out.push_back(s);
+    }
+  };
+  walk(shape);
+  return out;
+}
+
+int& Passed() {
+  static int passed = 0;
+  return passed;
+}
+int& Total() {
+  static int total = 0;
+  return total;
+}
+
+class EvaluatorConformance
+    : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
+
+TEST_P(EvaluatorConformance, MatchesXla) {
+  const auto& [dir, stage] = GetParam();
+  const std::string path = absl::StrCat(dir, "/", stage, ".hlo");
+  std::optional<std::string> text = testing::ReadFile(path);
+  ASSERT_TRUE(text.has_value()) << path;
+  ParseOptions options;
+  options.filename = path;
+  auto module = ParseHloModule(*text, options);
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  ASSERT_TRUE(VerifyModule(**module).ok());
+  const HloComputation& entry = *(*module)->entry_computation();
+  std::vector<Shape> param_shapes;
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    param_shapes.push_back(entry.parameter_instruction(i)->shape());
+  }
+  const std::vector<Shape> result_shapes =
+      Leaves(entry.root_instruction()->shape());
+  // meta.json records the partitions of SPMD programs.
+  const std::string meta = testing::ReadFile(dir + "/meta.json").value_or("");
+  const size_t at = meta.find("\"num_partitions\": ");
+  const int64_t partitions =
+      at == std::string::npos ? 1 : std::atoll(meta.c_str() + at + 18);
+  if (partitions > 1 && stage == "before") {
+    GTEST_SKIP() << "global SPMD module (shardings resolved by XLA's "
+                    "partitioner, not evaluable as one program)";
+  }
+  ++Total();
+  std::vector<std::vector<Literal>> expected;
+  std::vector<Literal> results;
+  if (partitions > 1) {
+    std::vector<std::vector<Literal>> args;
+    for (int64_t p = 0; p < partitions; ++p) {
+      args.push_back(
+          ReadArrays(dir, "in", param_shapes, absl::StrCat(".p", p)));
+      expected.push_back(
+          ReadArrays(dir, "out", result_shapes, absl::StrCat(".p", p)));
+    }
+    auto r = EvaluateOnDevices(**module, 1, partitions, args);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    results = *std::move(r);
+  } else {
+    std::vector<Literal> args = ReadArrays(dir, "in", param_shapes, "");
+    expected.push_back(ReadArrays(dir, "out", result_shapes, ""));
+    auto r = EvaluateModule(**module, args);
+    ASSERT_TRUE(r.ok()) << r.status().message();
+    results.push_back(*std::move(r));
+  }
+  bool all = true;
+  for (size_t d = 0; d < results.size(); ++d) {
+    std::vector<const Literal*> leaves;
+    Flatten(results[d], &leaves);
+    ASSERT_EQ(leaves.size(), expected[d].size());
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      const std::string mismatch =
+          Mismatch(*leaves[k], expected[d][k], CoarsestFloat(**module));
+      EXPECT_EQ(mismatch, "") << "device " << d << ", result " << k << " ("
+                              << expected[d][k].shape().ToString(false) << ")";
+      all &= mismatch.empty();
+    }
+  }
+  if (all) ++Passed();
+}
+
+std::vector<std::pair<std::string, std::string>> Cases() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& dir : testing::ListFiles(kPrograms, "")) {
+    out.push_back({dir, "before"});
+    out.push_back({dir, "after"});
+  }
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Corpus, EvaluatorConformance, ::testing::ValuesIn(Cases()),
+    [](const ::testing::TestParamInfo<std::pair<std::string, std::string>>& i) {
+      return i.param.first.substr(i.param.first.rfind('/') + 1) + "_" +
+             i.param.second;
+    });
+
+class Summary : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::cout << "evaluator matches XLA:CPU on " << Passed() << "/" << Total()
+              << " corpus modules\n";
+  }
+};
+const auto* const kSummary = ::testing::AddGlobalTestEnvironment(new Summary());
+
+}  // namespace
+}  // namespace xlite

@@ -1,0 +1,356 @@
+// hlo-run: runs an HLO module (text, HloModuleProto or HloSnapshot) on
+// given or generated arguments and prints, writes or compares the results.
+// Flags follow XLA's run_hlo_module; see ../shared/specs/cli.md.
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "absl/flags/flag.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "hlo/evaluator/evaluator.h"
+#include "hlo/module_io.h"
+#include "hlo/verifier.h"
+#include "runtime/literal_io.h"
+#include "tools/tool_flags.h"
+
+ABSL_FLAG(std::string, platform, "",
+          "interpreter, cpu or gpu (default: the fastest available)");
+ABSL_FLAG(std::string, reference_platform, "none",
+          "run also on this platform and compare (none: no comparison)");
+ABSL_FLAG(std::vector<std::string>, input, {},
+          "one per entry parameter, in order: .npy, .npz (one array per "
+          "parameter) or a text file with one HLO literal");
+ABSL_FLAG(int64_t, random_seed, 42,
+          "seed for generated arguments when no --input is given");
+ABSL_FLAG(int64_t, replicas, 0,
+          "replicas to run (default: the module's replica_count)");
+ABSL_FLAG(int64_t, iterations, 1, "run N times; report min/median time");
+ABSL_FLAG(bool, print_literals, false,
+          "print each result as an HLO literal on stdout");
+ABSL_FLAG(std::string, output, "", "write the results as .npy files here");
+ABSL_FLAG(double, abs_error_bound, 1e-3, "absolute error bound");
+ABSL_FLAG(double, rel_error_bound, 1e-3, "relative error bound");
+ABSL_FLAG(bool, run_passes, true, "run the platform's pipeline first");
+
+namespace xlite {
+namespace {
+
+constexpr char kUsage[] =
+    "usage: hlo-run [flags] FILE\n"
+    "Runs an HLO module (text, HloModuleProto or HloSnapshot) on given or "
+    "generated arguments.";
+
+// "f32[2,2] {{1, 2}, {3, 4}}": shape and value on one line (cli.md).
+std::string FormatLiteral(const Literal& l) {
+  const Shape& shape = l.shape();
+  if (shape.IsTuple()) {
+    std::vector<std::string> parts;
+    for (const Literal& e : l.tuple_elements())
+      parts.push_back(FormatLiteral(e));
+    return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+  }
+  std::string out = shape.ToString(false);
+  if (!shape.IsArray()) return out;
+  out += ' ';
+  const int64_t rank = shape.rank();
+  if (rank == 0) return out + l.ElementToString(0);
+  int64_t linear = 0;
+  std::function<void(int64_t)> print = [&](int64_t depth) {
+    if (depth == rank) {
+      out += l.ElementToString(linear++, /*pred_as_digit=*/true);
+      return;
+    }
+    out += '{';
+    for (int64_t i = 0; i < shape.dimensions(depth); ++i) {
+      if (i > 0) out += ", ";
+      print(depth + 1);
+    }
+    out += '}';
+  };
+  print(0);
+  return out;
+}
+
+// The leaves of a (possibly tuple) literal, in order.
+void Flatten(const Literal& l, std::vector<const Literal*>* out) {
+  if (l.shape().IsTuple()) {
+    for (const Literal& e : l.tuple_elements()) Flatten(e, out);
+  } else {
+    out->push_back(&l);
+  }
+}
+
+Literal RandomLiteral(const Shape& shape, std::mt19937_64& gen) {
+  if (shape.IsTuple()) {
+    std::vector<Literal> elements;
+    for (const Shape& e : shape.tuple_shapes()) {
+      elements.push_back(RandomLiteral(e, gen));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
+  Literal out(shape);
+  if (!shape.IsArray()) return out;
+  const PrimitiveType type = shape.element_type();
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> small(0, 3);
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    if (type == PrimitiveType::kPred) {
+      out.SetFromInt64(i, small(gen) & 1);
+    } else if (IsComplex(type)) {
+      out.SetFromComplex(i, {real(gen), real(gen)});
+    } else if (IsFloatingPoint(type)) {
+      out.SetFromDouble(i, real(gen));
+    } else {
+      out.SetFromInt64(i, small(gen));
+    }
+  }
+  return out;
+}
+
+// Compares two results leaf by leaf; returns the worst mismatch or "".
+std::string Compare(const Literal& got, const Literal& want, double abs_bound,
+                    double rel_bound) {
+  std::vector<const Literal*> a, b;
+  Flatten(got, &a);
+  Flatten(want, &b);
+  if (a.size() != b.size()) return "the results have different tuple shapes";
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!ShapesCompatible(a[k]->shape(), b[k]->shape())) {
+      return absl::StrCat("result ", k, " has shape ",
+                          a[k]->shape().ToString(false), ", expected ",
+                          b[k]->shape().ToString(false));
+    }
+    const PrimitiveType type = a[k]->shape().element_type();
+    double worst = -1;
+    int64_t worst_at = -1;
+    for (int64_t i = 0; i < a[k]->element_count(); ++i) {
+      if (IsFloatingPoint(type) || IsComplex(type)) {
+        const auto x = a[k]->GetAsComplex(i), y = b[k]->GetAsComplex(i);
+        const bool both_nan = (std::isnan(x.real()) && std::isnan(y.real()));
+        if (both_nan || x == y) continue;
+        const double err = std::abs(x - y);
+        const double rel = err / std::max(std::abs(y), 1e-30);
+        if (err > abs_bound && rel > rel_bound) {
+          if (err > worst) {
+            worst = err;
+            worst_at = i;
+          }
+        }
+      } else if (a[k]->GetBits(i) != b[k]->GetBits(i)) {
+        worst_at = i;
+        break;
+      }
+    }
+    if (worst_at >= 0) {
+      return absl::StrCat("result ", k, " differs at element ", worst_at, ": ",
+                          a[k]->ElementToString(worst_at), " vs ",
+                          b[k]->ElementToString(worst_at));
+    }
+  }
+  return "";
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args =
+      ParseToolFlags(argc, argv, kUsage, "tools/hlo_run");
+  if (args.size() != 1) {
+    std::cerr << (args.empty() ? "error: no input file\n"
+                               : "error: more than one input file\n")
+              << kUsage << "\n";
+    return kExitUsage;
+  }
+  std::string platform = absl::GetFlag(FLAGS_platform);
+  if (platform.empty()) platform = "interpreter";
+  for (const std::string& p :
+       {platform, absl::GetFlag(FLAGS_reference_platform)}) {
+    if (p == "none" && &p != &platform) continue;
+    if (p != "interpreter" && p != "cpu" && p != "gpu") {
+      std::cerr << "error: unknown platform '" << p
+                << "'; expected interpreter, cpu or gpu\n";
+      return kExitUsage;
+    }
+    if (p != "interpreter") {
+      std::cerr << "error: the " << p
+                << " backend is not in this build yet; use "
+                   "--platform=interpreter\n";
+      return kExitUsage;
+    }
+  }
+  if (absl::GetFlag(FLAGS_iterations) < 1) {
+    std::cerr << "error: --iterations must be >= 1\n";
+    return kExitUsage;
+  }
+  const std::string& path = args[0];
+  // The module, or a snapshot holding the module and its arguments.
+  std::unique_ptr<HloModule> module;
+  std::vector<Literal> arguments;
+  absl::StatusOr<Snapshot> snapshot = absl::NotFoundError("");
+  if (ModuleFormatFromPath(path) == ModuleFormat::kProto) {
+    snapshot = ReadHloSnapshotFile(path);
+  }
+  if (snapshot.ok() && !snapshot->arguments.empty()) {
+    module = std::move(snapshot->module);
+    arguments = std::move(snapshot->arguments);
+    absl::Status verified = VerifyModule(*module);
+    if (!verified.ok()) {
+      std::cerr << verified.message() << "\n";
+      return kExitInputError;
+    }
+  } else {
+    absl::StatusOr<std::unique_ptr<HloModule>> loaded =
+        LoadVerifiedModule(path);
+    if (!loaded.ok()) {
+      std::cerr << loaded.status().message() << "\n";
+      return kExitInputError;
+    }
+    module = *std::move(loaded);
+  }
+  const HloComputation& entry = *module->entry_computation();
+  const std::vector<std::string> inputs = absl::GetFlag(FLAGS_input);
+  if (!inputs.empty()) {
+    arguments.clear();
+    for (const std::string& input : inputs) {
+      const int64_t next = arguments.size();
+      if (absl::EndsWith(input, ".npz")) {
+        std::vector<PrimitiveType> types;
+        for (int64_t i = next; i < entry.num_parameters(); ++i) {
+          const Shape& s = entry.parameter_instruction(i)->shape();
+          types.push_back(s.IsArray() ? s.element_type() : PrimitiveType::kF32);
+        }
+        absl::StatusOr<NamedLiterals> arrays = ReadNpzFile(input, types);
+        if (!arrays.ok()) {
+          std::cerr << arrays.status().message() << "\n";
+          return kExitInputError;
+        }
+        for (auto& [name, literal] : *arrays) arguments.push_back(literal);
+        continue;
+      }
+      if (next >= entry.num_parameters()) {
+        std::cerr << input << ": error: the entry computation has only "
+                  << entry.num_parameters() << " parameters\n";
+        return kExitInputError;
+      }
+      const Shape& want = entry.parameter_instruction(next)->shape();
+      absl::StatusOr<Literal> literal = ReadLiteralFile(input, &want);
+      if (!literal.ok()) {
+        std::cerr << literal.status().message() << "\n";
+        return kExitInputError;
+      }
+      arguments.push_back(*std::move(literal));
+    }
+  }
+  if (arguments.empty() && entry.num_parameters() > 0) {
+    std::mt19937_64 gen(absl::GetFlag(FLAGS_random_seed));
+    for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+      arguments.push_back(
+          RandomLiteral(entry.parameter_instruction(i)->shape(), gen));
+    }
+  }
+  if (static_cast<int64_t>(arguments.size()) != entry.num_parameters()) {
+    std::cerr << "error: the entry computation takes " << entry.num_parameters()
+              << " arguments, " << arguments.size() << " given\n";
+    return kExitInputError;
+  }
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    const Shape& want = entry.parameter_instruction(i)->shape();
+    if (!ShapesCompatible(arguments[i].shape(), want)) {
+      std::cerr << "error: argument " << i << " has shape "
+                << arguments[i].shape().ToString(false) << ", parameter " << i
+                << " needs " << want.ToString(false) << "\n";
+      return kExitInputError;
+    }
+  }
+  int64_t replicas = absl::GetFlag(FLAGS_replicas);
+  if (replicas < 0) {
+    std::cerr << "error: --replicas must be >= 1\n";
+    return kExitUsage;
+  }
+  if (replicas == 0) replicas = module->config().replica_count;
+  const int64_t partitions = module->config().num_partitions;
+  const int64_t devices = replicas * partitions;
+
+  auto run_once = [&]() -> absl::StatusOr<std::vector<Literal>> {
+    if (devices == 1) {
+      absl::StatusOr<Literal> r = EvaluateModule(*module, arguments);
+      if (!r.ok()) return r.status();
+      std::vector<Literal> out;
+      out.push_back(*std::move(r));
+      return out;
+    }
+    std::vector<std::vector<Literal>> per_device(devices, arguments);
+    return EvaluateOnDevices(*module, replicas, partitions, per_device);
+  };
+  std::vector<double> seconds;
+  absl::StatusOr<std::vector<Literal>> results = absl::UnknownError("");
+  for (int64_t i = 0; i < absl::GetFlag(FLAGS_iterations); ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    results = run_once();
+    seconds.push_back(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+    if (!results.ok()) {
+      std::cerr << results.status().message() << "\n";
+      return kExitInputError;
+    }
+  }
+  if (seconds.size() > 1) {
+    std::sort(seconds.begin(), seconds.end());
+    std::cerr << "time (" << platform << ", " << seconds.size()
+              << " runs): min " << seconds.front() * 1e3 << " ms, median "
+              << seconds[seconds.size() / 2] * 1e3 << " ms\n";
+  }
+  int exit_code = kExitOk;
+  if (absl::GetFlag(FLAGS_reference_platform) != "none") {
+    absl::StatusOr<std::vector<Literal>> reference = run_once();
+    if (!reference.ok()) {
+      std::cerr << "reference: " << reference.status().message() << "\n";
+      return kExitInputError;
+    }
+    for (size_t d = 0; d < results->size(); ++d) {
+      const std::string mismatch = Compare(
+          (*results)[d], (*reference)[d], absl::GetFlag(FLAGS_abs_error_bound),
+          absl::GetFlag(FLAGS_rel_error_bound));
+      if (!mismatch.empty()) {
+        std::cerr << "mismatch (replica " << d << "): " << mismatch << "\n";
+        exit_code = kExitInputError;
+      }
+    }
+    if (exit_code == kExitOk) std::cerr << "results match the reference\n";
+  }
+  const std::string output = absl::GetFlag(FLAGS_output);
+  for (size_t d = 0; d < results->size(); ++d) {
+    std::vector<const Literal*> leaves;
+    Flatten((*results)[d], &leaves);
+    if (absl::GetFlag(FLAGS_print_literals)) {
+      if (results->size() > 1) std::cout << "replica " << d << ":\n";
+      for (const Literal* leaf : leaves)
+        std::cout << FormatLiteral(*leaf) << "\n";
+    }
+    if (!output.empty()) {
+      std::string dir = output;
+      if (results->size() > 1) dir = absl::StrCat(output, "/replica_", d);
+      std::error_code error;
+      std::filesystem::create_directories(dir, error);
+      for (size_t k = 0; k < leaves.size(); ++k) {
+        absl::Status written =
+            WriteNpyFile(*leaves[k], absl::StrCat(dir, "/out_", k, ".npy"));
+        if (!written.ok()) {
+          std::cerr << written.message() << "\n";
+          return kExitInputError;
+        }
+      }
+    }
+  }
+  return exit_code;
+}
+
+}  // namespace
+}  // namespace xlite
+
+int main(int argc, char** argv) { return xlite::Main(argc, argv); }
