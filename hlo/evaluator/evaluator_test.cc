@@ -1,0 +1,425 @@
+// Evaluator unit tests by opcode family, with the edge cases XLA defines:
+// integer division by zero, shifts past the width, NaN in min/max and in
+// sort (total order), clamped gather/dynamic-slice starts, dropped
+// out-of-bounds scatter windows, negative padding, empty shapes,
+// conditionals out of range, collectives on several devices and deadlocks.
+#include "hlo/evaluator/evaluator.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "hlo/parser.h"
+#include "hlo/verifier.h"
+
+namespace xlite {
+namespace {
+
+// Evaluates the module on literal-text arguments; returns the result as
+// text (or the error).
+std::string Eval(const std::string& hlo, std::vector<std::string> args = {}) {
+  auto module = ParseHloModule(hlo);
+  if (!module.ok()) return std::string(module.status().message());
+  absl::Status verified = VerifyModule(**module);
+  if (!verified.ok()) return std::string(verified.message());
+  std::vector<Literal> literals;
+  for (const std::string& a : args) {
+    auto l = ParseLiteral(a);
+    if (!l.ok()) return std::string(l.status().message());
+    literals.push_back(*std::move(l));
+  }
+  auto result = EvaluateModule(**module, literals);
+  if (!result.ok()) return std::string(result.status().message());
+  return result->ToString();
+}
+
+std::string Unary(const std::string& op, const std::string& type,
+                  const std::string& value) {
+  return Eval(
+      absl::StrCat("HloModule m\nENTRY e {\n  p = ", type,
+                   " parameter(0)\n  ROOT r = ", type, " ", op, "(p)\n}\n"),
+      {absl::StrCat(type, " ", value)});
+}
+
+std::string Binary(const std::string& op, const std::string& type,
+                   const std::string& a, const std::string& b,
+                   const std::string& result_type = "") {
+  const std::string out = result_type.empty() ? type : result_type;
+  return Eval(
+      absl::StrCat("HloModule m\nENTRY e {\n  a = ", type,
+                   " parameter(0)\n  b = ", type,
+                   " parameter(1)\n  ROOT r = ", out, " ", op, "(a, b)\n}\n"),
+      {absl::StrCat(type, " ", a), absl::StrCat(type, " ", b)});
+}
+
+TEST(Elementwise, IntegerDivisionFollowsXla) {
+  EXPECT_EQ(
+      Binary("divide", "s32[4]", "{7, -7, 5, -2147483648}", "{2, 2, 0, -1}"),
+      "s32[4] {3, -3, -1, -2147483648}");
+  EXPECT_EQ(
+      Binary("remainder", "s32[4]", "{7, -7, 5, -2147483648}", "{2, 2, 0, -1}"),
+      "s32[4] {1, -1, 5, 0}");
+  EXPECT_EQ(Binary("divide", "u8[2]", "{7, 9}", "{0, 2}"), "u8[2] {255, 4}");
+}
+
+TEST(Elementwise, ShiftsPastTheWidth) {
+  EXPECT_EQ(Binary("shift-left", "s32[3]", "{1, 1, 1}", "{3, 32, -1}"),
+            "s32[3] {8, 0, 0}");
+  EXPECT_EQ(
+      Binary("shift-right-arithmetic", "s8[3]", "{-16, -16, 16}", "{2, 9, 9}"),
+      "s8[3] {-4, -1, 0}");
+  EXPECT_EQ(Binary("shift-right-logical", "s8[2]", "{-16, -16}", "{2, 8}"),
+            "s8[2] {60, 0}");
+  EXPECT_EQ(Binary("shift-left", "s4[2]", "{1, 3}", "{3, 2}"),
+            "s4[2] {-8, -4}");
+}
+
+TEST(Elementwise, WrapAroundAndBits) {
+  EXPECT_EQ(Binary("add", "s8[2]", "{127, -128}", "{1, -1}"),
+            "s8[2] {-128, 127}");
+  EXPECT_EQ(Binary("multiply", "u4[2]", "{5, 15}", "{4, 15}"), "u4[2] {4, 1}");
+  EXPECT_EQ(Unary("popcnt", "u16[2]", "{65535, 5}"), "u16[2] {16, 2}");
+  EXPECT_EQ(Unary("count-leading-zeros", "s32[3]", "{0, 1, -1}"),
+            "s32[3] {32, 31, 0}");
+  EXPECT_EQ(Unary("count-leading-zeros", "u4[2]", "{1, 8}"), "u4[2] {3, 0}");
+  EXPECT_EQ(Unary("negate", "s32[1]", "{-2147483648}"), "s32[1] {-2147483648}");
+  EXPECT_EQ(Binary("power", "s32[4]", "{2, 2, -1, 3}", "{10, -1, -3, 0}"),
+            "s32[4] {1024, 0, -1, 1}");
+  EXPECT_EQ(Binary("mulhi", "u32[1]", "{4294967295}", "{4294967295}"),
+            "u32[1] {4294967294}");
+}
+
+TEST(Elementwise, FloatsAndNaN) {
+  EXPECT_EQ(Binary("maximum", "f32[3]", "{1, nan, -0}", "{nan, 2, 0}"),
+            "f32[3] {nan, nan, 0}");
+  EXPECT_EQ(Binary("minimum", "f32[2]", "{-0, 3}", "{0, -inf}"),
+            "f32[2] {-0, -inf}");
+  EXPECT_EQ(Unary("round-nearest-even", "f32[4]", "{0.5, 1.5, 2.5, -0.5}"),
+            "f32[4] {0, 2, 2, -0}");
+  EXPECT_EQ(Unary("round-nearest-afz", "f32[3]", "{0.5, 1.5, -2.5}"),
+            "f32[3] {1, 2, -3}");
+  EXPECT_EQ(Eval(R"(HloModule m
+ENTRY e {
+  p = f32[3] parameter(0)
+  ROOT r = pred[3] is-finite(p)
+})",
+                 {"f32[3] {1, inf, nan}"}),
+            "pred[3] {1, 0, 0}");
+  EXPECT_EQ(Unary("sign", "f32[3]", "{-3, -0, nan}"), "f32[3] {-1, -0, nan}");
+  // bf16 rounds every operation.
+  EXPECT_EQ(Binary("add", "bf16[1]", "{1}", "{0.001}"), "bf16[1] {1}");
+  EXPECT_EQ(Unary("acos", "f32[1]", "{1}"), "f32[1] {0}");
+  EXPECT_EQ(Unary("cosh", "f64[1]", "{0}"), "f64[1] {1}");
+}
+
+TEST(Elementwise, CompareTotalOrder) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  a = f32[4] parameter(0)
+  b = f32[4] parameter(1)
+  ROOT r = pred[4] compare(a, b), direction=LT, type=TOTALORDER
+})";
+  EXPECT_EQ(
+      Eval(m, {"f32[4] {-0, -nan, 1, inf}", "f32[4] {0, -inf, nan, nan}"}),
+      "pred[4] {1, 1, 1, 1}");
+}
+
+TEST(Convert, SaturatesAndRounds) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  p = f32[5] parameter(0)
+  ROOT r = s8[5] convert(p)
+})";
+  EXPECT_EQ(Eval(m, {"f32[5] {1e10, -1e10, nan, -3.9, 2.9}"}),
+            "s8[5] {127, -128, 0, -3, 2}");
+  const std::string narrow = R"(HloModule m
+ENTRY e {
+  p = f32[4] parameter(0)
+  ROOT r = f8e4m3fn[4] convert(p)
+})";
+  EXPECT_EQ(Eval(narrow, {"f32[4] {1000, 0.1, -448, nan}"}),
+            "f8e4m3fn[4] {nan, 0.102, -448, nan}");
+}
+
+TEST(Convert, BitcastConvertAndReducePrecision) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT r = u16[2,2] bitcast-convert(p)
+})";
+  EXPECT_EQ(Eval(m, {"f32[2] {1, -2}"}),
+            "u16[2,2] { { 0, 16256 }, { 0, 49152 } }");
+  const std::string rp = R"(HloModule m
+ENTRY e {
+  p = f32[3] parameter(0)
+  ROOT r = f32[3] reduce-precision(p), exponent_bits=5, mantissa_bits=2
+})";
+  EXPECT_EQ(Eval(rp, {"f32[3] {1.3, 100000, 1e-10}"}), "f32[3] {1.25, inf, 0}");
+}
+
+TEST(DataMovement, SlicesPadsAndEmpty) {
+  const std::string ds = R"(HloModule m
+ENTRY e {
+  p = s32[5] parameter(0)
+  i = s32[] parameter(1)
+  ROOT r = s32[2] dynamic-slice(p, i), dynamic_slice_sizes={2}
+})";
+  EXPECT_EQ(Eval(ds, {"s32[5] {0, 1, 2, 3, 4}", "s32[] 9"}), "s32[2] {3, 4}");
+  EXPECT_EQ(Eval(ds, {"s32[5] {0, 1, 2, 3, 4}", "s32[] -3"}), "s32[2] {0, 1}");
+  const std::string pad = R"(HloModule m
+ENTRY e {
+  p = s32[4] parameter(0)
+  z = s32[] constant(9)
+  ROOT r = s32[6] pad(p, z), padding=-1_0_1
+})";
+  EXPECT_EQ(Eval(pad, {"s32[4] {1, 2, 3, 4}"}), "s32[6] {9, 2, 9, 3, 9, 4}");
+  const std::string empty = R"(HloModule m
+ENTRY e {
+  p = f32[0,3] parameter(0)
+  z = f32[] constant(0)
+  ROOT r = f32[3] reduce(p, z), dimensions={0}, to_apply=add
+}
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+})";
+  EXPECT_EQ(Eval(empty, {"f32[0,3] {}"}), "f32[3] {0, 0, 0}");
+  const std::string transpose = R"(HloModule m
+ENTRY e {
+  p = s32[2,3] parameter(0)
+  ROOT r = s32[3,2] transpose(p), dimensions={1,0}
+})";
+  EXPECT_EQ(Eval(transpose, {"s32[2,3] {{1, 2, 3}, {4, 5, 6}}"}),
+            "s32[3,2] { { 1, 4 }, { 2, 5 }, { 3, 6 } }");
+  // A bitcast reinterprets the physical (layout) order.
+  const std::string bitcast = R"(HloModule m
+ENTRY e {
+  p = s32[2,3]{0,1} parameter(0)
+  ROOT r = s32[3,2]{1,0} bitcast(p)
+})";
+  EXPECT_EQ(Eval(bitcast, {"s32[2,3] {{1, 2, 3}, {4, 5, 6}}"}),
+            "s32[3,2] { { 1, 4 }, { 2, 5 }, { 3, 6 } }");
+}
+
+TEST(GatherScatter, ClampsAndDrops) {
+  const std::string gather = R"(HloModule m
+ENTRY e {
+  p = s32[5] parameter(0)
+  i = s32[3,1] parameter(1)
+  ROOT r = s32[3,2] gather(p, i), offset_dims={1}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1, slice_sizes={2}
+})";
+  EXPECT_EQ(
+      Eval(gather, {"s32[5] {0, 1, 2, 3, 4}", "s32[3,1] {{0}, {4}, {-7}}"}),
+      "s32[3,2] { { 0, 1 }, { 3, 4 }, { 0, 1 } }");
+  const std::string scatter = R"(HloModule m
+add {
+  x = s32[] parameter(0)
+  y = s32[] parameter(1)
+  ROOT s = s32[] add(x, y)
+}
+ENTRY e {
+  p = s32[4] parameter(0)
+  i = s32[3] parameter(1)
+  u = s32[3] parameter(2)
+  ROOT r = s32[4] scatter(p, i, u), update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+})";
+  EXPECT_EQ(Eval(scatter, {"s32[4] {0, 0, 0, 0}", "s32[3] {1, 1, 9}",
+                           "s32[3] {5, 6, 7}"}),
+            "s32[4] {0, 11, 0, 0}");
+}
+
+TEST(Sort, TotalOrderPutsNaNLast) {
+  const std::string m = R"(HloModule m
+less {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT, type=TOTALORDER
+}
+ENTRY e {
+  p = f32[5] parameter(0)
+  ROOT r = f32[5] sort(p), dimensions={0}, is_stable=true, to_apply=less
+})";
+  EXPECT_EQ(Eval(m, {"f32[5] {nan, 1, -inf, -0, 0}"}),
+            "f32[5] {-inf, -0, 0, 1, nan}");
+  const std::string topk = R"(HloModule m
+ENTRY e {
+  p = f32[5] parameter(0)
+  ROOT r = (f32[2], s32[2]) topk(p), k=2, largest=true
+})";
+  EXPECT_EQ(Eval(topk, {"f32[5] {3, 7, 7, 1, 0}"}),
+            "(f32[2] {7, 7}, s32[2] {1, 2})");
+}
+
+TEST(ControlFlow, ConditionalIndexOutOfRangeRunsLast) {
+  const std::string m = R"(HloModule m
+b0 {
+  x = f32[] parameter(0)
+  ROOT r = f32[] negate(x)
+}
+b1 {
+  x = f32[] parameter(0)
+  ROOT r = f32[] add(x, x)
+}
+ENTRY e {
+  i = s32[] parameter(0)
+  x = f32[] parameter(1)
+  ROOT c = f32[] conditional(i, x, x), branch_computations={b0, b1}
+})";
+  EXPECT_EQ(Eval(m, {"s32[] 0", "f32[] 3"}), "f32[] -3");
+  EXPECT_EQ(Eval(m, {"s32[] 7", "f32[] 3"}), "f32[] 6");
+  EXPECT_EQ(Eval(m, {"s32[] -1", "f32[] 3"}), "f32[] 6");
+}
+
+TEST(ControlFlow, WhileAndOptBarrier) {
+  const std::string m = R"(HloModule m
+cond {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(5)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], s32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  a = s32[] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  b = s32[] multiply(a, j)
+  ROOT t = (s32[], s32[]) tuple(j, b)
+}
+ENTRY e {
+  zero = s32[] constant(0)
+  one = s32[] constant(1)
+  init = (s32[], s32[]) tuple(zero, one)
+  w = (s32[], s32[]) while(init), condition=cond, body=body
+  ROOT o = (s32[], s32[]) opt-barrier(w)
+})";
+  EXPECT_EQ(Eval(m), "(s32[] 5, s32[] 120)");
+}
+
+TEST(DotConv, DotWithBatchAndPreferredType) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  a = s8[2,2,3] parameter(0)
+  b = s8[2,3] parameter(1)
+  ROOT d = s32[2,2] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+})";
+  EXPECT_EQ(
+      Eval(m,
+           {"s8[2,2,3] {{{1, 2, 3}, {4, 5, 6}}, {{100, 100, 100}, {-1, 0, 1}}}",
+            "s8[2,3] {{1, 1, 1}, {2, 2, 2}}"}),
+      "s32[2,2] { { 6, 15 }, { 600, 0 } }");
+  const std::string conv = R"(HloModule m
+ENTRY e {
+  x = f32[1,4,2] parameter(0)
+  k = f32[2,1,4] parameter(1)
+  ROOT c = f32[1,3,4] convolution(x, k), window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=2
+})";
+  EXPECT_EQ(Eval(conv, {"f32[1,4,2] {{{1, 10}, {2, 20}, {3, 30}, {4, 40}}}",
+                        "f32[2,1,4] {{{1, 1, 0, 0}}, {{1, 0, 1, 1}}}"}),
+            "f32[1,3,4] { { { 3, 1, 20, 20 }, { 5, 2, 30, 30 }, { 7, 3, "
+            "40, 40 } } }");
+}
+
+TEST(RngBitGenerator, ThreeFryAndPhiloxAreDeterministic) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  s = u64[2] parameter(0)
+  ROOT r = (u64[2], u32[3]) rng-bit-generator(s), algorithm=rng_three_fry
+})";
+  const std::string first = Eval(m, {"u64[2] {1, 2}"});
+  EXPECT_EQ(first.substr(0, 22), "(u64[2] {1, 4}, u32[3]");
+  EXPECT_EQ(Eval(m, {"u64[2] {1, 2}"}), first);
+}
+
+TEST(Collectives, AcrossDevicesAndDeadlock) {
+  auto module = ParseHloModule(R"(HloModule m, replica_count=4
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  p = f32[2] parameter(0)
+  s = f32[2] all-reduce(p), replica_groups={{0,1},{2,3}}, to_apply=add
+  g = f32[4] all-gather(p), replica_groups={{0,1},{2,3}}, dimensions={0}
+  c = f32[2] collective-permute(p), source_target_pairs={{0,1},{1,2},{2,3},{3,0}}
+  r = u32[] replica-id()
+  ROOT t = (f32[2], f32[4], f32[2], u32[]) tuple(s, g, c, r)
+})");
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  std::vector<std::vector<Literal>> args;
+  for (int d = 0; d < 4; ++d) {
+    args.push_back(
+        {*ParseLiteral(absl::StrCat("f32[2] {", d, ", ", 10 * d, "}"))});
+  }
+  auto results = EvaluateOnDevices(**module, 4, 1, args);
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ((*results)[1].ToString(),
+            "(f32[2] {1, 10}, f32[4] {0, 0, 1, 10}, f32[2] {0, 0}, u32[] 1)");
+  EXPECT_EQ((*results)[3].ToString(),
+            "(f32[2] {5, 50}, f32[4] {2, 20, 3, 30}, f32[2] {2, 20}, u32[] 3)");
+  // Replica 1 skips the all-reduce the others wait in.
+  auto deadlock = ParseHloModule(R"(HloModule m, replica_count=2
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  p = f32[] parameter(0)
+  r = u32[] replica-id()
+  z = u32[] constant(0)
+  first = pred[] compare(r, z), direction=EQ
+  ROOT c = f32[] conditional(first, p, p), true_computation=reduce, false_computation=keep
+}
+reduce {
+  x = f32[] parameter(0)
+  ROOT s = f32[] all-reduce(x), replica_groups={}, to_apply=add
+}
+keep {
+  ROOT x = f32[] parameter(0)
+})");
+  ASSERT_TRUE(deadlock.ok()) << deadlock.status().message();
+  std::vector<std::vector<Literal>> two = {{*ParseLiteral("f32[] 1")},
+                                           {*ParseLiteral("f32[] 2")}};
+  auto stuck = EvaluateOnDevices(**deadlock, 2, 1, two);
+  ASSERT_FALSE(stuck.ok());
+  EXPECT_NE(stuck.status().message().find("collective deadlock"),
+            std::string::npos)
+      << stuck.status().message();
+}
+
+TEST(Errors, NotEvaluableIsLocated) {
+  EXPECT_NE(Eval(R"(HloModule m
+ENTRY e {
+  ROOT c = f32[20] constant({...})
+})")
+                .find("elided"),
+            std::string::npos);
+  EXPECT_NE(Eval(R"(HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT c = f32[2] custom-call(p), custom_call_target="my_kernel"
+})",
+                 {"f32[2] {1, 2}"})
+                .find("custom-call target \"my_kernel\" has no implementation"),
+            std::string::npos);
+  EXPECT_NE(Eval(R"(HloModule m, replica_count=2
+add {
+  x = f32[] parameter(0)
+  y = f32[] parameter(1)
+  ROOT s = f32[] add(x, y)
+}
+ENTRY e {
+  p = f32[] parameter(0)
+  ROOT s = f32[] all-reduce(p), replica_groups={{0,1}}, to_apply=add
+})",
+                 {"f32[] 1"})
+                .find("devices"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace xlite
