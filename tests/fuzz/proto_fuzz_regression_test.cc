@@ -23,7 +23,7 @@ void RunModuleFile(const std::string& path) {
   if (!proto.ok()) return;  // elided constants
   const std::string binary = SerializeDeterministic(*proto);
   // Corrupting bytes costs a full import per variant: small protos only.
-  const bool flip = binary.size() < 16384;
+  const bool flip = binary.size() < 8192;
   testing::ReplayWithVariants(std::string(1, '\0') + binary, flip);
   std::string pbtxt;
   google::protobuf::TextFormat::PrintToString(*proto, &pbtxt);

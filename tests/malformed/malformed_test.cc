@@ -142,7 +142,7 @@ const std::vector<Case>& Cases() {
        "m.hlo:4:1: error: unexpected end of input in computation e; expected "
        "'}'"},
       {"BinaryGarbage",
-       std::string("HloModule m\n\x01\x02\xff\xfe garbage", 26),
+       std::string("HloModule m\n\x01\x02\xff\xfe garbage"),
        "m.hlo:2:1: error: expected a computation name"},
       {"GarbageOnly",
        std::string("\x7f"
