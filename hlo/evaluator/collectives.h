@@ -68,6 +68,8 @@ absl::StatusOr<std::vector<Literal>> RunOnDevices(
 
 /// The custom calls the global registry starts with.
 void RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+/// The block-scaled dot family (block_scaled.cc).
+void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry);
 
 }  // namespace xlite::eval
 

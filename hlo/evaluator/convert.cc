@@ -206,6 +206,52 @@ absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& hlo,
   return out;
 }
 
+// stochastic-convert(float, random bits) -> signed integer, as XLA's
+// decomposition defines it: truncate |x| and round up when the random
+// value is below the fraction scaled to the random type's range; saturate.
+absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& hlo,
+                                              const Literal& operand,
+                                              const Literal& random) {
+  const PrimitiveType to = hlo.shape().element_type();
+  const PrimitiveType from = operand.shape().element_type();
+  if (!IsSignedInteger(to) || !IsFloatingPoint(from)) {
+    return InstructionError(
+        hlo, "stochastic-convert is defined from floats to signed integers");
+  }
+  const int random_bits = BitWidth(random.shape().element_type());
+  const int to_bits = BitWidth(to);
+  const double scale = std::ldexp(1.0, random_bits);
+  const double random_max = std::ldexp(1.0, random_bits) - 1;
+  const int64_t min = -(int64_t{1} << (to_bits - 1));
+  const int64_t max = (int64_t{1} << (to_bits - 1)) - 1;
+  Literal out(hlo.shape());
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    const double x = operand.GetAsDouble(i);
+    if (std::isnan(x)) {
+      out.SetFromInt64(i, 0);
+      continue;
+    }
+    if (x <= static_cast<double>(min)) {
+      out.SetFromInt64(i, min);
+      continue;
+    }
+    if (x >= static_cast<double>(max)) {
+      out.SetFromInt64(i, max);
+      continue;
+    }
+    const double a = std::fabs(x);
+    const double whole = std::floor(a);
+    // The fraction in fixed point, converted (truncating, saturating) to the
+    // random type.
+    const double fixed = std::min(std::trunc((a - whole) * scale), random_max);
+    const uint64_t r = random.GetAsUint64(i);
+    int64_t v = static_cast<int64_t>(whole);
+    if (static_cast<double>(r) < fixed) ++v;
+    out.SetFromInt64(i, x < 0 ? -v : v);
+  }
+  return out;
+}
+
 absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
                                             const Literal& operand) {
   const int e = static_cast<int>(hlo.attrs().exponent_bits);

@@ -121,6 +121,7 @@ absl::StatusOr<Literal> TrsmCall(const HloInstruction& call,
 
 void RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   registry.Register("TopK", TopKCall);
+  RegisterBlockScaledCustomCalls(registry);
   for (const char* prefix : {"s", "d", "c", "z"}) {
     registry.Register(absl::StrCat("lapack_", prefix, "potrf_ffi"), PotrfCall);
     registry.Register(absl::StrCat("lapack_", prefix, "trsm_ffi"), TrsmCall);

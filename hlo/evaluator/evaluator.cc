@@ -203,6 +203,8 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
       return EvalBitcastConvert(hlo, *operands[0]);
     case HloOpcode::kReducePrecision:
       return EvalReducePrecision(hlo, *operands[0]);
+    case HloOpcode::kStochasticConvert:
+      return EvalStochasticConvert(hlo, *operands[0], *operands[1]);
     case HloOpcode::kCall:
     case HloOpcode::kFusion:
       return Call(*hlo.called_computations()[0], operands);

@@ -322,6 +322,90 @@ ENTRY e {
             "40, 40 } } }");
 }
 
+TEST(Scan, CumulativeSumWithCarry) {
+  const std::string m = R"(HloModule m
+step {
+  x = f32[2] parameter(0)
+  c = f32[2] parameter(1)
+  s = f32[2] add(x, c)
+  ROOT t = (f32[2], f32[2]) tuple(s, s)
+}
+ENTRY e {
+  xs = f32[3,2] parameter(0)
+  init = f32[2] parameter(1)
+  ROOT r = (f32[3,2], f32[2]) scan(xs, init), dimensions={0}, num_carries=1, to_apply=step
+})";
+  EXPECT_EQ(
+      Eval(m, {"f32[3,2] {{1, 10}, {2, 20}, {3, 30}}", "f32[2] {0, 100}"}),
+      "(f32[3,2] { { 1, 110 }, { 3, 130 }, { 6, 160 } }, f32[2] {6, 160})");
+}
+
+TEST(StochasticConvert, RoundsUpBelowTheFraction) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  x = f32[4] parameter(0)
+  r = u32[4] parameter(1)
+  ROOT c = s8[4] stochastic-convert(x, r)
+})";
+  // 2.25: fraction 0.25 = 2^30 in u32; 1 < 2^30 rounds up, 2^31 does not.
+  EXPECT_EQ(Eval(m, {"f32[4] {2.25, 2.25, -2.25, 1000}",
+                     "u32[4] {1, 2147483648, 1, 0}"}),
+            "s8[4] {3, 2, -3, 127}");
+}
+
+TEST(BlockScaled, DotMatchesExplicitDequantizeAndDot) {
+  // lhs quantized with per-block scales, rhs wide (3 operands): the call
+  // equals dot(convert(lhs) * broadcast(scale), rhs).
+  const std::string call = R"(HloModule m
+ENTRY e {
+  lhs = f8e4m3fn[2,4] parameter(0)
+  rhs = f32[3,4] parameter(1)
+  scale = f8e8m0fnu[2,2] parameter(2)
+  ROOT r = f32[2,3] custom-call(lhs, rhs, scale), custom_call_target="__op$block_scaled_dot"
+})";
+  const std::vector<std::string> args = {
+      "f8e4m3fn[2,4] {{1, 2, 3, 4}, {-1, 0.5, 0, 2}}",
+      "f32[3,4] {{1, 0, 0, 0}, {0, 1, 1, 0}, {1, 1, 1, 1}}",
+      "f8e8m0fnu[2,2] {{2, 0.5}, {1, 4}}"};
+  EXPECT_EQ(Eval(call, args), "f32[2,3] { { 2, 5.5, 9.5 }, { -1, 0.5, 7.5 } }");
+  // Five operands: a global scale multiplies the result.
+  const std::string global = R"(HloModule m
+ENTRY e {
+  lhs = f8e4m3fn[1,2] parameter(0)
+  rhs = f8e4m3fn[1,2] parameter(1)
+  ls = f8e8m0fnu[1,1] parameter(2)
+  rs = f8e8m0fnu[1,1] parameter(3)
+  g = f32[] parameter(4)
+  ROOT r = f32[1,1] custom-call(lhs, rhs, ls, rs, g), custom_call_target="__op$block_scaled_dot"
+})";
+  EXPECT_EQ(Eval(global, {"f8e4m3fn[1,2] {{1, 2}}", "f8e4m3fn[1,2] {{3, 4}}",
+                          "f8e8m0fnu[1,1] {{2}}", "f8e8m0fnu[1,1] {{0.5}}",
+                          "f32[] 10"}),
+            "f32[1,1] { {110} }");
+  EXPECT_NE(Eval(R"(HloModule m
+ENTRY e {
+  lhs = f8e4m3fn[1,2] parameter(0)
+  rhs = f8e4m3fn[1,2] parameter(1)
+  ROOT r = f32[1,1] custom-call(lhs, rhs), custom_call_target="__op$block_scaled_dot"
+})",
+                 {"f8e4m3fn[1,2] {{1, 2}}", "f8e4m3fn[1,2] {{3, 4}}"})
+                .find("takes 3 to 5 operands"),
+            std::string::npos);
+}
+
+TEST(BlockScaled, QuantizeThenDequantizeRoundTrips) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  x = f32[1,4] parameter(0)
+  q = (f8e4m3fn[1,4], f8e8m0fnu[1,2]) custom-call(x), custom_call_target="__op$quantize"
+  d = f8e4m3fn[1,4] get-tuple-element(q), index=0
+  s = f8e8m0fnu[1,2] get-tuple-element(q), index=1
+  ROOT r = f32[1,4] custom-call(d, s), custom_call_target="__op$dequantize"
+})";
+  EXPECT_EQ(Eval(m, {"f32[1,4] {{1, -2, 512, 256}}"}),
+            "f32[1,4] { { 1, -2, 512, 256 } }");
+}
+
 TEST(RngBitGenerator, ThreeFryAndPhiloxAreDeterministic) {
   const std::string m = R"(HloModule m
 ENTRY e {

@@ -119,6 +119,9 @@ absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& hlo,
                                            const Literal& operand);
 absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
                                             const Literal& operand);
+absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& hlo,
+                                              const Literal& operand,
+                                              const Literal& random);
 absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
                                          Operands operands);
 absl::StatusOr<Literal> EvalGather(const HloInstruction& hlo,

@@ -411,11 +411,89 @@ absl::StatusOr<Literal> EvalMap(Evaluator& evaluator, const HloInstruction& hlo,
   return out;
 }
 
+namespace {
+
+// The slab of `array` at `index` along `dim`, without that dimension.
+Literal Slab(const Literal& array, int64_t dim, int64_t index) {
+  const Shape& s = array.shape();
+  std::vector<int64_t> dims;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < s.rank(); ++d) {
+    if (d != dim) dims.push_back(s.dimensions(d));
+    if (d < dim) outer *= s.dimensions(d);
+    if (d > dim) inner *= s.dimensions(d);
+  }
+  Literal out(Shape(s.element_type(), dims));
+  const int64_t w = ElementBytes(s);
+  const int64_t n = s.dimensions(dim);
+  for (int64_t o = 0; o < outer; ++o) {
+    std::memcpy(out.mutable_data().data() + o * inner * w,
+                array.data().data() + (o * n + index) * inner * w, inner * w);
+  }
+  return out;
+}
+
+void SetSlab(Literal& array, int64_t dim, int64_t index, const Literal& slab) {
+  const Shape& s = array.shape();
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < s.rank(); ++d) {
+    if (d < dim) outer *= s.dimensions(d);
+    if (d > dim) inner *= s.dimensions(d);
+  }
+  const int64_t w = ElementBytes(s);
+  const int64_t n = s.dimensions(dim);
+  for (int64_t o = 0; o < outer; ++o) {
+    std::memcpy(array.mutable_data().data() + (o * n + index) * inner * w,
+                slab.data().data() + o * inner * w, inner * w);
+  }
+}
+
+}  // namespace
+
+// scan(inputs..., inits...): to_apply(input slices..., carries...) returns
+// (outputs..., new carries...) at each step along the dimension (from the
+// end when is_reverse); the result is (stacked outputs..., final carries...).
 absl::StatusOr<Literal> EvalScan(Evaluator& evaluator,
                                  const HloInstruction& hlo, Operands operands) {
-  (void)evaluator;
-  (void)operands;
-  return InstructionError(hlo, "the evaluator does not implement scan yet");
+  const int64_t carries = hlo.attrs().num_carries;
+  const int64_t inputs = static_cast<int64_t>(operands.size()) - carries;
+  const int64_t outputs = hlo.shape().tuple_shapes_size() - carries;
+  if (inputs < 1 || outputs < 0 || hlo.dimensions().empty()) {
+    return InstructionError(hlo,
+                            "scan needs inputs, a dimension and "
+                            "num_carries <= its operands");
+  }
+  const int64_t dim = hlo.dimensions()[0];
+  const int64_t steps = operands[0]->shape().dimensions(dim);
+  std::vector<Literal> carry;
+  for (int64_t c = 0; c < carries; ++c) carry.push_back(*operands[inputs + c]);
+  std::vector<Literal> stacked;
+  for (int64_t o = 0; o < outputs; ++o) {
+    stacked.emplace_back(hlo.shape().tuple_shapes(o));
+  }
+  for (int64_t t = 0; t < steps; ++t) {
+    const int64_t at = hlo.attrs().is_reverse ? steps - 1 - t : t;
+    std::vector<Literal> slabs;
+    for (int64_t i = 0; i < inputs; ++i) {
+      slabs.push_back(Slab(*operands[i], dim, at));
+    }
+    std::vector<const Literal*> args;
+    for (const Literal& l : slabs) args.push_back(&l);
+    for (const Literal& l : carry) args.push_back(&l);
+    absl::StatusOr<Literal> r = evaluator.Call(*hlo.to_apply(), args);
+    if (!r.ok()) return r.status();
+    const std::vector<Literal>& parts = r->tuple_elements();
+    if (static_cast<int64_t>(parts.size()) != outputs + carries) {
+      return InstructionError(hlo,
+                              "scan's computation returns the wrong "
+                              "number of values");
+    }
+    for (int64_t o = 0; o < outputs; ++o)
+      SetSlab(stacked[o], dim, at, parts[o]);
+    for (int64_t c = 0; c < carries; ++c) carry[c] = parts[outputs + c];
+  }
+  for (Literal& c : carry) stacked.push_back(std::move(c));
+  return Literal::Tuple(std::move(stacked));
 }
 
 }  // namespace xlite::eval
