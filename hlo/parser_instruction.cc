@@ -262,6 +262,14 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
       s.ErrorAt(operands_pos, "parameter number must be >= 0");
       return nullptr;
     }
+    // Parameters 0..N-1 all need a line: N cannot exceed the text.
+    if (number >= static_cast<int64_t>(s.text().size()) ||
+        number >= (int64_t{1} << 24)) {
+      s.ErrorAt(operands_pos,
+                absl::StrCat("parameter number ", number,
+                             " is larger than any computation can have"));
+      return nullptr;
+    }
     if (!s.Expect(')', "after the parameter number")) return nullptr;
     if (number < computation->num_parameters() &&
         computation->parameter_instruction(number) != nullptr) {

@@ -294,6 +294,10 @@ const std::vector<Case>& Cases() {
        "custom-call-done(p)\n}",
        "m.hlo:4:34: error: custom-call-done expects a single async-start or "
        "async-update operand"},
+      {"HugeParameterNumber",
+       "HloModule m\nENTRY e {\n  ROOT p = f32[] parameter(666666661)\n}",
+       "m.hlo:3:27: error: parameter number 666666661 is larger than any "
+       "computation can have"},
       {"InvalidNanPayload",
        "HloModule m\nENTRY e {\n  ROOT c = bf16[] constant(nan(0x1000))\n}",
        "m.hlo:3:28: error: NaN payload nan(0x1000) does not fit bf16"},
