@@ -111,15 +111,17 @@ void MatMul(const Literal& lhs, const Literal& rhs, Literal& out, int64_t B,
 
 }  // namespace
 
-absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
-  const DotDimensionNumbers& d = hlo.attrs().dot->dnums;
-  const PrimitiveType type = hlo.shape().element_type();
-  const Literal lhs_in = operands[0]->shape().element_type() == type
-                             ? *operands[0]
-                             : ConvertLiteral(*operands[0], type);
-  const Literal rhs_in = operands[1]->shape().element_type() == type
-                             ? *operands[1]
-                             : ConvertLiteral(*operands[1], type);
+absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
+                                    const Literal& rhs_operand,
+                                    const DotDimensionNumbers& d,
+                                    const Shape& shape) {
+  const PrimitiveType type = shape.element_type();
+  const Literal lhs_in = lhs_operand.shape().element_type() == type
+                             ? lhs_operand
+                             : ConvertLiteral(lhs_operand, type);
+  const Literal rhs_in = rhs_operand.shape().element_type() == type
+                             ? rhs_operand
+                             : ConvertLiteral(rhs_operand, type);
   const std::vector<int64_t> lhs_free =
       FreeDims(lhs_in.shape().rank(), d.lhs_batch_dimensions,
                d.lhs_contracting_dimensions);
@@ -129,22 +131,156 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
   int64_t B, M, K, B2, K2, N;
   const Literal lhs = Arrange(lhs_in, d.lhs_batch_dimensions, lhs_free,
                               d.lhs_contracting_dimensions, &B, &M, &K);
-  const Literal rhs =
-      Arrange(rhs_in, d.rhs_batch_dimensions, d.rhs_contracting_dimensions,
-              rhs_free, &B2, &K2, &N);
+  const Literal rhs = Arrange(rhs_in, d.rhs_batch_dimensions,
+                              d.rhs_contracting_dimensions, rhs_free, &B2, &K2,
+                              &N);
   if (B != B2 || K != K2) {
-    return InstructionError(hlo,
-                            "dot operands disagree on batch or "
-                            "contracting sizes");
+    return absl::InvalidArgumentError(
+        "dot operands disagree on batch or contracting sizes");
   }
-  Literal out(hlo.shape());
+  Literal out(shape);
   if (out.element_count() != B * M * N) {
-    return InstructionError(hlo, "dot result shape does not match");
+    return absl::InvalidArgumentError("dot result shape does not match");
   }
   DispatchArrayType(type, [&](auto tr) {
     MatMul<decltype(tr)>(lhs, rhs, out, B, M, K, N);
     return 0;
   });
+  return out;
+}
+
+absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
+  return DotLiterals(*operands[0], *operands[1], hlo.attrs().dot->dnums,
+                     hlo.shape());
+}
+
+namespace {
+
+// x[idx] * scale[idx / block] (per-dimension blocks), in `type`.
+Literal BlockScale(const Literal& x, const Literal& scale, PrimitiveType type) {
+  Shape shape = x.shape();
+  shape.set_element_type(type);
+  Literal out(shape);
+  const Shape& ss = scale.shape();
+  std::vector<int64_t> block(shape.rank(), 1);
+  for (int64_t d = 0; d < shape.rank() && d < ss.rank(); ++d) {
+    block[d] = std::max<int64_t>(1, shape.dimensions(d) /
+                                        std::max<int64_t>(1, ss.dimensions(d)));
+  }
+  const std::vector<int64_t> sstr = Strides(ss.dimensions());
+  int64_t linear = 0;
+  ForEachIndex(shape.dimensions(), [&](absl::Span<const int64_t> idx) {
+    int64_t at = 0;
+    for (int64_t d = 0; d < ss.rank(); ++d) {
+      at += std::min(idx[d] / block[d], ss.dimensions(d) - 1) * sstr[d];
+    }
+    out.SetFromDouble(linear, x.GetAsDouble(linear) * scale.GetAsDouble(at));
+    ++linear;
+  });
+  return out;
+}
+
+}  // namespace
+
+// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
+// broadcast over blocks, then the dot.
+absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& hlo,
+                                      Operands operands) {
+  const PrimitiveType type = hlo.shape().element_type();
+  const Literal lhs = BlockScale(*operands[0], *operands[1], type);
+  const Literal rhs = BlockScale(*operands[2], *operands[3], type);
+  absl::StatusOr<Literal> out =
+      DotLiterals(lhs, rhs, hlo.attrs().dot->dnums, hlo.shape());
+  if (!out.ok()) return InstructionError(hlo, out.status().message());
+  return out;
+}
+
+// ragged-dot(lhs, rhs, group_sizes): the rows of lhs's ragged dimension
+// are split into consecutive groups; group g multiplies rhs's slice g of
+// its group dimension (a ragged batch dimension needs no group dimension).
+// Rows past the groups give zeros.
+absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
+                                      Operands operands) {
+  const DotAttributes& a = *hlo.attrs().dot;
+  if (a.lhs_ragged_dims.size() != 1) {
+    return InstructionError(hlo, "ragged-dot needs one lhs ragged dimension");
+  }
+  const Literal& lhs = *operands[0];
+  const Literal& rhs = *operands[1];
+  const Literal& sizes = *operands[2];
+  const int64_t ragged = a.lhs_ragged_dims[0];
+  const auto& contracting = a.dnums.lhs_contracting_dimensions;
+  if (std::find(contracting.begin(), contracting.end(), ragged) !=
+      contracting.end()) {
+    return InstructionError(hlo, "ragged-dot with a ragged contracting "
+                                 "dimension is not supported yet");
+  }
+  const int64_t rows = lhs.shape().dimensions(ragged);
+  const int64_t groups = sizes.element_count();
+  // The group of each row (-1 past the groups).
+  std::vector<int64_t> group_of(rows, -1);
+  int64_t row = 0;
+  for (int64_t g = 0; g < groups; ++g) {
+    const int64_t n = std::max<int64_t>(0, sizes.GetAsInt64(g));
+    for (int64_t i = 0; i < n && row < rows; ++i) group_of[row++] = g;
+  }
+  const std::vector<int64_t> lstr = Strides(lhs.shape().dimensions());
+  auto masked = [&](int64_t g) {
+    Literal m = lhs;
+    const int64_t w = ElementBytes(lhs.shape());
+    for (int64_t i = 0; i < m.element_count(); ++i) {
+      const int64_t r = (i / lstr[ragged]) % rows;
+      if (group_of[r] != g) {
+        std::memset(m.mutable_data().data() + i * w, 0, w);
+      }
+    }
+    return m;
+  };
+  DotDimensionNumbers d = a.dnums;
+  if (a.rhs_group_dims.empty()) {
+    // A ragged batch dimension: rows past the groups give zeros.
+    Literal all = lhs;
+    const int64_t w = ElementBytes(lhs.shape());
+    for (int64_t i = 0; i < all.element_count(); ++i) {
+      if (group_of[(i / lstr[ragged]) % rows] < 0) {
+        std::memset(all.mutable_data().data() + i * w, 0, w);
+      }
+    }
+    absl::StatusOr<Literal> out = DotLiterals(all, rhs, d, hlo.shape());
+    if (!out.ok()) return InstructionError(hlo, out.status().message());
+    return out;
+  }
+  const int64_t group_dim = a.rhs_group_dims[0];
+  for (auto* v : {&d.rhs_batch_dimensions, &d.rhs_contracting_dimensions}) {
+    for (int64_t& x : *v) {
+      if (x > group_dim) --x;
+    }
+  }
+  Literal out(hlo.shape());
+  for (int64_t g = 0; g < groups && g < rhs.shape().dimensions(group_dim); ++g) {
+    // rhs slice g without the group dimension.
+    std::vector<int64_t> dims;
+    int64_t outer = 1, inner = 1;
+    for (int64_t k = 0; k < rhs.shape().rank(); ++k) {
+      if (k != group_dim) dims.push_back(rhs.shape().dimensions(k));
+      if (k < group_dim) outer *= rhs.shape().dimensions(k);
+      if (k > group_dim) inner *= rhs.shape().dimensions(k);
+    }
+    Literal slice(Shape(rhs.shape().element_type(), dims));
+    const int64_t w = ElementBytes(rhs.shape());
+    const int64_t count = rhs.shape().dimensions(group_dim);
+    for (int64_t o = 0; o < outer; ++o) {
+      std::memcpy(slice.mutable_data().data() + o * inner * w,
+                  rhs.data().data() + (o * count + g) * inner * w, inner * w);
+    }
+    absl::StatusOr<Literal> part = DotLiterals(masked(g), slice, d, hlo.shape());
+    if (!part.ok()) return InstructionError(hlo, part.status().message());
+    // Masked rows contribute zeros: accumulate the groups' parts.
+    absl::StatusOr<Literal> sum = BinaryElementwise(HloOpcode::kAdd, out, *part);
+    if (!sum.ok()) return InstructionError(hlo, sum.status().message());
+    out = *std::move(sum);
+  }
+  out.mutable_shape_for_layout() = hlo.shape();
   return out;
 }
 

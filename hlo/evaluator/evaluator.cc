@@ -327,6 +327,10 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
       return EvalTopK(hlo, *operands[0], hlo.attrs().k, hlo.attrs().largest);
     case HloOpcode::kDot:
       return EvalDot(hlo, operands);
+    case HloOpcode::kScaledDot:
+      return EvalScaledDot(hlo, operands);
+    case HloOpcode::kRaggedDot:
+      return EvalRaggedDot(hlo, operands);
     case HloOpcode::kConvolution:
       return EvalConvolution(hlo, operands);
     case HloOpcode::kCholesky:

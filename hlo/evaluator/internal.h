@@ -148,6 +148,14 @@ absl::StatusOr<Literal> EvalTopK(const HloInstruction& hlo,
                                  const Literal& operand, int64_t k,
                                  bool largest);
 absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& hlo,
+                                      Operands operands);
+absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
+                                      Operands operands);
+/// dot of two literals with `d`, operands converted to the result type.
+absl::StatusOr<Literal> DotLiterals(const Literal& lhs, const Literal& rhs,
+                                    const DotDimensionNumbers& d,
+                                    const Shape& shape);
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
                                         Operands operands);
 absl::StatusOr<Literal> EvalCholesky(const HloInstruction& hlo,
