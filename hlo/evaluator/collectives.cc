@@ -459,6 +459,43 @@ absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
       }
       return Literal::Tuple(std::move(received));
     }
+    case HloOpcode::kRaggedAllToAll: {
+      // Operands: input, output, input_offsets, send_sizes, output_offsets,
+      // recv_sizes. Sender p sends rows [input_offsets[q], +send_sizes[q])
+      // of its input to participant q, which writes them at row
+      // output_offsets[q] (the sender's view) of its output.
+      Literal out = WithShape(*operands[1], hlo.shape());
+      const Shape& in_shape = operands[0]->shape();
+      const int64_t rows_in = in_shape.rank() == 0 ? 1 : in_shape.dimensions(0);
+      const int64_t rows_out =
+          out.shape().rank() == 0 ? 1 : out.shape().dimensions(0);
+      const int64_t row_bytes =
+          rows_in == 0 ? 0
+                       : static_cast<int64_t>(operands[0]->data().size()) /
+                             rows_in;
+      const int64_t updates = operands[2]->element_count() / std::max<int64_t>(n, 1);
+      for (int64_t p = 0; p < n; ++p) {
+        const Literal& input = operand_of(p, 0);
+        for (int64_t u = 0; u < updates; ++u) {
+          const int64_t k = position * updates + u;
+          const int64_t from = operand_of(p, 2).GetAsInt64(k);
+          const int64_t size = operand_of(p, 3).GetAsInt64(k);
+          const int64_t to = operand_of(p, 4).GetAsInt64(k);
+          if (size < 0 || from < 0 || to < 0 || from + size > rows_in ||
+              to + size > rows_out) {
+            return InstructionError(
+                hlo, absl::StrCat("ragged-all-to-all: participant ", p,
+                                  " sends rows [", from, ", ", from + size,
+                                  ") to rows [", to, ", ", to + size,
+                                  ") outside the buffers (", rows_in, " and ",
+                                  rows_out, " rows)"));
+          }
+          std::memcpy(out.mutable_data().data() + to * row_bytes,
+                      input.data().data() + from * row_bytes, size * row_bytes);
+        }
+      }
+      return out;
+    }
     case HloOpcode::kCollectiveBroadcast:
       return per_operand(
           [&](size_t k,

@@ -357,6 +357,7 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kCollectivePermuteStart:
     case HloOpcode::kCollectiveBroadcast:
     case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kRaggedAllToAll:
       return EvalCollective(*this, hlo, operands);
     case HloOpcode::kCustomCall:
       return EvalCustomCall(*this, hlo, operands);

@@ -510,6 +510,37 @@ keep {
       << stuck.status().message();
 }
 
+TEST(Collectives, RaggedAllToAll) {
+  // Two replicas; replica r sends rows to replica q at the offsets its own
+  // tables name.
+  auto module = ParseHloModule(R"(HloModule m, replica_count=2
+ENTRY e {
+  in = f32[4] parameter(0)
+  out = f32[4] parameter(1)
+  io = s64[2] parameter(2)
+  ss = s64[2] parameter(3)
+  oo = s64[2] parameter(4)
+  rs = s64[2] parameter(5)
+  ROOT r = f32[4] ragged-all-to-all(in, out, io, ss, oo, rs), replica_groups={{0,1}}
+})");
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  auto lit = [](const std::string& s) { return *ParseLiteral(s); };
+  std::vector<std::vector<Literal>> args;
+  // Replica 0 sends row 0 to itself (at 0) and rows 1..2 to replica 1 (at 0).
+  args.push_back({lit("f32[4] {1, 2, 3, 4}"), lit("f32[4] {-1, -1, -1, -1}"),
+                  lit("s64[2] {0, 1}"), lit("s64[2] {1, 2}"),
+                  lit("s64[2] {0, 0}"), lit("s64[2] {1, 1}")});
+  // Replica 1 sends row 0 to replica 0 (at 1) and row 1 to itself (at 2).
+  args.push_back({lit("f32[4] {10, 20, 30, 40}"),
+                  lit("f32[4] {-2, -2, -2, -2}"), lit("s64[2] {0, 1}"),
+                  lit("s64[2] {1, 1}"), lit("s64[2] {1, 2}"),
+                  lit("s64[2] {2, 1}")});
+  auto results = EvaluateOnDevices(**module, 2, 1, args);
+  ASSERT_TRUE(results.ok()) << results.status().message();
+  EXPECT_EQ((*results)[0].ToString(), "f32[4] {1, 10, -1, -1}");
+  EXPECT_EQ((*results)[1].ToString(), "f32[4] {2, 3, 20, -2}");
+}
+
 TEST(Errors, NotEvaluableIsLocated) {
   EXPECT_NE(Eval(R"(HloModule m
 ENTRY e {
