@@ -81,6 +81,27 @@ absl::Status HloComputation::RemoveInstruction(HloInstruction* instruction) {
   return absl::OkStatus();
 }
 
+absl::Status HloComputation::RemoveParameter(HloInstruction* parameter) {
+  if (parameter->parent_ != this ||
+      parameter->opcode() != HloOpcode::kParameter) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(parameter->name(), " is not a parameter of ", name_));
+  }
+  if (!parameter->users().empty() || root_ == parameter) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("parameter ", parameter->name(), " is still used"));
+  }
+  const int64_t number = parameter->parameter_number();
+  parameters_.erase(parameters_.begin() + number);
+  for (int64_t i = number; i < static_cast<int64_t>(parameters_.size()); ++i) {
+    parameters_[i]->set_index(i);
+  }
+  parameter->DropAllControlDeps();
+  instructions_[parameter->index_in_parent_].reset();
+  --live_count_;
+  return absl::OkStatus();
+}
+
 absl::Status HloComputation::RemoveInstructionAndUnusedOperands(
     HloInstruction* instruction) {
   std::vector<HloInstruction*> worklist = {instruction};
@@ -161,6 +182,45 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
     if (slot != nullptr) visit_from(slot.get());
   }
   return order;
+}
+
+void HloComputation::Resequence() {
+  std::vector<uint8_t> visited(instructions_.size(), 0);
+  std::vector<int64_t> order;
+  order.reserve(live_count_);
+  std::vector<std::pair<HloInstruction*, size_t>> stack;
+  for (const auto& slot : instructions_) {
+    if (slot == nullptr || visited[slot->index_in_parent_]) continue;
+    visited[slot->index_in_parent_] = 1;
+    stack.push_back({slot.get(), 0});
+    while (!stack.empty()) {
+      auto& [node, next] = stack.back();
+      const size_t num_operands = node->operands().size();
+      const size_t total = num_operands + node->control_predecessors().size();
+      if (next < total) {
+        HloInstruction* child =
+            next < num_operands
+                ? node->operands()[next]
+                : node->control_predecessors()[next - num_operands];
+        ++next;
+        if (child->parent() == this && !visited[child->index_in_parent_]) {
+          visited[child->index_in_parent_] = 1;
+          stack.push_back({child, 0});
+        }
+      } else {
+        order.push_back(node->index_in_parent_);
+        stack.pop_back();
+      }
+    }
+  }
+  std::vector<std::unique_ptr<HloInstruction>> sequenced;
+  sequenced.reserve(order.size());
+  for (int64_t index : order) {
+    sequenced.push_back(std::move(instructions_[index]));
+    sequenced.back()->index_in_parent_ =
+        static_cast<int64_t>(sequenced.size()) - 1;
+  }
+  instructions_ = std::move(sequenced);
 }
 
 HloInstruction* HloComputation::GetInstructionWithName(

@@ -38,6 +38,8 @@ class HloComputation {
   absl::Status RemoveInstruction(HloInstruction* instruction);
   /// Removes `instruction` and, transitively, operands left without users
   /// (parameters and side-effecting instructions are kept).
+  /// Removes an unused parameter; later parameters are renumbered.
+  absl::Status RemoveParameter(HloInstruction* parameter);
   absl::Status RemoveInstructionAndUnusedOperands(HloInstruction* instruction);
 
   /// Instructions in order (no removed ones).
@@ -68,6 +70,12 @@ class HloComputation {
   /// Definitions before uses (operands and control predecessors first),
   /// visiting instructions in order; unreachable ones are included.
   std::vector<HloInstruction*> MakeInstructionPostOrder() const;
+
+  /// Reorders the instruction sequence (the schedule of a scheduled module)
+  /// so every instruction follows its operands and control predecessors,
+  /// moving as little as possible: instructions already in order keep their
+  /// places, and a new one lands just before its first user.
+  void Resequence();
 
   /// Finds an instruction by name (linear scan); nullptr if absent.
   HloInstruction* GetInstructionWithName(absl::string_view name) const;

@@ -52,12 +52,14 @@ absl::StatusOr<Pipeline> PassRegistry::BuildPipeline(
         absl::StrCat("unbalanced '{' in --passes=", spec));
   }
   items.push_back(current);
+  Pipeline pipeline;
   if (spec.empty()) {
     items.clear();
     for (const std::string& name : PlatformPipeline(platform))
       items.push_back(name);
+    // The platform pipelines simplify until nothing changes.
+    if (!items.empty()) pipeline.set_fixed_point(10);
   }
-  Pipeline pipeline;
   for (const std::string& raw : items) {
     std::string item(absl::StripAsciiWhitespace(raw));
     if (item.empty()) {

@@ -2,6 +2,8 @@
 
 #include "runtime/literal_io.h"
 
+#include <random>
+
 #include <fstream>
 
 #include "absl/strings/match.h"
@@ -144,6 +146,35 @@ absl::Status WriteHloSnapshotFile(const HloModule& module,
     *proto.mutable_result() = *std::move(p);
   }
   return WriteBytes(SerializeDeterministic(proto), path);
+}
+
+// Uniform in [-1, 1) for floats (both parts of complex), 0..3 for
+// integers, 0/1 for predicates: small values every opcode accepts.
+Literal RandomLiteral(const Shape& shape, std::mt19937_64& gen) {
+  if (shape.IsTuple()) {
+    std::vector<Literal> elements;
+    for (const Shape& e : shape.tuple_shapes()) {
+      elements.push_back(RandomLiteral(e, gen));
+    }
+    return Literal::Tuple(std::move(elements));
+  }
+  Literal out(shape);
+  if (!shape.IsArray()) return out;
+  const PrimitiveType type = shape.element_type();
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> small(0, 3);
+  for (int64_t i = 0; i < out.element_count(); ++i) {
+    if (type == PrimitiveType::kPred) {
+      out.SetFromInt64(i, small(gen) & 1);
+    } else if (IsComplex(type)) {
+      out.SetFromComplex(i, {real(gen), real(gen)});
+    } else if (IsFloatingPoint(type)) {
+      out.SetFromDouble(i, real(gen));
+    } else {
+      out.SetFromInt64(i, small(gen));
+    }
+  }
+  return out;
 }
 
 }  // namespace xlite

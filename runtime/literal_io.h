@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <optional>
+#include <random>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,10 @@ absl::Status WriteHloSnapshotFile(const HloModule& module,
                                   const std::vector<Literal>& arguments,
                                   const Literal* result,
                                   const std::string& path);
+
+/// A literal of `shape` filled from `gen` with values every opcode takes:
+/// floats uniform in [-1, 1), integers 0..3, predicates 0/1.
+Literal RandomLiteral(const Shape& shape, std::mt19937_64& gen);
 
 }  // namespace xlite
 

@@ -67,7 +67,9 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                                           ModuleFormat format,
                                           const std::string& filename,
                                           int line_offset,
-                                          const Pipeline& pipeline, Emit emit) {
+                                          const Pipeline& pipeline,
+                                          const PipelineRunOptions& run,
+                                          Emit emit) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
@@ -77,8 +79,12 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                ? AddSourceExcerpt(status, bytes, line_offset)
                : status;
   }
-  absl::StatusOr<bool> changed = pipeline.Run(**module);
-  if (!changed.ok()) return changed.status();
+  absl::StatusOr<bool> changed = pipeline.Run(**module, run);
+  if (!changed.ok()) {
+    return absl::Status(changed.status().code(),
+                        absl::StrCat(filename, ": error: ",
+                                     changed.status().message()));
+  }
   if (emit == Emit::kText) return PrintModule(**module);
   absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(**module);
   if (!proto.ok()) {
@@ -175,9 +181,14 @@ int Main(int argc, char** argv) {
   int exit_code = kExitOk;
   for (size_t i = 0; i < pieces.size(); ++i) {
     if (i > 0) output += "// -----\n";
+    PipelineRunOptions run;
+    run.verify_each = absl::GetFlag(FLAGS_verify_each);
+    run.timing = absl::GetFlag(FLAGS_time_passes) ? &std::cerr : nullptr;
+    run.dump_to = absl::GetFlag(FLAGS_dump_to);
+    run.module_index = static_cast<int>(i);
     absl::StatusOr<std::string> printed =
         ProcessModule(pieces[i].text, format, filename, pieces[i].line_offset,
-                      *pipeline, emit);
+                      *pipeline, run, emit);
     if (!printed.ok()) {
       std::cerr << printed.status().message() << "\n";
       exit_code = kExitInputError;

@@ -388,6 +388,14 @@ absl::StatusOr<Literal> EvaluateComputation(
   return evaluator.Call(computation, arguments);
 }
 
+absl::StatusOr<Literal> EvaluateInstruction(
+    const HloInstruction& instruction,
+    absl::Span<const Literal* const> operands,
+    const EvaluatorOptions& options) {
+  eval::Evaluator evaluator(options, nullptr, 0);
+  return evaluator.EvaluateOne(instruction, operands);
+}
+
 absl::StatusOr<Literal> EvaluateModule(const HloModule& module,
                                        absl::Span<const Literal> arguments,
                                        const EvaluatorOptions& options) {

@@ -65,6 +65,12 @@ absl::StatusOr<Literal> EvaluateComputation(
     absl::Span<const Literal* const> arguments,
     const EvaluatorOptions& options = {});
 
+/// Evaluates one instruction on given operand values (constant folding).
+absl::StatusOr<Literal> EvaluateInstruction(
+    const HloInstruction& instruction,
+    absl::Span<const Literal* const> operands,
+    const EvaluatorOptions& options = {});
+
 /// Runs the module on replicas x partitions simulated devices, device d =
 /// replica * partitions + partition getting `arguments[d]`; returns each
 /// device's result. Collectives exchange values between the devices'

@@ -34,6 +34,12 @@ class Evaluator {
   absl::StatusOr<Literal> Call(const HloComputation& computation,
                                Operands arguments);
 
+  /// Evaluates one instruction on its operands' values.
+  absl::StatusOr<Literal> EvaluateOne(const HloInstruction& hlo,
+                                      Operands operands) {
+    return Visit(hlo, operands);
+  }
+
   const EvaluatorOptions& options() const { return options_; }
   const CustomCallRegistry& custom_calls() const;
   DeviceGroup* group() const { return group_; }

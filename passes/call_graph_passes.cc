@@ -1,0 +1,111 @@
+// call-inliner and flatten-call-graph.
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "passes/hlo_util.h"
+#include "passes/passes.h"
+
+namespace xlite {
+namespace {
+
+bool Inlineable(const HloInstruction* call) {
+  if (call->opcode() != HloOpcode::kCall) return false;
+  if (call->has_attrs() && call->attrs().is_composite) return false;
+  const FrontendAttributes& fa = call->frontend_attributes();
+  auto it = fa.find("inlineable");
+  if (it != fa.end() && it->second == "false") return false;
+  // Calls to another execution thread stay calls.
+  return call->to_apply()->execution_thread() ==
+         call->parent()->execution_thread();
+}
+
+// Copies `callee` into the caller's computation with parameters bound to
+// the call's operands; returns the copy of the root.
+absl::StatusOr<HloInstruction*> InlineBody(HloInstruction* call) {
+  HloComputation* caller = call->parent();
+  HloModule* module = caller->parent();
+  const HloComputation* callee = call->to_apply();
+  absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
+  for (const HloInstruction* h : callee->MakeInstructionPostOrder()) {
+    if (h->opcode() == HloOpcode::kParameter) {
+      map[h] = call->mutable_operand(h->parameter_number());
+      continue;
+    }
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* o : h->operands()) operands.push_back(map.at(o));
+    std::unique_ptr<HloInstruction> copy =
+        h->CloneWithNewOperands(h->shape(), operands);
+    copy->set_name(module->NewInstructionName(h->name()));
+    map[h] = caller->AddInstruction(std::move(copy));
+  }
+  for (const HloInstruction* h : callee->instructions()) {
+    for (const HloInstruction* s : h->control_successors()) {
+      absl::Status st = map.at(h)->AddControlDependencyTo(map.at(s));
+      if (!st.ok()) return st;
+    }
+  }
+  return map.at(callee->root_instruction());
+}
+
+}  // namespace
+
+absl::StatusOr<bool> RunCallInliner(HloModule& module) {
+  bool changed = false;
+  // Callees first, so a callee's own calls are inlined before it is copied.
+  for (HloComputation* c : module.MakeComputationPostOrder()) {
+    for (HloInstruction* h : c->MakeInstructionPostOrder()) {
+      if (!Inlineable(h)) continue;
+      absl::StatusOr<HloInstruction*> root = InlineBody(h);
+      if (!root.ok()) return root.status();
+      absl::Status s = ReplaceInstruction(h, *root);
+      if (!s.ok()) return s;
+      if (h->users().empty() && !h->IsRoot()) {
+        // A parameter-only callee leaves the call in place of nothing.
+        s = c->RemoveInstruction(h);
+        if (!s.ok()) return s;
+      }
+      changed = true;
+    }
+  }
+  if (changed) {
+    absl::StatusOr<bool> dce = RunDce(module, true);
+    if (!dce.ok()) return dce.status();
+  }
+  return changed;
+}
+
+absl::StatusOr<bool> RunFlattenCallGraph(HloModule& module) {
+  if (module.entry_computation() == nullptr) return false;
+  bool changed = false;
+  absl::flat_hash_set<const HloComputation*> claimed;
+  absl::flat_hash_set<const HloComputation*> visited;
+  std::vector<HloComputation*> work = {module.entry_computation()};
+  claimed.insert(module.entry_computation());
+  while (!work.empty()) {
+    HloComputation* c = work.back();
+    work.pop_back();
+    if (!visited.insert(c).second) continue;
+    for (HloInstruction* h : c->MakeInstructionPostOrder()) {
+      const bool sequential = h->opcode() == HloOpcode::kCall ||
+                              h->opcode() == HloOpcode::kWhile ||
+                              h->opcode() == HloOpcode::kConditional;
+      for (int64_t i = 0;
+           i < static_cast<int64_t>(h->called_computations().size()); ++i) {
+        HloComputation* f = h->called_computations()[i];
+        if (sequential && claimed.contains(f)) {
+          HloComputation* copy = CloneComputation(module, *f, f->name());
+          h->set_called_computation(i, copy);
+          f = copy;
+          changed = true;
+        }
+        if (sequential) claimed.insert(f);
+        work.push_back(f);
+      }
+    }
+  }
+  return changed;
+}
+
+}  // namespace xlite

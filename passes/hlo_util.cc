@@ -1,0 +1,250 @@
+#include "passes/hlo_util.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "hlo/opcode.h"
+
+namespace xlite {
+
+Shape LayoutLike(Shape shape, const HloInstruction* like) {
+  const Shape& s = like->shape();
+  const bool has = s.IsTuple() ? (s.tuple_shapes_size() > 0 &&
+                                  s.tuple_shapes(0).has_layout())
+                               : s.has_layout();
+  if (has) {
+    shape.FillMissingLayouts();
+  } else {
+    shape.ClearLayouts();
+  }
+  return shape;
+}
+
+HloInstruction* AddNew(HloComputation* c, HloOpcode opcode, const Shape& shape,
+                       absl::Span<HloInstruction* const> operands) {
+  std::unique_ptr<HloInstruction> hlo =
+      HloInstruction::Create(opcode, shape, operands);
+  HloModule* module = c->parent();
+  const std::string prefix(HloOpcodeString(opcode));
+  hlo->set_name(module != nullptr ? module->NewInstructionName(prefix)
+                                  : prefix);
+  return c->AddInstruction(std::move(hlo));
+}
+
+HloInstruction* AddConstant(HloComputation* c, Literal literal) {
+  Shape shape = literal.shape();
+  HloInstruction* hlo = AddNew(c, HloOpcode::kConstant, shape, {});
+  hlo->mutable_attrs().literal = std::move(literal);
+  return hlo;
+}
+
+HloInstruction* AddFilledLike(HloComputation* c, const Shape& shape,
+                              double value, const HloInstruction* like) {
+  Literal scalar = Literal::Scalar(shape.element_type(), value);
+  scalar.mutable_shape_for_layout() =
+      LayoutLike(Shape(shape.element_type(), {}), like);
+  HloInstruction* constant = AddConstant(c, std::move(scalar));
+  if (shape.rank() == 0) return constant;
+  return AddBroadcast(c, constant, shape, {});
+}
+
+HloInstruction* AddBroadcast(HloComputation* c, HloInstruction* operand,
+                             const Shape& shape,
+                             std::vector<int64_t> dimensions) {
+  HloInstruction* b = AddNew(c, HloOpcode::kBroadcast, shape, {operand});
+  *b->mutable_dimensions() = std::move(dimensions);
+  b->set_has_dimensions(true);
+  return b;
+}
+
+HloInstruction* AddReshape(HloComputation* c, HloInstruction* operand,
+                           const Shape& shape) {
+  return AddNew(c, HloOpcode::kReshape, shape, {operand});
+}
+
+bool IsRemovableWhenDead(const HloInstruction* hlo) {
+  return hlo->opcode() != HloOpcode::kParameter && !HasSideEffectDeep(hlo) &&
+         hlo->control_successors().empty() && !hlo->IsRoot();
+}
+
+absl::Status ReplaceInstruction(HloInstruction* old,
+                                HloInstruction* replacement) {
+  if (old == replacement) return absl::OkStatus();
+  absl::Status s = old->ReplaceAllUsesWith(replacement);
+  if (!s.ok()) return s;
+  // Control edges move to the replacement.
+  for (HloInstruction* succ : std::vector<HloInstruction*>(
+           old->control_successors())) {
+    s = old->RemoveControlDependencyTo(succ);
+    if (!s.ok()) return s;
+    if (succ != replacement) {
+      s = replacement->AddControlDependencyTo(succ);
+      if (!s.ok()) return s;
+    }
+  }
+  for (HloInstruction* pred : std::vector<HloInstruction*>(
+           old->control_predecessors())) {
+    s = pred->RemoveControlDependencyTo(old);
+    if (!s.ok()) return s;
+    if (pred != replacement) {
+      s = pred->AddControlDependencyTo(replacement);
+      if (!s.ok()) return s;
+    }
+  }
+  if (!old->users().empty() || !IsRemovableWhenDead(old)) {
+    return absl::OkStatus();
+  }
+  // Remove `old` and operands that are dead now.
+  HloComputation* c = old->parent();
+  std::vector<HloInstruction*> worklist = {old};
+  absl::flat_hash_set<HloInstruction*> seen;
+  while (!worklist.empty()) {
+    HloInstruction* h = worklist.back();
+    worklist.pop_back();
+    if (!seen.insert(h).second) continue;
+    if (!h->users().empty() || !IsRemovableWhenDead(h) || h == replacement) {
+      seen.erase(h);
+      continue;
+    }
+    std::vector<HloInstruction*> operands = h->operands();
+    s = c->RemoveInstruction(h);
+    if (!s.ok()) return s;
+    for (HloInstruction* o : operands) worklist.push_back(o);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ReplaceKeepingShape(HloInstruction* old,
+                                 HloInstruction* replacement) {
+  if (replacement->shape() != old->shape() &&
+      replacement->users().empty() && replacement != old) {
+    *replacement->mutable_shape() = old->shape();
+    if (replacement->opcode() == HloOpcode::kConstant &&
+        replacement->attrs().literal.has_value()) {
+      replacement->mutable_attrs().literal->mutable_shape_for_layout() =
+          old->shape();
+    }
+  }
+  return ReplaceInstruction(old, replacement);
+}
+
+std::optional<double> UniformValue(const HloInstruction* hlo) {
+  while (hlo->opcode() == HloOpcode::kBroadcast ||
+         hlo->opcode() == HloOpcode::kReshape ||
+         hlo->opcode() == HloOpcode::kCopy ||
+         hlo->opcode() == HloOpcode::kBitcast) {
+    if (hlo->opcode() == HloOpcode::kBitcast &&
+        hlo->shape().element_type() !=
+            hlo->operand(0)->shape().element_type()) {
+      return std::nullopt;
+    }
+    hlo = hlo->operand(0);
+  }
+  if (hlo->opcode() != HloOpcode::kConstant || !hlo->has_attrs() ||
+      !hlo->attrs().literal.has_value()) {
+    return std::nullopt;
+  }
+  const Literal& l = *hlo->attrs().literal;
+  if (l.is_unknown() || !l.shape().IsArray() || l.element_count() == 0) {
+    return std::nullopt;
+  }
+  const PrimitiveType t = l.shape().element_type();
+  if (t == PrimitiveType::kC64 || t == PrimitiveType::kC128) {
+    return std::nullopt;
+  }
+  const uint64_t bits = l.GetBits(0);
+  for (int64_t i = 1; i < l.element_count(); ++i) {
+    if (l.GetBits(i) != bits) return std::nullopt;
+  }
+  return l.GetAsDouble(0);
+}
+
+bool IsUniform(const HloInstruction* hlo, double value) {
+  std::optional<double> v = UniformValue(hlo);
+  return v.has_value() && *v == value;
+}
+
+bool IsConstantLike(const HloInstruction* hlo) {
+  while (hlo->opcode() == HloOpcode::kBroadcast) hlo = hlo->operand(0);
+  return hlo->opcode() == HloOpcode::kConstant;
+}
+
+std::vector<HloComputation*> ReachableComputations(const HloModule& module) {
+  std::vector<HloComputation*> post = module.MakeComputationPostOrder();
+  std::reverse(post.begin(), post.end());
+  return post;
+}
+
+absl::flat_hash_set<const HloComputation*> FusionComputations(
+    const HloModule& module) {
+  absl::flat_hash_set<const HloComputation*> out;
+  std::vector<const HloComputation*> work;
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (h->opcode() == HloOpcode::kFusion) {
+        for (const HloComputation* f : h->called_computations()) {
+          work.push_back(f);
+        }
+      }
+    }
+  }
+  // Computations nested in fused computations are fused too.
+  while (!work.empty()) {
+    const HloComputation* c = work.back();
+    work.pop_back();
+    if (!out.insert(c).second) continue;
+    for (const HloInstruction* h : c->instructions()) {
+      for (const HloComputation* f : h->called_computations()) {
+        work.push_back(f);
+      }
+    }
+  }
+  return out;
+}
+
+bool HasSideEffectDeep(const HloInstruction* hlo) {
+  if (hlo->HasSideEffect()) return true;
+  for (const HloComputation* c : hlo->called_computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (HasSideEffectDeep(h)) return true;
+    }
+  }
+  return false;
+}
+
+absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(
+    const HloModule& module) {
+  absl::flat_hash_map<const HloComputation*, int64_t> counts;
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      for (const HloComputation* f : h->called_computations()) ++counts[f];
+    }
+  }
+  return counts;
+}
+
+HloComputation* CloneComputation(HloModule& module,
+                                 const HloComputation& computation,
+                                 absl::string_view name) {
+  auto clone = std::make_unique<HloComputation>(
+      module.NewComputationName(name));
+  clone->set_execution_thread(computation.execution_thread());
+  absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
+  for (const HloInstruction* h : computation.MakeInstructionPostOrder()) {
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* o : h->operands()) operands.push_back(map.at(o));
+    std::unique_ptr<HloInstruction> copy =
+        h->CloneWithNewOperands(h->shape(), operands);
+    copy->set_name(module.NewInstructionName(h->name()));
+    map[h] = clone->AddInstruction(std::move(copy));
+  }
+  for (const HloInstruction* h : computation.instructions()) {
+    for (const HloInstruction* s : h->control_successors()) {
+      (void)map.at(h)->AddControlDependencyTo(map.at(s));
+    }
+  }
+  clone->set_root_instruction(map.at(computation.root_instruction()));
+  return module.AddComputation(std::move(clone));
+}
+
+}  // namespace xlite

@@ -1,0 +1,87 @@
+#ifndef XLITE_PASSES_HLO_UTIL_H_
+#define XLITE_PASSES_HLO_UTIL_H_
+
+// Small building blocks the rewrites share: making instructions with fresh
+// names and layouts like their neighbours', replacing an instruction and
+// dropping what died, recognizing constants.
+
+#include <optional>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/status/status.h"
+#include "absl/types/span.h"
+#include "hlo/computation.h"
+#include "hlo/instruction.h"
+#include "hlo/literal.h"
+#include "hlo/module.h"
+
+namespace xlite {
+
+/// `shape` with a default layout if `like` carries layouts, else none.
+Shape LayoutLike(Shape shape, const HloInstruction* like);
+
+/// Adds a new instruction to `c` named after its opcode (module-unique).
+HloInstruction* AddNew(HloComputation* c, HloOpcode opcode, const Shape& shape,
+                       absl::Span<HloInstruction* const> operands);
+
+/// A constant holding `literal` (its shape is the instruction's).
+HloInstruction* AddConstant(HloComputation* c, Literal literal);
+/// A scalar constant of `type` with `value` broadcast to `shape` (a bare
+/// scalar constant when `shape` is a scalar).
+HloInstruction* AddFilledLike(HloComputation* c, const Shape& shape,
+                              double value, const HloInstruction* like);
+HloInstruction* AddBroadcast(HloComputation* c, HloInstruction* operand,
+                             const Shape& shape,
+                             std::vector<int64_t> dimensions);
+HloInstruction* AddReshape(HloComputation* c, HloInstruction* operand,
+                           const Shape& shape);
+
+/// Makes every use of `old` (and the root, if it is) use `replacement`;
+/// then removes `old` and any operands that died with it, unless they have
+/// side effects. Shapes must be compatible.
+absl::Status ReplaceInstruction(HloInstruction* old,
+                                HloInstruction* replacement);
+
+/// Copies `replacement`'s result to `old`'s exact shape (layout included)
+/// and replaces, so rewrites never change an instruction's printed type.
+absl::Status ReplaceKeepingShape(HloInstruction* old,
+                                 HloInstruction* replacement);
+
+/// The value every element of `hlo` holds if it is a constant (or a
+/// broadcast / reshape of one, or an iota of one element) whose elements
+/// are all equal; real part only.
+std::optional<double> UniformValue(const HloInstruction* hlo);
+bool IsUniform(const HloInstruction* hlo, double value);
+
+/// True if `hlo` is a constant (possibly under broadcast).
+bool IsConstantLike(const HloInstruction* hlo);
+
+/// Whether the instruction may be removed when nothing uses it.
+bool IsRemovableWhenDead(const HloInstruction* hlo);
+
+/// Every computation reachable from the entry, callers before callees.
+std::vector<HloComputation*> ReachableComputations(const HloModule& module);
+
+/// Computations called by fusion instructions (passes that XLA runs on
+/// "non-fusion computations" skip these).
+absl::flat_hash_set<const HloComputation*> FusionComputations(
+    const HloModule& module);
+
+/// Whether `hlo` or anything it calls has a side effect.
+bool HasSideEffectDeep(const HloInstruction* hlo);
+
+/// How many instructions call each computation.
+absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(
+    const HloModule& module);
+
+/// Copies `computation` into the module under a new name; `param_map`
+/// (callees shared, not copied).
+HloComputation* CloneComputation(HloModule& module,
+                                 const HloComputation& computation,
+                                 absl::string_view name);
+
+}  // namespace xlite
+
+#endif  // XLITE_PASSES_HLO_UTIL_H_
