@@ -434,7 +434,7 @@ absl::StatusOr<bool> RunAlgebraicSimplifier(HloModule& module) {
     for (int round = 0; round < 16; ++round) {
       bool round_changed = false;
       for (HloInstruction* h : c->MakeInstructionPostOrder()) {
-        if (HasSideEffectDeep(h)) continue;
+        if (HasSideEffectDeep(h) || HasControlDeps(h)) continue;
         for (const Rule& rule : kRules) {
           if (rule.opcode != h->opcode()) continue;
           HloInstruction* replacement = rule.apply(h, c);

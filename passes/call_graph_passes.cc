@@ -59,13 +59,8 @@ absl::StatusOr<bool> RunCallInliner(HloModule& module) {
       if (!Inlineable(h)) continue;
       absl::StatusOr<HloInstruction*> root = InlineBody(h);
       if (!root.ok()) return root.status();
-      absl::Status s = ReplaceInstruction(h, *root);
+      absl::Status s = ReplaceInstruction(h, *root, /*always_remove=*/true);
       if (!s.ok()) return s;
-      if (h->users().empty() && !h->IsRoot()) {
-        // A parameter-only callee leaves the call in place of nothing.
-        s = c->RemoveInstruction(h);
-        if (!s.ok()) return s;
-      }
       changed = true;
     }
   }

@@ -68,7 +68,8 @@ bool IsRemovableWhenDead(const HloInstruction* hlo) {
 }
 
 absl::Status ReplaceInstruction(HloInstruction* old,
-                                HloInstruction* replacement) {
+                                HloInstruction* replacement,
+                                bool always_remove) {
   if (old == replacement) return absl::OkStatus();
   absl::Status s = old->ReplaceAllUsesWith(replacement);
   if (!s.ok()) return s;
@@ -91,12 +92,20 @@ absl::Status ReplaceInstruction(HloInstruction* old,
       if (!s.ok()) return s;
     }
   }
-  if (!old->users().empty() || !IsRemovableWhenDead(old)) {
+  HloComputation* c = old->parent();
+  if (!old->users().empty() || old->IsRoot() ||
+      old->opcode() == HloOpcode::kParameter) {
     return absl::OkStatus();
   }
+  std::vector<HloInstruction*> worklist;
+  if (always_remove) {
+    worklist = old->operands();
+    s = c->RemoveInstruction(old);
+    if (!s.ok()) return s;
+  } else if (IsRemovableWhenDead(old)) {
+    worklist = {old};
+  }
   // Remove `old` and operands that are dead now.
-  HloComputation* c = old->parent();
-  std::vector<HloInstruction*> worklist = {old};
   absl::flat_hash_set<HloInstruction*> seen;
   while (!worklist.empty()) {
     HloInstruction* h = worklist.back();
@@ -210,6 +219,44 @@ bool HasSideEffectDeep(const HloInstruction* hlo) {
     }
   }
   return false;
+}
+
+bool SameInstructionIgnoringOperands(const HloInstruction& a,
+                                     const HloInstruction& b) {
+  if (!a.IdenticalIgnoringOperands(b)) return false;
+  if (a.called_computations().size() != b.called_computations().size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.called_computations().size(); ++i) {
+    if (!ComputationsEquivalent(*a.called_computations()[i],
+                                *b.called_computations()[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool ComputationsEquivalent(const HloComputation& a, const HloComputation& b) {
+  if (&a == &b) return true;
+  if (a.num_parameters() != b.num_parameters() ||
+      a.instruction_count() != b.instruction_count()) {
+    return false;
+  }
+  std::vector<HloInstruction*> pa = a.MakeInstructionPostOrder();
+  std::vector<HloInstruction*> pb = b.MakeInstructionPostOrder();
+  if (pa.size() != pb.size()) return false;
+  absl::flat_hash_map<const HloInstruction*, const HloInstruction*> map;
+  for (size_t i = 0; i < pa.size(); ++i) {
+    const HloInstruction* x = pa[i];
+    const HloInstruction* y = pb[i];
+    if (!SameInstructionIgnoringOperands(*x, *y)) return false;
+    for (int64_t k = 0; k < x->operand_count(); ++k) {
+      auto it = map.find(x->operand(k));
+      if (it == map.end() || it->second != y->operand(k)) return false;
+    }
+    map[x] = y;
+  }
+  return map[a.root_instruction()] == b.root_instruction();
 }
 
 absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(

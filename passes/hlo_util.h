@@ -41,8 +41,12 @@ HloInstruction* AddReshape(HloComputation* c, HloInstruction* operand,
 /// Makes every use of `old` (and the root, if it is) use `replacement`;
 /// then removes `old` and any operands that died with it, unless they have
 /// side effects. Shapes must be compatible.
+/// With `always_remove`, `old` goes even if it has side effects (its work
+/// now happens elsewhere, e.g. an inlined call). `old` may be freed: do not
+/// touch it afterwards.
 absl::Status ReplaceInstruction(HloInstruction* old,
-                                HloInstruction* replacement);
+                                HloInstruction* replacement,
+                                bool always_remove = false);
 
 /// Copies `replacement`'s result to `old`'s exact shape (layout included)
 /// and replaces, so rewrites never change an instruction's printed type.
@@ -58,6 +62,13 @@ bool IsUniform(const HloInstruction* hlo, double value);
 /// True if `hlo` is a constant (possibly under broadcast).
 bool IsConstantLike(const HloInstruction* hlo);
 
+/// Whether the instruction orders against others through control edges
+/// (rewrites leave those alone: moving the edges could form cycles).
+inline bool HasControlDeps(const HloInstruction* hlo) {
+  return !hlo->control_predecessors().empty() ||
+         !hlo->control_successors().empty();
+}
+
 /// Whether the instruction may be removed when nothing uses it.
 bool IsRemovableWhenDead(const HloInstruction* hlo);
 
@@ -71,6 +82,15 @@ absl::flat_hash_set<const HloComputation*> FusionComputations(
 
 /// Whether `hlo` or anything it calls has a side effect.
 bool HasSideEffectDeep(const HloInstruction* hlo);
+
+/// Whether two computations compute the same thing instruction by
+/// instruction (names and metadata aside; called computations compared the
+/// same way).
+bool ComputationsEquivalent(const HloComputation& a, const HloComputation& b);
+
+/// IdenticalIgnoringOperands plus equivalent called computations.
+bool SameInstructionIgnoringOperands(const HloInstruction& a,
+                                     const HloInstruction& b);
 
 /// How many instructions call each computation.
 absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(

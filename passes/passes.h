@@ -15,6 +15,9 @@ namespace xlite {
 /// computation) and, optionally, computations nothing calls.
 absl::StatusOr<bool> RunDce(HloModule& module, bool remove_computations = true);
 
+/// Removes the unused, side-effect-free instructions of one computation.
+absl::StatusOr<bool> RemoveDeadInstructions(HloComputation* computation);
+
 /// cse: merges identical instructions (commutative operands in either
 /// order); never side-effecting ones or ones with control dependencies.
 absl::StatusOr<bool> RunCse(HloModule& module, bool only_scalar_constants);

@@ -23,6 +23,7 @@ bool SameRearrange(const HloInstruction* a, const HloInstruction* b) {
 
 absl::StatusOr<bool> MoveReshapes(HloComputation* c, HloInstruction* h) {
   if (!IsElementwiseOpcode(h->opcode()) || h->HasSideEffect() ||
+      HasControlDeps(h) ||
       !h->shape().IsArray() || h->operand_count() == 0) {
     return false;
   }

@@ -14,33 +14,40 @@ namespace xlite {
 
 // ---------------------------------------------------------------- dce
 
+absl::StatusOr<bool> RemoveDeadInstructions(HloComputation* c) {
+  bool changed = false;
+  std::vector<HloInstruction*> worklist;
+  absl::flat_hash_set<HloInstruction*> queued;
+  for (HloInstruction* h : c->instructions()) {
+    if (h->users().empty() && IsRemovableWhenDead(h)) {
+      worklist.push_back(h);
+      queued.insert(h);
+    }
+  }
+  while (!worklist.empty()) {
+    HloInstruction* h = worklist.back();
+    worklist.pop_back();
+    std::vector<HloInstruction*> operands = h->operands();
+    absl::Status s = c->RemoveInstruction(h);
+    if (!s.ok()) return s;
+    changed = true;
+    for (HloInstruction* o : operands) {
+      if (!queued.contains(o) && o->users().empty() &&
+          IsRemovableWhenDead(o)) {
+        queued.insert(o);
+        worklist.push_back(o);
+      }
+    }
+  }
+  return changed;
+}
+
 absl::StatusOr<bool> RunDce(HloModule& module, bool remove_computations) {
   bool changed = false;
   for (HloComputation* c : module.computations()) {
-    std::vector<HloInstruction*> worklist;
-    absl::flat_hash_set<HloInstruction*> queued;
-    for (HloInstruction* h : c->instructions()) {
-      if (h->users().empty() && IsRemovableWhenDead(h) &&
-          !HasSideEffectDeep(h)) {
-        worklist.push_back(h);
-        queued.insert(h);
-      }
-    }
-    while (!worklist.empty()) {
-      HloInstruction* h = worklist.back();
-      worklist.pop_back();
-      std::vector<HloInstruction*> operands = h->operands();
-      absl::Status s = c->RemoveInstruction(h);
-      if (!s.ok()) return s;
-      changed = true;
-      for (HloInstruction* o : operands) {
-        if (!queued.contains(o) && o->users().empty() &&
-            IsRemovableWhenDead(o) && !HasSideEffectDeep(o)) {
-          queued.insert(o);
-          worklist.push_back(o);
-        }
-      }
-    }
+    absl::StatusOr<bool> removed = RemoveDeadInstructions(c);
+    if (!removed.ok()) return removed.status();
+    changed |= *removed;
   }
   if (!remove_computations || module.entry_computation() == nullptr) {
     return changed;
@@ -58,7 +65,10 @@ absl::StatusOr<bool> RunDce(HloModule& module, bool remove_computations) {
       }
     }
   }
-  for (HloComputation* c : module.computations()) {
+  // Callers before callees, so no removed computation is still called.
+  std::vector<HloComputation*> order = module.MakeComputationPostOrder();
+  std::reverse(order.begin(), order.end());
+  for (HloComputation* c : order) {
     if (live.contains(c)) continue;
     absl::Status s = module.RemoveComputation(c);
     if (!s.ok()) return s;
@@ -133,7 +143,7 @@ absl::StatusOr<bool> RunCse(HloModule& module, bool only_scalar_constants) {
       HloInstruction* match = nullptr;
       for (HloInstruction* candidate : bucket) {
         if (SameOperands(h, candidate) &&
-            h->IdenticalIgnoringOperands(*candidate)) {
+            SameInstructionIgnoringOperands(*h, *candidate)) {
           match = candidate;
           break;
         }
@@ -179,7 +189,9 @@ bool Foldable(const HloInstruction* h, int64_t max_elements) {
     default:
       break;
   }
-  if (h->operand_count() == 0 || HasSideEffectDeep(h)) return false;
+  if (h->operand_count() == 0 || HasSideEffectDeep(h) || HasControlDeps(h)) {
+    return false;
+  }
   if (!h->shape().IsArray() || h->shape().is_dynamic()) return false;
   if (h->shape().ElementCount() > max_elements) return false;
   for (const HloInstruction* o : h->operands()) {
@@ -255,7 +267,7 @@ absl::StatusOr<bool> RunTupleSimplifier(HloModule& module) {
           replacement = source;
         }
       }
-      if (replacement == nullptr) continue;
+      if (replacement == nullptr || HasControlDeps(h)) continue;
       absl::Status s = ReplaceInstruction(h, replacement);
       if (!s.ok()) return s;
       changed = true;
@@ -273,7 +285,7 @@ absl::StatusOr<bool> RunZeroSizedHloElimination(HloModule& module) {
       if (h->opcode() == HloOpcode::kConstant ||
           h->opcode() == HloOpcode::kParameter || !h->shape().IsArray() ||
           h->shape().is_dynamic() || h->shape().ElementCount() != 0 ||
-          HasSideEffectDeep(h)) {
+          HasSideEffectDeep(h) || HasControlDeps(h)) {
         continue;
       }
       HloInstruction* empty = AddConstant(c, Literal(h->shape()));
@@ -292,13 +304,9 @@ absl::StatusOr<bool> RunOptBarrierExpander(HloModule& module) {
   for (HloComputation* c : module.computations()) {
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
       if (h->opcode() != HloOpcode::kOptimizationBarrier) continue;
-      HloInstruction* operand = h->mutable_operand(0);
-      absl::Status s = ReplaceInstruction(h, operand);
+      absl::Status s =
+          ReplaceInstruction(h, h->mutable_operand(0), /*always_remove=*/true);
       if (!s.ok()) return s;
-      if (h->users().empty() && !h->IsRoot()) {
-        s = c->RemoveInstruction(h);
-        if (!s.ok()) return s;
-      }
       changed = true;
     }
   }

@@ -239,6 +239,8 @@ absl::StatusOr<bool> RemoveDeadElements(HloInstruction* loop) {
   {
     absl::Status s = body->RemoveInstructionAndUnusedOperands(root);
     if (!s.ok()) return s;
+    absl::StatusOr<bool> swept = RemoveDeadInstructions(body);
+    if (!swept.ok()) return swept.status();
   }
   for (HloComputation* c : {body, cond}) {
     HloInstruction* p = c->parameter_instruction(0);
