@@ -37,13 +37,44 @@ bool HloInstruction::IsRoot() const {
   return parent_ != nullptr && parent_->root_instruction() == this;
 }
 
+namespace {
+constexpr size_t kUserIndexThreshold = 32;
+}  // namespace
+
 void HloInstruction::AddUser(HloInstruction* user) {
-  if (std::find(users_.begin(), users_.end(), user) == users_.end()) {
-    users_.push_back(user);
+  if (user_index_ != nullptr) {
+    if (user_index_->try_emplace(user, users_.size()).second) {
+      users_.push_back(user);
+    }
+    return;
+  }
+  if (std::find(users_.begin(), users_.end(), user) != users_.end()) return;
+  users_.push_back(user);
+  if (users_.size() > kUserIndexThreshold) {
+    user_index_ = std::make_unique<
+        absl::flat_hash_map<const HloInstruction*, int64_t>>();
+    for (size_t i = 0; i < users_.size(); ++i) {
+      (*user_index_)[users_[i]] = static_cast<int64_t>(i);
+    }
   }
 }
 
 void HloInstruction::RemoveUser(HloInstruction* user) {
+  if (user_index_ != nullptr) {
+    // Keep the order of the remaining users (it decides printing and
+    // traversal order): erase in place, renumbering those after it.
+    auto it = user_index_->find(user);
+    if (it == user_index_->end()) return;
+    const int64_t at = it->second;
+    user_index_->erase(it);
+    users_.erase(users_.begin() + at);
+    if (at != static_cast<int64_t>(users_.size())) {
+      for (size_t i = at; i < users_.size(); ++i) {
+        (*user_index_)[users_[i]] = static_cast<int64_t>(i);
+      }
+    }
+    return;
+  }
   auto it = std::find(users_.begin(), users_.end(), user);
   if (it != users_.end()) users_.erase(it);
 }

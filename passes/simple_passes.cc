@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/hash/hash.h"
 #include "hlo/evaluator/evaluator.h"
 #include "passes/hlo_util.h"
@@ -107,26 +108,65 @@ bool SameOperands(const HloInstruction* a, const HloInstruction* b) {
 }
 
 size_t CseHash(const HloInstruction* h) {
-  std::vector<int64_t> ids;
-  for (const HloInstruction* o : h->operands()) ids.push_back(o->unique_id());
-  if (IsCommutative(h)) std::sort(ids.begin(), ids.end());
+  // Operand ids combined order-independently for commutative ops.
+  size_t operands = 0;
+  if (IsCommutative(h)) {
+    for (const HloInstruction* o : h->operands()) {
+      operands += absl::HashOf(o->unique_id());
+    }
+  } else {
+    for (const HloInstruction* o : h->operands()) {
+      operands = absl::HashOf(operands, o->unique_id());
+    }
+  }
   size_t hash = absl::HashOf(static_cast<int>(h->opcode()),
                              static_cast<int>(h->shape().element_type()),
-                             h->shape().dimensions(), ids, h->dimensions());
+                             h->shape().rank(), operands);
+  for (int64_t d : h->shape().dimensions()) hash = absl::HashOf(hash, d);
   if (h->opcode() == HloOpcode::kConstant && h->attrs().literal.has_value()) {
     hash = absl::HashOf(hash, h->attrs().literal->data());
   }
   return hash;
 }
 
+// HasSideEffectDeep with the called computations' answers remembered.
+class SideEffects {
+ public:
+  bool Of(const HloInstruction* h) {
+    if (h->HasSideEffect()) return true;
+    for (const HloComputation* c : h->called_computations()) {
+      auto [it, inserted] = computations_.try_emplace(c, false);
+      if (inserted) {
+        bool any = false;
+        for (const HloInstruction* i : c->instructions()) {
+          if (Of(i)) {
+            any = true;
+            break;
+          }
+        }
+        computations_[c] = any;
+        if (any) return true;
+      } else if (it->second) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  absl::flat_hash_map<const HloComputation*, bool> computations_;
+};
+
 }  // namespace
 
 absl::StatusOr<bool> RunCse(HloModule& module, bool only_scalar_constants) {
   bool changed = false;
+  SideEffects effects;
   for (HloComputation* c : module.computations()) {
-    absl::flat_hash_map<size_t, std::vector<HloInstruction*>> seen;
+    absl::flat_hash_map<size_t, absl::InlinedVector<HloInstruction*, 1>> seen;
+    seen.reserve(c->instruction_count());
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
-      if (h->opcode() == HloOpcode::kParameter || HasSideEffectDeep(h) ||
+      if (h->opcode() == HloOpcode::kParameter || effects.Of(h) ||
           !h->control_predecessors().empty() ||
           !h->control_successors().empty()) {
         continue;
@@ -139,7 +179,7 @@ absl::StatusOr<bool> RunCse(HloModule& module, bool only_scalar_constants) {
           (!h->attrs().literal.has_value() || h->attrs().literal->is_unknown())) {
         continue;  // elided constants are not known to be equal
       }
-      std::vector<HloInstruction*>& bucket = seen[CseHash(h)];
+      auto& bucket = seen[CseHash(h)];
       HloInstruction* match = nullptr;
       for (HloInstruction* candidate : bucket) {
         if (SameOperands(h, candidate) &&
