@@ -3,6 +3,9 @@
 
 #include <functional>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "passes/block_scaling.h"
 #include "passes/passes.h"
 #include "passes/registry.h"
 
@@ -95,6 +98,38 @@ const PassRegistry& PassRegistry::Global() {
       Simple("reshape-mover",
              "moves reshapes/transposes past elementwise operations",
              &RunReshapeMover),
+      {"block-scaling-rewriter",
+       "rewrites block-scaled dots for cuDNN or into HLO; expands "
+       "(de)quantize",
+       {{"cudnn_version", Type::kString, "0.0.0",
+         "cuDNN version X.Y.Z of the target (0: none; from --gpu-spec / "
+         "--cudnn-version)"},
+        {"compute_capability", Type::kString, "0.0",
+         "compute capability M.m of the target (from --gpu-spec)"}},
+       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+         BlockScalingTarget target;
+         absl::StatusOr<gpu::CudnnVersion> v =
+             gpu::ParseCudnnVersion(o.GetString("cudnn_version"));
+         if (v.ok()) target.cudnn = *v;
+         std::vector<std::string> cc =
+             absl::StrSplit(o.GetString("compute_capability"), '.');
+         if (!cc.empty()) {
+           (void)absl::SimpleAtoi(cc[0], &target.compute_capability_major);
+         }
+         if (cc.size() > 1) {
+           (void)absl::SimpleAtoi(cc[1].substr(0, cc[1].find_first_not_of(
+                                                      "0123456789")),
+                                  &target.compute_capability_minor);
+         }
+         return std::make_unique<FunctionPass>(
+             "block-scaling-rewriter", [target](HloModule& m) {
+               return RunBlockScalingRewriter(m, target);
+             });
+       }},
+      Simple("block-scaled-dot-global-scale-fusion",
+             "folds multiply(block_scaled_dot, broadcast(scalar)) into the "
+             "call's global scale",
+             &RunBlockScaledDotGlobalScaleFusion),
       Simple("dot-decomposer",
              "canonicalizes dots to [batch, M, K] x [batch, K, N]",
              &RunDotDecomposer),
@@ -105,12 +140,21 @@ const PassRegistry& PassRegistry::Global() {
 std::vector<std::string> PlatformPipeline(absl::string_view platform) {
   if (platform != "cpu" && platform != "gpu") return {};
   // The generic simplification pipeline (run to a fixed point); the
-  // backends add their own passes as they arrive.
-  return {"call-inliner",     "zero-sized-hlo-elimination",
+  // backends add their own passes as they arrive. On GPUs the global scale
+  // is fused into block-scaled dots before the rewriter decides (by cuDNN
+  // version) where the multiply really happens.
+  std::vector<std::string> gpu_first;
+  if (platform == "gpu") {
+    gpu_first = {"block-scaled-dot-global-scale-fusion",
+                 "block-scaling-rewriter"};
+  }
+  std::vector<std::string> simplify = {"call-inliner",     "zero-sized-hlo-elimination",
           "algsimp",          "constant-folding",
           "tuple-simplifier", "while-loop-simplifier",
           "sort-simplifier",  "reshape-mover",
           "cse",              "dce"};
+  gpu_first.insert(gpu_first.end(), simplify.begin(), simplify.end());
+  return gpu_first;
 }
 
 }  // namespace xlite

@@ -28,7 +28,8 @@ const PassInfo* PassRegistry::Find(absl::string_view name) const {
 }
 
 absl::StatusOr<Pipeline> PassRegistry::BuildPipeline(
-    absl::string_view spec, absl::string_view platform) const {
+    absl::string_view spec, absl::string_view platform,
+    const std::map<std::string, std::string>& defaults) const {
   // Split at top-level commas: "a,b{k=v,k2=v2},c".
   std::vector<std::string> items;
   std::string current;
@@ -94,6 +95,12 @@ absl::StatusOr<Pipeline> PassRegistry::BuildPipeline(
           names.empty() ? std::string("no passes are registered")
                         : absl::StrCat("registered passes: ",
                                        absl::StrJoin(names, ","))));
+    }
+    for (const PassOptionSpec& option : info->options) {
+      auto it = defaults.find(option.name);
+      if (it != defaults.end() && !given.count(option.name)) {
+        given[option.name] = it->second;
+      }
     }
     absl::StatusOr<PassOptions> options =
         PassOptions::Create(name, info->options, given);

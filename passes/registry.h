@@ -2,6 +2,7 @@
 #define XLITE_PASSES_REGISTRY_H_
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,8 +36,12 @@ class PassRegistry {
 
   /// Builds a pipeline from "a,b{key=value,key2=value2},c". An empty spec
   /// gives the platform's default pipeline ("transforms": none).
-  absl::StatusOr<Pipeline> BuildPipeline(absl::string_view spec,
-                                         absl::string_view platform) const;
+  /// `defaults` supplies values for options a pass declares but the spec
+  /// does not set (hlo-opt fills cudnn_version and compute_capability from
+  /// --gpu-spec / --cudnn-version).
+  absl::StatusOr<Pipeline> BuildPipeline(
+      absl::string_view spec, absl::string_view platform,
+      const std::map<std::string, std::string>& defaults = {}) const;
 
  private:
   std::vector<PassInfo> passes_;

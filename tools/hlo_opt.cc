@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "google/protobuf/text_format.h"
+#include "gpu_backend/target_spec.h"
 #include "hlo/module_io.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
@@ -153,8 +155,31 @@ int Main(int argc, char** argv) {
                   : ModuleFormatFromPath(out_path) == ModuleFormat::kProtoText;
     emit = text ? Emit::kProtoText : Emit::kProtoBinary;
   }
-  absl::StatusOr<Pipeline> pipeline =
-      registry.BuildPipeline(absl::GetFlag(FLAGS_passes), platform);
+  // Target facts for gated passes: --gpu-spec, then --cudnn-version.
+  std::map<std::string, std::string> target_defaults;
+  if (!absl::GetFlag(FLAGS_gpu_spec).empty()) {
+    absl::StatusOr<gpu::GpuTargetSpec> spec =
+        gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
+    if (!spec.ok()) {
+      std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
+      return kExitUsage;
+    }
+    target_defaults["cudnn_version"] = spec->cudnn.ToString();
+    target_defaults["compute_capability"] =
+        absl::StrCat(spec->compute_capability_major, ".",
+                     spec->compute_capability_minor);
+  }
+  if (!absl::GetFlag(FLAGS_cudnn_version).empty()) {
+    absl::StatusOr<gpu::CudnnVersion> v =
+        gpu::ParseCudnnVersion(absl::GetFlag(FLAGS_cudnn_version));
+    if (!v.ok()) {
+      std::cerr << "error: --cudnn-version: " << v.status().message() << "\n";
+      return kExitUsage;
+    }
+    target_defaults["cudnn_version"] = v->ToString();
+  }
+  absl::StatusOr<Pipeline> pipeline = registry.BuildPipeline(
+      absl::GetFlag(FLAGS_passes), platform, target_defaults);
   if (!pipeline.ok()) {
     std::cerr << "error: " << pipeline.status().message() << "\n";
     return kExitUsage;

@@ -142,9 +142,22 @@ absl::StatusOr<Literal> BlockScaledDot(const HloInstruction& call,
       Dequantize(*ops[0], *ops[2], *block, true, type);
   std::vector<double> rhs;
   if (ops.size() >= 4) {
-    s = check_scale(rs, ops[3]->shape());
-    if (!s.ok()) return s;
-    rhs = Dequantize(*ops[1], *ops[3], *block, true, type);
+    // Each side's block size comes from its own scale unless configured
+    // (MXFP8 data can meet NVFP4 data: blocks of 32 and 16).
+    int64_t rhs_block = *block;
+    const Shape& rss = ops[3]->shape();
+    if (!ConfiguredBlockSize(call.backend_config()).has_value()) {
+      if (Last(rss) == 0 || k % Last(rss) != 0) {
+        return Invalid("the block size K / scale_K does not divide K");
+      }
+      rhs_block = k / Last(rss);
+    }
+    if (rss.rank() != rs.rank() ||
+        Last(rss) < (k + rhs_block - 1) / rhs_block ||
+        rss.dimensions(rss.rank() - 2) < rs.dimensions(rs.rank() - 2)) {
+      return Invalid("a scale is smaller than its data needs");
+    }
+    rhs = Dequantize(*ops[1], *ops[3], rhs_block, true, type);
   } else {
     rhs.resize(rs.ElementCount());
     for (int64_t i = 0; i < rs.ElementCount(); ++i) {
