@@ -7,6 +7,7 @@
 #include "absl/strings/str_split.h"
 #include "passes/block_scaling.h"
 #include "passes/passes.h"
+#include "passes/while_loop_all_reduce_code_motion.h"
 #include "passes/registry.h"
 
 namespace xlite {
@@ -130,6 +131,21 @@ const PassRegistry& PassRegistry::Global() {
              "folds multiply(block_scaled_dot, broadcast(scalar)) into the "
              "call's global scale",
              &RunBlockScaledDotGlobalScaleFusion),
+      {"while-loop-all-reduce-code-motion",
+       "moves all-reduces whose results are only accumulated out of loops",
+       {{"enable_reduce_scatter", Type::kBool, "false",
+         "also move reduce-scatters (not implemented: accepted, no effect)"},
+        {"run_setup_passes", Type::kBool, "false",
+         "first sink converts below all-reduces"}},
+       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+         AllReduceCodeMotionOptions options;
+         options.enable_reduce_scatter = o.GetBool("enable_reduce_scatter");
+         options.run_setup_passes = o.GetBool("run_setup_passes");
+         return std::make_unique<FunctionPass>(
+             "while-loop-all-reduce-code-motion", [options](HloModule& m) {
+               return RunWhileLoopAllReduceCodeMotion(m, options);
+             });
+       }},
       Simple("dot-decomposer",
              "canonicalizes dots to [batch, M, K] x [batch, K, N]",
              &RunDotDecomposer),

@@ -1,0 +1,306 @@
+// while-loop-all-reduce-code-motion: an all-reduce whose result is only
+// accumulated into a loop-carried buffer moves after the loop (the body
+// accumulates unreduced values; one all-reduce runs on the total). See
+// ../shared/specs/while-loop-all-reduce-code-motion.md.
+
+#include "passes/while_loop_all_reduce_code_motion.h"
+
+#include <algorithm>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "hlo/primitive_type.h"
+#include "passes/hlo_util.h"
+#include "passes/loop_analysis.h"
+
+namespace xlite {
+namespace {
+
+bool IsForwarding(const HloInstruction* h) {
+  switch (h->opcode()) {
+    case HloOpcode::kConvert:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kReshape:
+    case HloOpcode::kTranspose:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The reducer is a single binary op of its parameters; returns it.
+std::optional<HloOpcode> ReductionKind(const HloInstruction* ar) {
+  const HloComputation* f = ar->to_apply();
+  const HloInstruction* r = f->root_instruction();
+  if (f->num_parameters() != 2 || r->operand_count() != 2) return std::nullopt;
+  const bool params = (r->operand(0) == f->parameter_instruction(0) &&
+                       r->operand(1) == f->parameter_instruction(1)) ||
+                      (r->operand(0) == f->parameter_instruction(1) &&
+                       r->operand(1) == f->parameter_instruction(0));
+  if (!params) return std::nullopt;
+  return r->opcode();
+}
+
+bool SummableType(PrimitiveType t) {
+  switch (t) {
+    case PrimitiveType::kBF16:
+    case PrimitiveType::kF16:
+    case PrimitiveType::kF32:
+    case PrimitiveType::kF64:
+    case PrimitiveType::kS8:
+    case PrimitiveType::kS16:
+    case PrimitiveType::kS32:
+    case PrimitiveType::kS64:
+    case PrimitiveType::kU8:
+    case PrimitiveType::kU16:
+    case PrimitiveType::kU32:
+    case PrimitiveType::kU64:
+      return true;
+    default:
+      return false;
+  }
+}
+
+HloInstruction* SingleUser(const HloInstruction* h) {
+  return h->user_count() == 1 ? h->users()[0] : nullptr;
+}
+
+bool SameOffsets(const HloInstruction* ds, const HloInstruction* dus) {
+  // dynamic-slice(operand, i...) and dynamic-update-slice(operand, update, i...)
+  if (ds->operand_count() + 1 != dus->operand_count()) return false;
+  for (int64_t i = 1; i < ds->operand_count(); ++i) {
+    if (ds->operand(i) != dus->operand(i + 1)) return false;
+  }
+  return true;
+}
+
+// One all-reduce to move: where its accumulated buffer lives.
+struct Accumulation {
+  HloInstruction* all_reduce;
+  int64_t index;  // tuple element of the buffer
+};
+
+// Checks the SUM accumulation pattern for `ar` in `loop`'s body.
+std::optional<Accumulation> MatchAccumulation(
+    HloInstruction* ar, const HloInstruction* loop,
+    const ReplicationAnalysis& replication) {
+  const HloComputation* body = loop->while_body();
+  const HloInstruction* param = body->parameter_instruction(0);
+  const HloInstruction* root = body->root_instruction();
+  if (ar->operand_count() != 1 || !ar->shape().IsArray() ||
+      ReductionKind(ar) != HloOpcode::kAdd ||
+      !SummableType(ar->shape().element_type()) || HasControlDeps(ar)) {
+    return std::nullopt;
+  }
+  // all-reduce -> forwarding ops -> add.
+  HloInstruction* cur = ar;
+  HloInstruction* add = nullptr;
+  absl::flat_hash_set<const HloInstruction*> path = {ar};
+  while (true) {
+    HloInstruction* user = SingleUser(cur);
+    if (user == nullptr) return std::nullopt;
+    if (user->opcode() == HloOpcode::kAdd) {
+      add = user;
+      break;
+    }
+    if (!IsForwarding(user) && user->opcode() != HloOpcode::kBroadcast) {
+      return std::nullopt;
+    }
+    path.insert(user);
+    cur = user;
+  }
+  if (add->operand(0) == add->operand(1)) return std::nullopt;
+  // The buffer: forwarding ops, at most one dynamic-slice, then
+  // get-tuple-element(parameter(0)).
+  HloInstruction* buffer = add->mutable_operand(add->operand(0) == cur ? 1 : 0);
+  const HloInstruction* ds = nullptr;
+  while (IsForwarding(buffer) || buffer->opcode() == HloOpcode::kDynamicSlice) {
+    if (buffer->opcode() == HloOpcode::kDynamicSlice) {
+      if (ds != nullptr) return std::nullopt;
+      ds = buffer;
+    }
+    if (buffer->user_count() != 1) return std::nullopt;
+    buffer = buffer->mutable_operand(0);
+  }
+  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
+      buffer->operand(0) != param) {
+    return std::nullopt;
+  }
+  const int64_t index = buffer->tuple_index();
+  // The sum returns to the same tuple element (at most one DUS on the way,
+  // pairing with the dynamic-slice).
+  HloInstruction* out = add;
+  const HloInstruction* dus = nullptr;
+  while (true) {
+    HloInstruction* user = SingleUser(out);
+    if (user == nullptr) return std::nullopt;
+    if (user == root) break;
+    if (user->opcode() == HloOpcode::kDynamicUpdateSlice &&
+        user->operand(1) == out && dus == nullptr) {
+      dus = user;
+    } else if (!IsForwarding(user)) {
+      return std::nullopt;
+    }
+    out = user;
+  }
+  if ((ds == nullptr) != (dus == nullptr)) return std::nullopt;
+  if (ds != nullptr) {
+    if (dus->operand(0) != buffer || !SameOffsets(ds, dus)) return std::nullopt;
+    for (int64_t i = 1; i < ds->operand_count(); ++i) {
+      if (!replication.IsReplicated(ds->operand(i))) return std::nullopt;
+    }
+  }
+  int64_t uses = 0;
+  for (int64_t i = 0; i < root->operand_count(); ++i) {
+    if (root->operand(i) == out) {
+      if (i != index) return std::nullopt;
+      ++uses;
+    }
+  }
+  if (uses != 1) return std::nullopt;
+  // The buffer has no other reader: one get-tuple-element of the index,
+  // used only by the chain (and the DUS), and not read by the condition.
+  for (const HloInstruction* u : param->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement) return std::nullopt;
+    if (u->tuple_index() == index && u != buffer) return std::nullopt;
+  }
+  const int64_t expected_users = dus != nullptr ? 2 : 1;
+  if (buffer->user_count() != expected_users) return std::nullopt;
+  for (const HloInstruction* u :
+       loop->while_condition()->parameter_instruction(0)->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement || u->tuple_index() == index) {
+      return std::nullopt;
+    }
+  }
+  return Accumulation{ar, index};
+}
+
+absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
+                               const ReplicationAnalysis& replication) {
+  HloComputation* body = loop->while_body();
+  HloComputation* c = loop->parent();
+  HloModule& module = *c->parent();
+  if (!loop->shape().IsTuple() ||
+      body->parameter_instruction(0)->IsRoot() ||
+      body->root_instruction()->opcode() != HloOpcode::kTuple) {
+    return false;
+  }
+  std::vector<Accumulation> moves;
+  absl::flat_hash_set<int64_t> indices;
+  for (HloInstruction* h : body->MakeInstructionPostOrder()) {
+    if (h->opcode() != HloOpcode::kAllReduce) continue;
+    std::optional<Accumulation> m = MatchAccumulation(h, loop, replication);
+    if (m.has_value() && indices.insert(m->index).second) moves.push_back(*m);
+  }
+  if (moves.empty()) return false;
+  const Shape& state = loop->shape();
+  HloInstruction* old_init = loop->mutable_operand(0);
+  // Elements of the old initial state.
+  std::vector<HloInstruction*> init_elements;
+  for (int64_t i = 0; i < state.tuple_shapes_size(); ++i) {
+    if (old_init->opcode() == HloOpcode::kTuple) {
+      init_elements.push_back(old_init->mutable_operand(i));
+    } else {
+      HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
+                                 state.tuple_shapes(i), {old_init});
+      g->set_index(i);
+      init_elements.push_back(g);
+    }
+  }
+  // 1. The accumulators start at zero.
+  std::vector<HloInstruction*> new_elements = init_elements;
+  for (const Accumulation& m : moves) {
+    new_elements[m.index] =
+        AddFilledLike(c, state.tuple_shapes(m.index), 0, loop);
+  }
+  HloInstruction* new_init = AddNew(c, HloOpcode::kTuple, state, new_elements);
+  absl::Status s = loop->ReplaceOperandWith(0, new_init);
+  if (!s.ok()) return s;
+  if (old_init->opcode() == HloOpcode::kTuple && old_init->users().empty() &&
+      IsRemovableWhenDead(old_init)) {
+    s = c->RemoveInstruction(old_init);
+    if (!s.ok()) return s;
+  }
+  // 2. Inside, the all-reduces become their operands.
+  std::vector<std::unique_ptr<HloInstruction>> templates;
+  for (const Accumulation& m : moves) {
+    templates.push_back(m.all_reduce->CloneWithNewOperands(
+        m.all_reduce->shape(), {m.all_reduce->mutable_operand(0)}));
+    s = ReplaceInstruction(m.all_reduce, m.all_reduce->mutable_operand(0),
+                           /*always_remove=*/true);
+    if (!s.ok()) return s;
+  }
+  // 3. After the loop: all-reduce the totals and add the initial values.
+  const std::vector<HloInstruction*> users = loop->users();
+  const bool was_root = loop->IsRoot();
+  std::vector<HloInstruction*> results;
+  for (int64_t i = 0; i < state.tuple_shapes_size(); ++i) {
+    HloInstruction* g =
+        AddNew(c, HloOpcode::kGetTupleElement, state.tuple_shapes(i), {loop});
+    g->set_index(i);
+    results.push_back(g);
+  }
+  for (size_t k = 0; k < moves.size(); ++k) {
+    const int64_t i = moves[k].index;
+    const HloInstruction* tmpl = templates[k].get();
+    const Shape& buffer = state.tuple_shapes(i);
+    HloInstruction* total = results[i];
+    const PrimitiveType ar_type = tmpl->shape().element_type();
+    Shape ar_shape = buffer;
+    ar_shape.set_element_type(ar_type);
+    if (buffer.element_type() != ar_type) {
+      total = AddNew(c, HloOpcode::kConvert, ar_shape, {total});
+    }
+    std::unique_ptr<HloInstruction> ar =
+        tmpl->CloneWithNewOperands(ar_shape, {total});
+    ar->set_name(module.NewInstructionName(tmpl->name()));
+    if (!ar->mutable_attrs().channel_id.has_value()) {
+      ar->mutable_attrs().channel_id = 1;
+    }
+    HloInstruction* reduced = c->AddInstruction(std::move(ar));
+    if (buffer.element_type() != ar_type) {
+      reduced = AddNew(c, HloOpcode::kConvert, buffer, {reduced});
+    }
+    results[i] = AddNew(c, HloOpcode::kAdd, buffer,
+                        {reduced, init_elements[i]});
+  }
+  HloInstruction* tuple = AddNew(c, HloOpcode::kTuple, state, results);
+  for (HloInstruction* u : users) {
+    s = loop->ReplaceUseWith(u, tuple);
+    if (!s.ok()) return s;
+  }
+  if (was_root) c->set_root_instruction(tuple);
+  return true;
+}
+
+}  // namespace
+
+absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
+    HloModule& module, const AllReduceCodeMotionOptions& options) {
+  (void)options;
+  // Any candidate with constrain_layout makes the pass a no-op.
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if ((h->opcode() == HloOpcode::kAllReduce ||
+           h->opcode() == HloOpcode::kReduceScatter) &&
+          h->attrs().collective->constrain_layout) {
+        return false;
+      }
+    }
+  }
+  bool changed = false;
+  // Callees first: an inner loop's collective moves into the outer body,
+  // where the outer loop may move it again.
+  for (HloComputation* c : module.MakeComputationPostOrder()) {
+    for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
+      if (loop->opcode() != HloOpcode::kWhile) continue;
+      const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
+      absl::StatusOr<bool> moved = MoveOutOf(loop, replication);
+      if (!moved.ok()) return moved.status();
+      changed |= *moved;
+    }
+  }
+  return changed;
+}
+
+}  // namespace xlite
