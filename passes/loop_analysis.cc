@@ -5,9 +5,7 @@
 #include "passes/hlo_util.h"
 
 namespace xlite {
-namespace {
-
-std::optional<int64_t> ConstantInt(const HloInstruction* h) {
+std::optional<int64_t> ScalarIntConstant(const HloInstruction* h) {
   if (h->opcode() != HloOpcode::kConstant || h->shape().rank() != 0 ||
       !h->attrs().literal.has_value() || h->attrs().literal->is_unknown() ||
       !IsInteger(h->shape().element_type())) {
@@ -15,6 +13,8 @@ std::optional<int64_t> ConstantInt(const HloInstruction* h) {
   }
   return h->attrs().literal->GetAsInt64(0);
 }
+
+namespace {
 
 bool IsParamElement(const HloInstruction* h, const HloComputation* c,
                     int64_t* index) {
@@ -45,17 +45,17 @@ std::optional<CountedLoop> AnalyzeCountedLoop(const HloInstruction& loop) {
   int64_t index = -1;
   if (!IsParamElement(compare->operand(0), cond, &index)) return std::nullopt;
   const HloInstruction* init_tuple = loop.operand(0);
-  std::optional<int64_t> bound = ConstantInt(compare->operand(1));
+  std::optional<int64_t> bound = ScalarIntConstant(compare->operand(1));
   int64_t bound_index = -1;
   if (!bound.has_value() &&
       IsParamElement(compare->operand(1), cond, &bound_index)) {
     const HloInstruction* out = body->root_instruction()->operand(bound_index);
     int64_t same = -1;
     if (IsParamElement(out, body, &same) && same == bound_index) {
-      bound = ConstantInt(init_tuple->operand(bound_index));
+      bound = ScalarIntConstant(init_tuple->operand(bound_index));
     }
   }
-  std::optional<int64_t> init = ConstantInt(init_tuple->operand(index));
+  std::optional<int64_t> init = ScalarIntConstant(init_tuple->operand(index));
   if (!bound.has_value() || !init.has_value()) return std::nullopt;
   // The body's update: add(gte(param, i), constant step).
   const HloInstruction* next = body->root_instruction()->operand(index);
@@ -64,7 +64,7 @@ std::optional<CountedLoop> AnalyzeCountedLoop(const HloInstruction& loop) {
   for (int side : {0, 1}) {
     int64_t i = -1;
     if (IsParamElement(next->operand(side), body, &i) && i == index) {
-      step = ConstantInt(next->operand(1 - side));
+      step = ScalarIntConstant(next->operand(1 - side));
     }
   }
   if (!step.has_value() || *step == 0) return std::nullopt;

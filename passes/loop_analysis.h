@@ -12,6 +12,9 @@
 
 namespace xlite {
 
+/// The value of a scalar integer constant instruction.
+std::optional<int64_t> ScalarIntConstant(const HloInstruction* hlo);
+
 /// A counted loop: tuple element `index` starts at `init`, the body adds
 /// `step`, and the condition runs while it is below `bound` (or the like).
 struct CountedLoop {

@@ -78,7 +78,107 @@ bool SameOffsets(const HloInstruction* ds, const HloInstruction* dus) {
 struct Accumulation {
   HloInstruction* all_reduce;
   int64_t index;  // tuple element of the buffer
+  // Dynamic-update-slice pattern: the region of the buffer the loop writes
+  // (start, limit per dimension); empty for the accumulation pattern.
+  std::vector<std::pair<int64_t, int64_t>> region;
 };
+
+// Largest (trip count + 1) x all-reduce bytes the DUS pattern accepts.
+constexpr int64_t kDusSizeLimitBytes = int64_t{1} << 30;
+
+// The dynamic-update-slice pattern (any reduction): the all-reduce's value,
+// through reshape/convert, is written by a chain of DUS ops at constant or
+// induction-variable offsets into a buffer the loop carries.
+std::optional<Accumulation> MatchDynamicUpdateSlice(HloInstruction* ar,
+                                                    const HloInstruction* loop) {
+  const HloComputation* body = loop->while_body();
+  const HloInstruction* param = body->parameter_instruction(0);
+  const HloInstruction* root = body->root_instruction();
+  std::optional<HloOpcode> kind = ReductionKind(ar);
+  if (ar->operand_count() != 1 || !ar->shape().IsArray() ||
+      !kind.has_value() || HasControlDeps(ar) ||
+      (*kind != HloOpcode::kAdd && *kind != HloOpcode::kMultiply &&
+       *kind != HloOpcode::kMinimum && *kind != HloOpcode::kMaximum)) {
+    return std::nullopt;
+  }
+  std::optional<CountedLoop> counted = AnalyzeCountedLoop(*loop);
+  if (!counted.has_value() || counted->init != 0 || counted->step != 1) {
+    return std::nullopt;
+  }
+  const int64_t bytes =
+      ar->shape().ElementCount() * StorageBytes(ar->shape().element_type());
+  if ((counted->bound + 1) * bytes > kDusSizeLimitBytes) return std::nullopt;
+  auto is_indvar = [&](const HloInstruction* h) {
+    return h->opcode() == HloOpcode::kGetTupleElement &&
+           h->operand(0) == param && h->tuple_index() == counted->index;
+  };
+  HloInstruction* cur = ar;
+  while (true) {
+    HloInstruction* user = SingleUser(cur);
+    if (user == nullptr) return std::nullopt;
+    if (user->opcode() == HloOpcode::kReshape ||
+        user->opcode() == HloOpcode::kConvert) {
+      cur = user;
+      continue;
+    }
+    break;
+  }
+  // The chain of dynamic-update-slices, each updating with the previous.
+  HloInstruction* last = nullptr;
+  std::vector<std::pair<int64_t, int64_t>> region;
+  while (true) {
+    HloInstruction* user = SingleUser(cur);
+    if (user == nullptr || user->opcode() != HloOpcode::kDynamicUpdateSlice ||
+        user->operand(1) != cur || user->operand(0) == cur) {
+      break;
+    }
+    const Shape& update = cur->shape();
+    region.clear();
+    for (int64_t d = 2; d < user->operand_count(); ++d) {
+      const HloInstruction* index = user->operand(d);
+      const int64_t size = update.dimensions(d - 2);
+      const int64_t dim = user->shape().dimensions(d - 2);
+      if (std::optional<int64_t> c = ScalarIntConstant(index)) {
+        const int64_t start = std::clamp<int64_t>(*c, 0, dim - size);
+        region.push_back({start, start + size});
+      } else if (is_indvar(index) && size == 1) {
+        region.push_back({0, std::min(counted->trip_count, dim)});
+      } else {
+        return std::nullopt;
+      }
+    }
+    last = user;
+    cur = user;
+  }
+  if (last == nullptr) return std::nullopt;
+  const HloInstruction* buffer = last->operand(0);
+  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
+      buffer->operand(0) != param || buffer->user_count() != 1) {
+    return std::nullopt;
+  }
+  const int64_t index = buffer->tuple_index();
+  if (SingleUser(last) != root) return std::nullopt;
+  int64_t uses = 0;
+  for (int64_t i = 0; i < root->operand_count(); ++i) {
+    if (root->operand(i) == last) {
+      if (i != index) return std::nullopt;
+      ++uses;
+    }
+  }
+  if (uses != 1) return std::nullopt;
+  for (const HloInstruction* u : param->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement) return std::nullopt;
+    if (u->tuple_index() == index && u != buffer) return std::nullopt;
+  }
+  for (const HloInstruction* u :
+       loop->while_condition()->parameter_instruction(0)->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement ||
+        u->tuple_index() == index) {
+      return std::nullopt;
+    }
+  }
+  return Accumulation{ar, index, region};
+}
 
 // Checks the SUM accumulation pattern for `ar` in `loop`'s body.
 std::optional<Accumulation> MatchAccumulation(
@@ -189,7 +289,9 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   absl::flat_hash_set<int64_t> indices;
   for (HloInstruction* h : body->MakeInstructionPostOrder()) {
     if (h->opcode() != HloOpcode::kAllReduce) continue;
-    std::optional<Accumulation> m = MatchAccumulation(h, loop, replication);
+    // The DUS pattern first (any reduction), then the SUM accumulation.
+    std::optional<Accumulation> m = MatchDynamicUpdateSlice(h, loop);
+    if (!m.has_value()) m = MatchAccumulation(h, loop, replication);
     if (m.has_value() && indices.insert(m->index).second) moves.push_back(*m);
   }
   if (moves.empty()) return false;
@@ -210,6 +312,7 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   // 1. The accumulators start at zero.
   std::vector<HloInstruction*> new_elements = init_elements;
   for (const Accumulation& m : moves) {
+    if (!m.region.empty()) continue;  // DUS buffers keep their contents
     new_elements[m.index] =
         AddFilledLike(c, state.tuple_shapes(m.index), 0, loop);
   }
@@ -246,7 +349,25 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
     const Shape& buffer = state.tuple_shapes(i);
     HloInstruction* total = results[i];
     const PrimitiveType ar_type = tmpl->shape().element_type();
-    Shape ar_shape = buffer;
+    const std::vector<std::pair<int64_t, int64_t>>& region = moves[k].region;
+    bool sliced = false;
+    if (!region.empty()) {
+      // Reduce only the region the loop wrote.
+      std::vector<int64_t> dims;
+      std::vector<SliceDimension> slice;
+      for (size_t d = 0; d < region.size(); ++d) {
+        dims.push_back(region[d].second - region[d].first);
+        slice.push_back({region[d].first, region[d].second, 1});
+        sliced |= dims.back() != buffer.dimensions(d);
+      }
+      if (sliced) {
+        total = AddNew(c, HloOpcode::kSlice,
+                       LayoutLike(Shape(buffer.element_type(), dims), loop),
+                       {total});
+        total->mutable_attrs().slice = slice;
+      }
+    }
+    Shape ar_shape = total->shape();
     ar_shape.set_element_type(ar_type);
     if (buffer.element_type() != ar_type) {
       total = AddNew(c, HloOpcode::kConvert, ar_shape, {total});
@@ -259,25 +380,117 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
     }
     HloInstruction* reduced = c->AddInstruction(std::move(ar));
     if (buffer.element_type() != ar_type) {
-      reduced = AddNew(c, HloOpcode::kConvert, buffer, {reduced});
+      Shape back = ar_shape;
+      back.set_element_type(buffer.element_type());
+      reduced = AddNew(c, HloOpcode::kConvert, back, {reduced});
+    }
+    if (!region.empty()) {
+      if (sliced) {
+        std::vector<HloInstruction*> operands = {results[i], reduced};
+        for (const auto& [start, limit] : region) {
+          Literal offset = Literal::ScalarInt(PrimitiveType::kS64, start);
+          offset.mutable_shape_for_layout() =
+              LayoutLike(Shape(PrimitiveType::kS64, {}), loop);
+          operands.push_back(AddConstant(c, std::move(offset)));
+        }
+        reduced = AddNew(c, HloOpcode::kDynamicUpdateSlice, buffer, operands);
+      }
+      results[i] = reduced;
+      continue;
     }
     results[i] = AddNew(c, HloOpcode::kAdd, buffer,
                         {reduced, init_elements[i]});
   }
-  HloInstruction* tuple = AddNew(c, HloOpcode::kTuple, state, results);
+  // get-tuple-element users read the new values directly; others (and the
+  // root) see a tuple equivalent to the old result.
+  HloInstruction* tuple = nullptr;
   for (HloInstruction* u : users) {
-    s = loop->ReplaceUseWith(u, tuple);
+    if (u->opcode() == HloOpcode::kGetTupleElement) {
+      s = ReplaceInstruction(u, results[u->tuple_index()]);
+    } else {
+      if (tuple == nullptr) {
+        tuple = AddNew(c, HloOpcode::kTuple, state, results);
+      }
+      s = loop->ReplaceUseWith(u, tuple);
+    }
     if (!s.ok()) return s;
   }
-  if (was_root) c->set_root_instruction(tuple);
+  if (was_root) {
+    if (tuple == nullptr) tuple = AddNew(c, HloOpcode::kTuple, state, results);
+    c->set_root_instruction(tuple);
+  }
+  // Element reads nobody needed.
+  for (HloInstruction* g : results) {
+    if (g->users().empty() && !g->IsRoot() && IsRemovableWhenDead(g) &&
+        g->opcode() == HloOpcode::kGetTupleElement) {
+      s = c->RemoveInstruction(g);
+      if (!s.ok()) return s;
+    }
+  }
   return true;
+}
+
+// Setup: add(convert(all-reduce(x)), y) -> add(all-reduce(convert(x)), y)
+// inside loop bodies, so the collective runs in the accumulator's type.
+absl::StatusOr<bool> SinkConverts(HloModule& module) {
+  bool changed = false;
+  for (HloComputation* c : module.MakeComputationPostOrder()) {
+    for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
+      if (loop->opcode() != HloOpcode::kWhile) continue;
+      HloComputation* body = loop->while_body();
+      for (HloInstruction* ar : body->MakeInstructionPostOrder()) {
+        if (ar->opcode() != HloOpcode::kAllReduce || ar->operand_count() != 1 ||
+            !ar->shape().IsArray() || HasControlDeps(ar)) {
+          continue;
+        }
+        HloInstruction* cv = SingleUser(ar);
+        if (cv == nullptr || cv->opcode() != HloOpcode::kConvert ||
+            SingleUser(cv) == nullptr ||
+            SingleUser(cv)->opcode() != HloOpcode::kAdd) {
+          continue;
+        }
+        std::optional<HloOpcode> kind = ReductionKind(ar);
+        const PrimitiveType t = cv->shape().element_type();
+        if (kind != HloOpcode::kAdd || !SummableType(t)) continue;
+        // The same reduction in the wider type.
+        auto reducer = std::make_unique<HloComputation>(
+            module.NewComputationName(ar->to_apply()->name()));
+        HloComputation* f = module.AddComputation(std::move(reducer));
+        std::vector<HloInstruction*> params;
+        for (int64_t i = 0; i < 2; ++i) {
+          std::unique_ptr<HloInstruction> p =
+              HloInstruction::Create(HloOpcode::kParameter, Shape(t, {}));
+          p->set_index(i);
+          p->set_name(module.NewInstructionName(i == 0 ? "x" : "y"));
+          params.push_back(f->AddInstruction(std::move(p)));
+        }
+        f->set_root_instruction(
+            AddNew(f, HloOpcode::kAdd, Shape(t, {}), params));
+        HloInstruction* wide =
+            AddNew(body, HloOpcode::kConvert, cv->shape(),
+                   {ar->mutable_operand(0)});
+        std::unique_ptr<HloInstruction> moved =
+            ar->CloneWithNewOperands(cv->shape(), {wide});
+        moved->set_name(module.NewInstructionName(ar->name()));
+        moved->set_called_computation(0, f);
+        HloInstruction* raw = body->AddInstruction(std::move(moved));
+        absl::Status s = cv->ReplaceAllUsesWith(raw);
+        if (!s.ok()) return s;
+        s = body->RemoveInstruction(cv);
+        if (!s.ok()) return s;
+        s = body->RemoveInstruction(ar);
+        if (!s.ok()) return s;
+        changed = true;
+      }
+    }
+  }
+  return changed;
 }
 
 }  // namespace
 
 absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     HloModule& module, const AllReduceCodeMotionOptions& options) {
-  (void)options;
   // Any candidate with constrain_layout makes the pass a no-op.
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
@@ -289,6 +502,11 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     }
   }
   bool changed = false;
+  if (options.run_setup_passes) {
+    absl::StatusOr<bool> setup = SinkConverts(module);
+    if (!setup.ok()) return setup.status();
+    changed |= *setup;
+  }
   // Callees first: an inner loop's collective moves into the outer body,
   // where the outer loop may move it again.
   for (HloComputation* c : module.MakeComputationPostOrder()) {

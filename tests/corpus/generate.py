@@ -713,6 +713,23 @@ def data_parallel_sgd():
         [normal(113, (8, 5)), normal(114, (8, 2)), normal(115, (5, 2))]
 
 
+@program("Gradient accumulation over 4 devices: a fori_loop over 4 "
+         "microbatches psums each microbatch's gradient into an accumulator "
+         "(what while-loop-all-reduce-code-motion turns into one psum)",
+         spmd_devices=4)
+def grad_accumulation_scan():
+    def f(xs, ys, w):
+        def step(k, acc):
+            x = lax.dynamic_index_in_dim(xs, k, keepdims=False)
+            y = lax.dynamic_index_in_dim(ys, k, keepdims=False)
+            g = jax.grad(lambda w: jnp.mean((x @ w - y) ** 2))(w)
+            return acc + lax.psum(g, "x")
+        total = lax.fori_loop(0, 4, step, jnp.zeros_like(w))
+        return w - 0.01 * total
+    return spmd(4, f, (P(None, "x"), P(None, "x"), P()), P()), \
+        [normal(116, (4, 8, 5)), normal(117, (4, 8, 2)), normal(118, (5, 2))]
+
+
 # ---------------------------------------------------------------- driver
 
 def flatten(tree):

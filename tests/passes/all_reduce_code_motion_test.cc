@@ -87,10 +87,11 @@ int Validate(const std::string& text, const std::string& name) {
 }
 
 TEST(AllReduceCodeMotion, LitModulesOnFourReplicas) {
-  std::optional<std::string> text =
-      testing::ReadFile("tests/lit/passes/all_reduce_code_motion.hlo");
-  ASSERT_TRUE(text.has_value());
   int moved = 0;
+  for (const char* file : {"tests/lit/passes/all_reduce_code_motion.hlo",
+                           "tests/lit/passes/all_reduce_code_motion_dus.hlo"}) {
+  std::optional<std::string> text = testing::ReadFile(file);
+  ASSERT_TRUE(text.has_value()) << file;
   for (const SplitPiece& piece : SplitInputFile(*text)) {
     // Shrink the spec example so four replicas evaluate it quickly.
     std::string small =
@@ -105,7 +106,10 @@ TEST(AllReduceCodeMotion, LitModulesOnFourReplicas) {
                                      "replica_groups={{0,1},{2,3}}"}}),
         "two groups");
   }
-  EXPECT_EQ(moved, 4);  // two movable modules, each in both groupings
+  }
+  // Five movable modules (two accumulations, nested loops, two DUS), each in both
+  // groupings; the rejected ones must stay unchanged and equal.
+  EXPECT_EQ(moved, 10);
 }
 
 }  // namespace
