@@ -6,6 +6,7 @@
 // HBM). Named presets (h100, h200, b200, gb200) or a spec file.
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -32,12 +33,23 @@ struct GpuTargetSpec {
   std::string name;
   int compute_capability_major = 0;
   int compute_capability_minor = 0;
+  /// Architecture-specific feature set: "" (portable), "a" (sm_90a,
+  /// sm_100a: wgmma/tcgen05 and friends) or "f" (family-portable).
+  std::string feature_suffix;
   int64_t sm_count = 0;
+  int64_t registers_per_sm = 65536;
+  int64_t shared_memory_per_sm = 0;
   /// Shared memory a block may opt into, in bytes.
   int64_t shared_memory_per_block = 0;
   int64_t hbm_bytes = 0;
   double hbm_bandwidth_bytes_per_second = 0;
   CudnnVersion cudnn;
+  /// Dense peak throughput in TFLOP/s by type: f64, f32, tf32, bf16, f16,
+  /// f8, f4 (data-sheet figures; 0 where the part has none).
+  std::map<std::string, double> peak_tflops;
+
+  /// "sm_90a", "sm_100a", "sm_120": the PTX/SASS target name.
+  std::string SmName() const;
 
   /// Blackwell (compute capability 10.x) or newer.
   bool IsBlackwellOrNewer() const { return compute_capability_major >= 10; }
@@ -54,6 +66,11 @@ struct GpuTargetSpec {
 ///   cudnn_version: 9.19.0
 /// Presets carry the cuDNN of the toolkit xlite is built against (9.19).
 absl::StatusOr<GpuTargetSpec> LoadGpuTargetSpec(const std::string& name_or_file);
+
+/// The spec of the local GPU (device 0) from the CUDA driver (loaded at run
+/// time) and the installed cuDNN (cudnnGetVersion; 0.0.0 when cuDNN cannot
+/// be loaded). An error saying "no CUDA device" when there is none.
+absl::StatusOr<GpuTargetSpec> QueryLocalGpu();
 
 }  // namespace xlite::gpu
 

@@ -17,6 +17,42 @@ TEST(TargetSpec, Presets) {
   ASSERT_TRUE(b200.ok());
   EXPECT_TRUE(b200->IsBlackwellOrNewer());
   EXPECT_FALSE(LoadGpuTargetSpec("tpu").ok());
+  EXPECT_EQ(h100->SmName(), "sm_90a");
+  EXPECT_EQ(b200->SmName(), "sm_100a");
+  EXPECT_GT(b200->peak_tflops.at("f4"), 0);
+  EXPECT_EQ(h100->peak_tflops.at("f4"), 0);
+}
+
+TEST(TargetSpec, LocalGpuOrACleanError) {
+  // Without a GPU (CI), the query reports that plainly; with one, the
+  // device's facts come back.
+  auto local = QueryLocalGpu();
+  if (!local.ok()) {
+    EXPECT_NE(local.status().message().find("no CUDA device"),
+              std::string::npos)
+        << local.status().message();
+  } else {
+    EXPECT_GT(local->compute_capability_major, 0);
+    EXPECT_GT(local->sm_count, 0);
+  }
+}
+
+TEST(TargetSpec, FeatureVariantsAndPeaksInFiles) {
+  const std::string path = ::testing::TempDir() + "/gb300.spec";
+  {
+    std::ofstream out(path);
+    out << "compute_capability: 10.3a\nsm_count: 160\n"
+           "peak_tflops_f4: 15000\nregisters_per_sm: 65536\n";
+  }
+  auto spec = LoadGpuTargetSpec(path);
+  ASSERT_TRUE(spec.ok()) << spec.status().message();
+  EXPECT_EQ(spec->SmName(), "sm_103a");
+  EXPECT_EQ(spec->peak_tflops.at("f4"), 15000);
+  {
+    std::ofstream out(path);
+    out << "compute_capability: 12.1f\n";
+  }
+  EXPECT_EQ(LoadGpuTargetSpec(path)->SmName(), "sm_121f");
 }
 
 TEST(TargetSpec, CudnnVersions) {

@@ -156,14 +156,18 @@ int Main(int argc, char** argv) {
     emit = text ? Emit::kProtoText : Emit::kProtoBinary;
   }
   // Target facts for gated passes: --gpu-spec, then --cudnn-version.
+  // Without --gpu-spec, a local GPU (and its cuDNN) describes the target;
+  // with neither, gated passes see "no cuDNN" and take portable paths.
   std::map<std::string, std::string> target_defaults;
-  if (!absl::GetFlag(FLAGS_gpu_spec).empty()) {
-    absl::StatusOr<gpu::GpuTargetSpec> spec =
-        gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
-    if (!spec.ok()) {
-      std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
-      return kExitUsage;
-    }
+  absl::StatusOr<gpu::GpuTargetSpec> spec =
+      absl::GetFlag(FLAGS_gpu_spec).empty()
+          ? gpu::QueryLocalGpu()
+          : gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
+  if (!spec.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
+    std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (spec.ok()) {
     target_defaults["cudnn_version"] = spec->cudnn.ToString();
     target_defaults["compute_capability"] =
         absl::StrCat(spec->compute_capability_major, ".",
