@@ -21,34 +21,6 @@ bool Inlineable(const HloInstruction* call) {
          call->parent()->execution_thread();
 }
 
-// Copies `callee` into the caller's computation with parameters bound to
-// the call's operands; returns the copy of the root.
-absl::StatusOr<HloInstruction*> InlineBody(HloInstruction* call) {
-  HloComputation* caller = call->parent();
-  HloModule* module = caller->parent();
-  const HloComputation* callee = call->to_apply();
-  absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
-  for (const HloInstruction* h : callee->MakeInstructionPostOrder()) {
-    if (h->opcode() == HloOpcode::kParameter) {
-      map[h] = call->mutable_operand(h->parameter_number());
-      continue;
-    }
-    std::vector<HloInstruction*> operands;
-    for (const HloInstruction* o : h->operands()) operands.push_back(map.at(o));
-    std::unique_ptr<HloInstruction> copy =
-        h->CloneWithNewOperands(h->shape(), operands);
-    copy->set_name(module->NewInstructionName(h->name()));
-    map[h] = caller->AddInstruction(std::move(copy));
-  }
-  for (const HloInstruction* h : callee->instructions()) {
-    for (const HloInstruction* s : h->control_successors()) {
-      absl::Status st = map.at(h)->AddControlDependencyTo(map.at(s));
-      if (!st.ok()) return st;
-    }
-  }
-  return map.at(callee->root_instruction());
-}
-
 }  // namespace
 
 absl::StatusOr<bool> RunCallInliner(HloModule& module) {
@@ -57,7 +29,8 @@ absl::StatusOr<bool> RunCallInliner(HloModule& module) {
   for (HloComputation* c : module.MakeComputationPostOrder()) {
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
       if (!Inlineable(h)) continue;
-      absl::StatusOr<HloInstruction*> root = InlineBody(h);
+      absl::StatusOr<HloInstruction*> root =
+          InlineComputation(c, *h->to_apply(), h->operands());
       if (!root.ok()) return root.status();
       absl::Status s = ReplaceInstruction(h, *root, /*always_remove=*/true);
       if (!s.ok()) return s;

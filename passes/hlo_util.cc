@@ -270,6 +270,32 @@ absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(
   return counts;
 }
 
+absl::StatusOr<HloInstruction*> InlineComputation(
+    HloComputation* into, const HloComputation& callee,
+    absl::Span<HloInstruction* const> args) {
+  HloModule* module = into->parent();
+  absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
+  for (const HloInstruction* h : callee.MakeInstructionPostOrder()) {
+    if (h->opcode() == HloOpcode::kParameter) {
+      map[h] = args[h->parameter_number()];
+      continue;
+    }
+    std::vector<HloInstruction*> operands;
+    for (const HloInstruction* o : h->operands()) operands.push_back(map.at(o));
+    std::unique_ptr<HloInstruction> copy =
+        h->CloneWithNewOperands(h->shape(), operands);
+    copy->set_name(module->NewInstructionName(h->name()));
+    map[h] = into->AddInstruction(std::move(copy));
+  }
+  for (const HloInstruction* h : callee.instructions()) {
+    for (const HloInstruction* s : h->control_successors()) {
+      absl::Status st = map.at(h)->AddControlDependencyTo(map.at(s));
+      if (!st.ok()) return st;
+    }
+  }
+  return map.at(callee.root_instruction());
+}
+
 HloComputation* CloneComputation(HloModule& module,
                                  const HloComputation& computation,
                                  absl::string_view name) {

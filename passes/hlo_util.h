@@ -96,6 +96,12 @@ bool SameInstructionIgnoringOperands(const HloInstruction& a,
 absl::flat_hash_map<const HloComputation*, int64_t> CallerCounts(
     const HloModule& module);
 
+/// Copies `callee`'s instructions into `into`, parameter i bound to
+/// `args[i]` (control edges copied too); returns the copy of the root.
+absl::StatusOr<HloInstruction*> InlineComputation(
+    HloComputation* into, const HloComputation& callee,
+    absl::Span<HloInstruction* const> args);
+
 /// Copies `computation` into the module under a new name; `param_map`
 /// (callees shared, not copied).
 HloComputation* CloneComputation(HloModule& module,

@@ -86,6 +86,35 @@ struct Accumulation {
 // Largest (trip count + 1) x all-reduce bytes the DUS pattern accepts.
 constexpr int64_t kDusSizeLimitBytes = int64_t{1} << 30;
 
+// The buffer's tuple element `index` is private to the pattern: `out`
+// reaches the body's ROOT exactly once, at `index`; `buffer` is the only
+// get-tuple-element of that index; the condition never reads it.
+bool OwnsTupleElement(const HloInstruction* loop, const HloInstruction* buffer,
+                      const HloInstruction* out, int64_t index) {
+  const HloComputation* body = loop->while_body();
+  const HloInstruction* root = body->root_instruction();
+  int64_t uses = 0;
+  for (int64_t i = 0; i < root->operand_count(); ++i) {
+    if (root->operand(i) == out) {
+      if (i != index) return false;
+      ++uses;
+    }
+  }
+  if (uses != 1) return false;
+  for (const HloInstruction* u : body->parameter_instruction(0)->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement) return false;
+    if (u->tuple_index() == index && u != buffer) return false;
+  }
+  for (const HloInstruction* u :
+       loop->while_condition()->parameter_instruction(0)->users()) {
+    if (u->opcode() != HloOpcode::kGetTupleElement ||
+        u->tuple_index() == index) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The dynamic-update-slice pattern (any reduction): the all-reduce's value,
 // through reshape/convert, is written by a chain of DUS ops at constant or
 // induction-variable offsets into a buffer the loop carries.
@@ -157,25 +186,8 @@ std::optional<Accumulation> MatchDynamicUpdateSlice(HloInstruction* ar,
     return std::nullopt;
   }
   const int64_t index = buffer->tuple_index();
-  if (SingleUser(last) != root) return std::nullopt;
-  int64_t uses = 0;
-  for (int64_t i = 0; i < root->operand_count(); ++i) {
-    if (root->operand(i) == last) {
-      if (i != index) return std::nullopt;
-      ++uses;
-    }
-  }
-  if (uses != 1) return std::nullopt;
-  for (const HloInstruction* u : param->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement) return std::nullopt;
-    if (u->tuple_index() == index && u != buffer) return std::nullopt;
-  }
-  for (const HloInstruction* u :
-       loop->while_condition()->parameter_instruction(0)->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement ||
-        u->tuple_index() == index) {
-      return std::nullopt;
-    }
+  if (SingleUser(last) != root || !OwnsTupleElement(loop, buffer, last, index)) {
+    return std::nullopt;
   }
   return Accumulation{ar, index, region};
 }
@@ -250,27 +262,12 @@ std::optional<Accumulation> MatchAccumulation(
       if (!replication.IsReplicated(ds->operand(i))) return std::nullopt;
     }
   }
-  int64_t uses = 0;
-  for (int64_t i = 0; i < root->operand_count(); ++i) {
-    if (root->operand(i) == out) {
-      if (i != index) return std::nullopt;
-      ++uses;
-    }
-  }
-  if (uses != 1) return std::nullopt;
-  // The buffer has no other reader: one get-tuple-element of the index,
-  // used only by the chain (and the DUS), and not read by the condition.
-  for (const HloInstruction* u : param->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement) return std::nullopt;
-    if (u->tuple_index() == index && u != buffer) return std::nullopt;
-  }
+  // The buffer has no other reader: its get-tuple-element feeds only the
+  // chain (and the DUS).
   const int64_t expected_users = dus != nullptr ? 2 : 1;
-  if (buffer->user_count() != expected_users) return std::nullopt;
-  for (const HloInstruction* u :
-       loop->while_condition()->parameter_instruction(0)->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement || u->tuple_index() == index) {
-      return std::nullopt;
-    }
+  if (buffer->user_count() != expected_users ||
+      !OwnsTupleElement(loop, buffer, out, index)) {
+    return std::nullopt;
   }
   return Accumulation{ar, index};
 }

@@ -41,27 +41,6 @@ bool Pure(const HloComputation* c) {
   return true;
 }
 
-// Copies `body` into the while's computation with its parameter bound to
-// `state`; returns the copy of the root.
-HloInstruction* InlineInto(HloComputation* into, const HloComputation* body,
-                           HloInstruction* state) {
-  HloModule* module = into->parent();
-  absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
-  for (const HloInstruction* h : body->MakeInstructionPostOrder()) {
-    if (h->opcode() == HloOpcode::kParameter) {
-      map[h] = state;
-      continue;
-    }
-    std::vector<HloInstruction*> operands;
-    for (const HloInstruction* o : h->operands()) operands.push_back(map.at(o));
-    std::unique_ptr<HloInstruction> copy =
-        h->CloneWithNewOperands(h->shape(), operands);
-    copy->set_name(module->NewInstructionName(h->name()));
-    map[h] = into->AddInstruction(std::move(copy));
-  }
-  return map.at(body->root_instruction());
-}
-
 // Zero- or one-trip loops whose initial state is constant.
 absl::StatusOr<bool> TryRemoveLoop(HloInstruction* loop) {
   std::optional<Literal> init = ConstantValue(loop->operand(0));
@@ -84,9 +63,11 @@ absl::StatusOr<bool> TryRemoveLoop(HloInstruction* loop) {
   absl::StatusOr<Literal> again =
       EvaluateComputation(*loop->while_condition(), next_args);
   if (!again.ok() || again->GetAsInt64(0) != 0) return false;
-  HloInstruction* result =
-      InlineInto(c, loop->while_body(), loop->mutable_operand(0));
-  absl::Status s = ReplaceInstruction(loop, result);
+  HloInstruction* state = loop->mutable_operand(0);
+  absl::StatusOr<HloInstruction*> result =
+      InlineComputation(c, *loop->while_body(), {state});
+  if (!result.ok()) return result.status();
+  absl::Status s = ReplaceInstruction(loop, *result);
   if (!s.ok()) return s;
   return true;
 }
