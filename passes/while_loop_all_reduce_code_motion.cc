@@ -204,10 +204,10 @@ std::optional<Accumulation> MatchAccumulation(
       !SummableType(ar->shape().element_type()) || HasControlDeps(ar)) {
     return std::nullopt;
   }
-  // all-reduce -> forwarding ops -> add.
+  // all-reduce -> forwarding ops, broadcasts and selects against zero
+  // (with a predicate every replica agrees on) -> add.
   HloInstruction* cur = ar;
   HloInstruction* add = nullptr;
-  absl::flat_hash_set<const HloInstruction*> path = {ar};
   while (true) {
     HloInstruction* user = SingleUser(cur);
     if (user == nullptr) return std::nullopt;
@@ -215,10 +215,16 @@ std::optional<Accumulation> MatchAccumulation(
       add = user;
       break;
     }
-    if (!IsForwarding(user) && user->opcode() != HloOpcode::kBroadcast) {
+    const bool select_with_zero =
+        user->opcode() == HloOpcode::kSelect &&
+        user->operand(0) != cur &&
+        replication.IsReplicated(user->operand(0)) &&
+        ((user->operand(1) == cur && IsUniform(user->operand(2), 0)) ||
+         (user->operand(2) == cur && IsUniform(user->operand(1), 0)));
+    if (!IsForwarding(user) && user->opcode() != HloOpcode::kBroadcast &&
+        !select_with_zero) {
       return std::nullopt;
     }
-    path.insert(user);
     cur = user;
   }
   if (add->operand(0) == add->operand(1)) return std::nullopt;
