@@ -103,6 +103,20 @@ absl::Status HloInstruction::ReplaceOperandWith(int64_t i,
   return absl::OkStatus();
 }
 
+absl::Status HloInstruction::ReplaceOperandWithDifferentShape(
+    int64_t i, HloInstruction* new_operand) {
+  if (i < 0 || i >= operand_count()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("operand index ", i, " out of range for ", name_));
+  }
+  HloInstruction* old = operands_[i];
+  if (old == new_operand) return absl::OkStatus();
+  operands_[i] = new_operand;
+  new_operand->AddUser(this);
+  if (!IsUserOf(old)) old->RemoveUser(this);
+  return absl::OkStatus();
+}
+
 absl::Status HloInstruction::ReplaceUseWith(HloInstruction* user,
                                             HloInstruction* new_producer) {
   if (!ShapesCompatible(shape_, new_producer->shape())) {

@@ -296,6 +296,10 @@ class HloInstruction {
   void AppendOperand(HloInstruction* operand);
   /// Replaces operand `i`; shapes must be compatible (checked).
   absl::Status ReplaceOperandWith(int64_t i, HloInstruction* new_operand);
+  /// The same without the shape check, for rewrites that change shapes on
+  /// both sides of an edge (loop state); the caller keeps the module valid.
+  absl::Status ReplaceOperandWithDifferentShape(int64_t i,
+                                                HloInstruction* new_operand);
   /// Replaces every use of this instruction by `new_producer` (also as root
   /// of the parent computation). Shapes must be compatible.
   absl::Status ReplaceAllUsesWith(HloInstruction* new_producer);

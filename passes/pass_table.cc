@@ -134,7 +134,7 @@ const PassRegistry& PassRegistry::Global() {
       {"while-loop-all-reduce-code-motion",
        "moves all-reduces whose results are only accumulated out of loops",
        {{"enable_reduce_scatter", Type::kBool, "false",
-         "also move reduce-scatters (not implemented: accepted, no effect)"},
+         "also move reduce-scatters (the loop then accumulates unscattered values)"},
         {"run_setup_passes", Type::kBool, "false",
          "first sink converts below all-reduces"}},
        [](const PassOptions& o) -> std::unique_ptr<HloPass> {

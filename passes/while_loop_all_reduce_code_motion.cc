@@ -81,6 +81,10 @@ struct Accumulation {
   // Dynamic-update-slice pattern: the region of the buffer the loop writes
   // (start, limit per dimension); empty for the accumulation pattern.
   std::vector<std::pair<int64_t, int64_t>> region;
+  // Reduce-scatter: the accumulation add and the buffer's element read,
+  // whose shapes widen to the pre-scatter shape.
+  HloInstruction* scatter_add = nullptr;
+  HloInstruction* scatter_buffer = nullptr;
 };
 
 // Largest (trip count + 1) x all-reduce bytes the DUS pattern accepts.
@@ -278,8 +282,37 @@ std::optional<Accumulation> MatchAccumulation(
   return Accumulation{ar, index};
 }
 
+// reduce-scatter(x) added straight into get-tuple-element(param, i) and
+// returned at i: the body can accumulate x itself (the buffer widens to
+// x's shape) and one reduce-scatter runs after the loop.
+std::optional<Accumulation> MatchReduceScatter(HloInstruction* rs,
+                                               const HloInstruction* loop) {
+  const HloInstruction* param = loop->while_body()->parameter_instruction(0);
+  if (rs->operand_count() != 1 || !rs->shape().IsArray() ||
+      ReductionKind(rs) != HloOpcode::kAdd ||
+      !SummableType(rs->shape().element_type()) || HasControlDeps(rs)) {
+    return std::nullopt;
+  }
+  HloInstruction* add = SingleUser(rs);
+  if (add == nullptr || add->opcode() != HloOpcode::kAdd ||
+      add->operand(0) == add->operand(1)) {
+    return std::nullopt;
+  }
+  HloInstruction* buffer = add->mutable_operand(add->operand(0) == rs ? 1 : 0);
+  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
+      buffer->operand(0) != param || buffer->user_count() != 1 ||
+      !OwnsTupleElement(loop, buffer, add, buffer->tuple_index())) {
+    return std::nullopt;
+  }
+  Accumulation m{rs, buffer->tuple_index()};
+  m.scatter_add = add;
+  m.scatter_buffer = buffer;
+  return m;
+}
+
 absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
-                               const ReplicationAnalysis& replication) {
+                               const ReplicationAnalysis& replication,
+                               const AllReduceCodeMotionOptions& options) {
   HloComputation* body = loop->while_body();
   HloComputation* c = loop->parent();
   HloModule& module = *c->parent();
@@ -291,14 +324,27 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   std::vector<Accumulation> moves;
   absl::flat_hash_set<int64_t> indices;
   for (HloInstruction* h : body->MakeInstructionPostOrder()) {
-    if (h->opcode() != HloOpcode::kAllReduce) continue;
-    // The DUS pattern first (any reduction), then the SUM accumulation.
-    std::optional<Accumulation> m = MatchDynamicUpdateSlice(h, loop);
-    if (!m.has_value()) m = MatchAccumulation(h, loop, replication);
+    std::optional<Accumulation> m;
+    if (h->opcode() == HloOpcode::kAllReduce) {
+      // The DUS pattern first (any reduction), then the SUM accumulation.
+      m = MatchDynamicUpdateSlice(h, loop);
+      if (!m.has_value()) m = MatchAccumulation(h, loop, replication);
+    } else if (h->opcode() == HloOpcode::kReduceScatter &&
+               options.enable_reduce_scatter) {
+      m = MatchReduceScatter(h, loop);
+    }
     if (m.has_value() && indices.insert(m->index).second) moves.push_back(*m);
   }
   if (moves.empty()) return false;
-  const Shape& state = loop->shape();
+  const Shape state = loop->shape();
+  // The loop state after the rewrite: reduce-scatter buffers widen.
+  Shape new_state = state;
+  for (const Accumulation& m : moves) {
+    if (m.scatter_add != nullptr) {
+      new_state.mutable_tuple_shapes()[m.index] =
+          m.all_reduce->operand(0)->shape();
+    }
+  }
   HloInstruction* old_init = loop->mutable_operand(0);
   // Elements of the old initial state.
   std::vector<HloInstruction*> init_elements;
@@ -317,11 +363,20 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   for (const Accumulation& m : moves) {
     if (!m.region.empty()) continue;  // DUS buffers keep their contents
     new_elements[m.index] =
-        AddFilledLike(c, state.tuple_shapes(m.index), 0, loop);
+        AddFilledLike(c, new_state.tuple_shapes(m.index), 0, loop);
   }
-  HloInstruction* new_init = AddNew(c, HloOpcode::kTuple, state, new_elements);
-  absl::Status s = loop->ReplaceOperandWith(0, new_init);
+  HloInstruction* new_init =
+      AddNew(c, HloOpcode::kTuple, new_state, new_elements);
+  absl::Status s = loop->ReplaceOperandWithDifferentShape(0, new_init);
   if (!s.ok()) return s;
+  if (new_state != state) {
+    // Widen the state: the loop, both parameters and the body's root.
+    *loop->mutable_shape() = new_state;
+    *body->parameter_instruction(0)->mutable_shape() = new_state;
+    *loop->while_condition()->parameter_instruction(0)->mutable_shape() =
+        new_state;
+    *body->root_instruction()->mutable_shape() = new_state;
+  }
   if (old_init->opcode() == HloOpcode::kTuple && old_init->users().empty() &&
       IsRemovableWhenDead(old_init)) {
     s = c->RemoveInstruction(old_init);
@@ -332,6 +387,21 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   for (const Accumulation& m : moves) {
     templates.push_back(m.all_reduce->CloneWithNewOperands(
         m.all_reduce->shape(), {m.all_reduce->mutable_operand(0)}));
+    if (m.scatter_add != nullptr) {
+      // The body accumulates the full, unscattered values.
+      HloInstruction* x = m.all_reduce->mutable_operand(0);
+      *m.scatter_buffer->mutable_shape() = x->shape();
+      HloInstruction* sum =
+          AddNew(body, HloOpcode::kAdd, x->shape(), {x, m.scatter_buffer});
+      s = body->root_instruction()->ReplaceOperandWithDifferentShape(m.index,
+                                                                     sum);
+      if (!s.ok()) return s;
+      s = body->RemoveInstruction(m.scatter_add);
+      if (!s.ok()) return s;
+      s = body->RemoveInstruction(m.all_reduce);
+      if (!s.ok()) return s;
+      continue;
+    }
     s = ReplaceInstruction(m.all_reduce, m.all_reduce->mutable_operand(0),
                            /*always_remove=*/true);
     if (!s.ok()) return s;
@@ -340,9 +410,9 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   const std::vector<HloInstruction*> users = loop->users();
   const bool was_root = loop->IsRoot();
   std::vector<HloInstruction*> results;
-  for (int64_t i = 0; i < state.tuple_shapes_size(); ++i) {
-    HloInstruction* g =
-        AddNew(c, HloOpcode::kGetTupleElement, state.tuple_shapes(i), {loop});
+  for (int64_t i = 0; i < new_state.tuple_shapes_size(); ++i) {
+    HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
+                               new_state.tuple_shapes(i), {loop});
     g->set_index(i);
     results.push_back(g);
   }
@@ -352,6 +422,18 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
     const Shape& buffer = state.tuple_shapes(i);
     HloInstruction* total = results[i];
     const PrimitiveType ar_type = tmpl->shape().element_type();
+    if (moves[k].scatter_add != nullptr) {
+      std::unique_ptr<HloInstruction> rs =
+          tmpl->CloneWithNewOperands(tmpl->shape(), {total});
+      rs->set_name(module.NewInstructionName(tmpl->name()));
+      if (!rs->mutable_attrs().channel_id.has_value()) {
+        rs->mutable_attrs().channel_id = 1;
+      }
+      HloInstruction* scattered = c->AddInstruction(std::move(rs));
+      results[i] = AddNew(c, HloOpcode::kAdd, buffer,
+                          {scattered, init_elements[i]});
+      continue;
+    }
     const std::vector<std::pair<int64_t, int64_t>>& region = moves[k].region;
     bool sliced = false;
     if (!region.empty()) {
@@ -516,7 +598,7 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
       if (loop->opcode() != HloOpcode::kWhile) continue;
       const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
-      absl::StatusOr<bool> moved = MoveOutOf(loop, replication);
+      absl::StatusOr<bool> moved = MoveOutOf(loop, replication, options);
       if (!moved.ok()) return moved.status();
       changed |= *moved;
     }

@@ -57,7 +57,9 @@ int Validate(const std::string& text, const std::string& name) {
   EXPECT_TRUE(original.ok()) << original.status().message();
   if (!original.ok()) return 0;
   std::unique_ptr<HloModule> moved = (*original)->Clone();
-  auto changed = RunWhileLoopAllReduceCodeMotion(*moved, {});
+  AllReduceCodeMotionOptions options;
+  options.enable_reduce_scatter = true;
+  auto changed = RunWhileLoopAllReduceCodeMotion(*moved, options);
   EXPECT_TRUE(changed.ok()) << changed.status().message();
   EXPECT_TRUE(VerifyModule(*moved).ok()) << name;
   const HloComputation& entry = *(*original)->entry_computation();
@@ -89,7 +91,8 @@ int Validate(const std::string& text, const std::string& name) {
 TEST(AllReduceCodeMotion, LitModulesOnFourReplicas) {
   int moved = 0;
   for (const char* file : {"tests/lit/passes/all_reduce_code_motion.hlo",
-                           "tests/lit/passes/all_reduce_code_motion_dus.hlo"}) {
+                           "tests/lit/passes/all_reduce_code_motion_dus.hlo",
+                           "tests/lit/passes/all_reduce_code_motion_scatter.hlo"}) {
   std::optional<std::string> text = testing::ReadFile(file);
   ASSERT_TRUE(text.has_value()) << file;
   for (const SplitPiece& piece : SplitInputFile(*text)) {
@@ -103,13 +106,16 @@ TEST(AllReduceCodeMotion, LitModulesOnFourReplicas) {
         absl::StrReplaceAll(small, {{"replica_groups={{0,1,2,3}}",
                                      "replica_groups={{0,1},{2,3}}"},
                                     {"replica_groups={}",
-                                     "replica_groups={{0,1},{2,3}}"}}),
+                                     "replica_groups={{0,1},{2,3}}"},
+                                    // scatter over 2, not 4
+                                    {"f32[2]", "f32[4]"}}),
         "two groups");
   }
   }
-  // Six movable modules (accumulations, nested, select-with-zero, two DUS), each in both
+  // Seven movable modules (accumulations, nested, select-with-zero, two
+  // DUS, reduce-scatter), each in both
   // groupings; the rejected ones must stay unchanged and equal.
-  EXPECT_EQ(moved, 12);
+  EXPECT_EQ(moved, 14);
 }
 
 }  // namespace
