@@ -225,8 +225,18 @@ std::optional<Accumulation> MatchAccumulation(
         replication.IsReplicated(user->operand(0)) &&
         ((user->operand(1) == cur && IsUniform(user->operand(2), 0)) ||
          (user->operand(2) == cur && IsUniform(user->operand(1), 0)));
+    // Multiplying a non-scalar all-reduce by a value every replica holds
+    // (a broadcast scalar all-reduce, a constant) is linear, so it may
+    // move; a scalar all-reduce times anything stays (the other factor
+    // could be a collective that moves too).
+    const bool linear_multiply =
+        user->opcode() == HloOpcode::kMultiply && ar->shape().rank() > 0 &&
+        user->operand(0) != user->operand(1) &&
+        replication.IsReplicated(
+            user->operand(user->operand(0) == cur ? 1 : 0));
     if (!IsForwarding(user) && user->opcode() != HloOpcode::kBroadcast &&
-        !select_with_zero) {
+        user->opcode() != HloOpcode::kSlice && !select_with_zero &&
+        !linear_multiply) {
       return std::nullopt;
     }
     cur = user;
