@@ -586,6 +586,20 @@ absl::StatusOr<bool> SinkConverts(HloModule& module) {
 
 absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     HloModule& module, const AllReduceCodeMotionOptions& options) {
+  // MPMD programs (several partitions that are not SPMD) are skipped.
+  // xlite's module config has no SPMD flag, so SPMD is recognized by what
+  // JAX and XLA emit for it: shardings, or collectives over global device
+  // ids.
+  if (module.config().num_partitions > 1) {
+    bool spmd = false;
+    for (const HloComputation* c : module.computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        spmd |= h->has_sharding() ||
+                (h->has_attrs() && h->attrs().collective->use_global_device_ids);
+      }
+    }
+    if (!spmd) return false;
+  }
   // Any candidate with constrain_layout makes the pass a no-op.
   for (const HloComputation* c : module.computations()) {
     for (const HloInstruction* h : c->instructions()) {
