@@ -5,8 +5,8 @@
 // (call-inliner, tuple-simplifier, dce).
 //
 //   bazel build -c opt //tests/benchmarks:collective_count
-//   ./bazel-bin/tests/benchmarks/collective_count \
-//     tests/corpus/programs/grad_accumulation_scan/before.hlo
+//   ./bazel-bin/tests/benchmarks/collective_count
+//       tests/corpus/programs/grad_accumulation_scan/before.hlo
 #include <fstream>
 #include <iostream>
 #include <sstream>

@@ -2,8 +2,8 @@
 // >= 1M instructions and on the largest real corpus module; reports ms and
 // instructions/s. Each iteration runs on a fresh clone (cloning untimed).
 //
-//   bazel run -c opt //tests/benchmarks:pass_benchmark -- \
-//     --module=$PWD/../shared/hlo-corpus/real/maxtext_llama31_70b_bf16_32x8.hlo
+//   bazel run -c opt //tests/benchmarks:pass_benchmark --
+//       --module=$PWD/../shared/hlo-corpus/real/maxtext_llama31_70b_bf16_32x8.hlo
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
