@@ -159,10 +159,16 @@ int Main(int argc, char** argv) {
   // Without --gpu-spec, a local GPU (and its cuDNN) describes the target;
   // with neither, gated passes see "no cuDNN" and take portable paths.
   std::map<std::string, std::string> target_defaults;
+  // (The driver is only asked when a GPU pipeline or a gated pass runs.)
+  const bool gated = platform == "gpu" ||
+                     absl::StrContains(absl::GetFlag(FLAGS_passes),
+                                       "block-scaling-rewriter");
   absl::StatusOr<gpu::GpuTargetSpec> spec =
-      absl::GetFlag(FLAGS_gpu_spec).empty()
-          ? gpu::QueryLocalGpu()
-          : gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
+      !absl::GetFlag(FLAGS_gpu_spec).empty()
+          ? gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec))
+      : gated ? gpu::QueryLocalGpu()
+              : absl::StatusOr<gpu::GpuTargetSpec>(
+                    absl::NotFoundError("no GPU target"));
   if (!spec.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
     std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
     return kExitUsage;
