@@ -178,6 +178,15 @@ bool IsConstantLike(const HloInstruction* hlo) {
   return hlo->opcode() == HloOpcode::kConstant;
 }
 
+std::vector<HloInstruction*> InstructionsWithOpcode(const HloComputation* c,
+                                                    HloOpcode opcode) {
+  std::vector<HloInstruction*> out;
+  for (HloInstruction* h : c->MakeInstructionPostOrder()) {
+    if (h->opcode() == opcode) out.push_back(h);
+  }
+  return out;
+}
+
 std::vector<HloComputation*> ReachableComputations(const HloModule& module) {
   std::vector<HloComputation*> post = module.MakeComputationPostOrder();
   std::reverse(post.begin(), post.end());

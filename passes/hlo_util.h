@@ -72,6 +72,11 @@ inline bool HasControlDeps(const HloInstruction* hlo) {
 /// Whether the instruction may be removed when nothing uses it.
 bool IsRemovableWhenDead(const HloInstruction* hlo);
 
+/// The instructions of `c` with `opcode`, in post order, collected before
+/// a rewrite starts (rewrites may free other instructions of the order).
+std::vector<HloInstruction*> InstructionsWithOpcode(const HloComputation* c,
+                                                    HloOpcode opcode);
+
 /// Every computation reachable from the entry, callers before callees.
 std::vector<HloComputation*> ReachableComputations(const HloModule& module);
 

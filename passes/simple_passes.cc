@@ -358,9 +358,8 @@ absl::StatusOr<bool> RunOptBarrierExpander(HloModule& module) {
 absl::StatusOr<bool> RunSortSimplifier(HloModule& module) {
   bool changed = false;
   for (HloComputation* c : module.computations()) {
-    for (HloInstruction* sort : c->MakeInstructionPostOrder()) {
-      if (sort->opcode() != HloOpcode::kSort || !sort->shape().IsTuple() ||
-          sort->IsRoot()) {
+    for (HloInstruction* sort : InstructionsWithOpcode(c, HloOpcode::kSort)) {
+      if (!sort->shape().IsTuple() || sort->IsRoot()) {
         continue;
       }
       const int64_t n = sort->operand_count();

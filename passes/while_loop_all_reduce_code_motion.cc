@@ -530,11 +530,11 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
 absl::StatusOr<bool> SinkConverts(HloModule& module) {
   bool changed = false;
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
-      if (loop->opcode() != HloOpcode::kWhile) continue;
+    for (HloInstruction* loop : InstructionsWithOpcode(c, HloOpcode::kWhile)) {
       HloComputation* body = loop->while_body();
-      for (HloInstruction* ar : body->MakeInstructionPostOrder()) {
-        if (ar->opcode() != HloOpcode::kAllReduce || ar->operand_count() != 1 ||
+      for (HloInstruction* ar :
+           InstructionsWithOpcode(body, HloOpcode::kAllReduce)) {
+        if (ar->operand_count() != 1 ||
             !ar->shape().IsArray() || HasControlDeps(ar)) {
           continue;
         }
@@ -619,8 +619,7 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
   // Callees first: an inner loop's collective moves into the outer body,
   // where the outer loop may move it again.
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
-      if (loop->opcode() != HloOpcode::kWhile) continue;
+    for (HloInstruction* loop : InstructionsWithOpcode(c, HloOpcode::kWhile)) {
       const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
       absl::StatusOr<bool> moved = MoveOutOf(loop, replication, options);
       if (!moved.ok()) return moved.status();

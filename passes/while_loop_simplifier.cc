@@ -276,8 +276,7 @@ absl::StatusOr<bool> RemoveDeadElements(HloInstruction* loop) {
 absl::StatusOr<bool> RunWhileLoopSimplifier(HloModule& module) {
   bool changed = false;
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* loop : c->MakeInstructionPostOrder()) {
-      if (loop->opcode() != HloOpcode::kWhile) continue;
+    for (HloInstruction* loop : InstructionsWithOpcode(c, HloOpcode::kWhile)) {
       absl::StatusOr<bool> removed = TryRemoveLoop(loop);
       if (!removed.ok()) return removed.status();
       if (*removed) {
