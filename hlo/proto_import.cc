@@ -11,7 +11,6 @@
 #include "google/protobuf/io/coded_stream.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/io/zero_copy_stream_impl_lite.h"
-#include "google/protobuf/stubs/logging.h"
 #include "google/protobuf/text_format.h"
 #include "hlo/proto_attributes.h"
 #include "hlo/proto_convert.h"
