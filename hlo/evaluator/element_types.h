@@ -192,6 +192,27 @@ typename Tr::Storage* MutableData(Literal& l) {
   return reinterpret_cast<typename Tr::Storage*>(l.mutable_data().data());
 }
 
+// Order of float bits where -NaN < -inf < ... < -0 < +0 < ... < +NaN.
+template <typename Tr>
+int64_t TotalOrderKey(typename Tr::Storage s) {
+  if constexpr (std::is_same_v<typename Tr::Storage, float>) {
+    int32_t bits;
+    std::memcpy(&bits, &s, 4);
+    return bits < 0 ? static_cast<int64_t>(bits ^ 0x7fffffff) : bits;
+  } else if constexpr (std::is_same_v<typename Tr::Storage, double>) {
+    int64_t bits;
+    std::memcpy(&bits, &s, 8);
+    return bits < 0 ? (bits ^ 0x7fffffffffffffffLL) : bits;
+  } else {
+    const FloatFormat* f = GetFloatFormat(Tr::kType);
+    const int width = f->total_bits();
+    const int64_t bits = static_cast<int64_t>(s) & ((int64_t{1} << width) - 1);
+    if (!f->has_sign) return bits;
+    const int64_t sign = int64_t{1} << (width - 1);
+    return (bits & sign) ? -(bits & ~sign) - 1 : bits;
+  }
+}
+
 }  // namespace xlite::eval
 
 #endif  // XLITE_HLO_EVALUATOR_ELEMENT_TYPES_H_

@@ -10,28 +10,12 @@
 namespace xlite::eval {
 namespace {
 
-// Sorting key for floats in XLA's total order (and plain values otherwise),
-// as a double plus a tie-breaking integer for exactness.
+// Sorting key: floats in XLA's total order, integers and predicates by
+// value.
 template <typename Tr>
 int64_t OrderKey(typename Tr::Storage s) {
   if constexpr (kIsFloat<Tr>) {
-    if constexpr (std::is_same_v<typename Tr::Storage, float>) {
-      int32_t bits;
-      std::memcpy(&bits, &s, 4);
-      return bits < 0 ? static_cast<int64_t>(bits ^ 0x7fffffff) : bits;
-    } else if constexpr (std::is_same_v<typename Tr::Storage, double>) {
-      int64_t bits;
-      std::memcpy(&bits, &s, 8);
-      return bits < 0 ? (bits ^ 0x7fffffffffffffffLL) : bits;
-    } else {
-      const FloatFormat* f = GetFloatFormat(Tr::kType);
-      const int width = f->total_bits();
-      const int64_t bits =
-          static_cast<int64_t>(s) & ((int64_t{1} << width) - 1);
-      if (!f->has_sign) return bits;
-      const int64_t sign = int64_t{1} << (width - 1);
-      return (bits & sign) ? -(bits & ~sign) - 1 : bits;
-    }
+    return TotalOrderKey<Tr>(s);
   } else if constexpr (Tr::kKind == Kind::kPred) {
     return s;
   } else if constexpr (kIsInt<Tr>) {
