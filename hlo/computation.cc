@@ -133,7 +133,8 @@ std::vector<HloInstruction*> HloComputation::instructions() const {
   return out;
 }
 
-std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
+std::vector<HloInstruction*> HloComputation::PostOrder(
+    bool unused_first) const {
   std::vector<HloInstruction*> order;
   order.reserve(live_count_);
   // Visited marks indexed by slot (every instruction knows its slot).
@@ -153,10 +154,7 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
     while (!stack.empty()) {
       auto& [node, next] = stack.back();
       const size_t num_operands = node->operands().size();
-      const size_t total =
-          num_operands + (node->control_predecessors().empty()
-                              ? 0
-                              : node->control_predecessors().size());
+      const size_t total = num_operands + node->control_predecessors().size();
       if (next < total) {
         HloInstruction* child =
             next < num_operands
@@ -170,12 +168,12 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
       }
     }
   };
-  // As XLA does: start from the instructions nothing uses (the root and dead
-  // ends), in order, so the print order matches XLA's for XLA's dumps.
-  for (const auto& slot : instructions_) {
-    if (slot != nullptr && slot->users().empty() &&
-        slot->control_successors().empty()) {
-      visit_from(slot.get());
+  if (unused_first) {
+    for (const auto& slot : instructions_) {
+      if (slot != nullptr && slot->users().empty() &&
+          slot->control_successors().empty()) {
+        visit_from(slot.get());
+      }
     }
   }
   for (const auto& slot : instructions_) {
@@ -184,41 +182,23 @@ std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
   return order;
 }
 
+std::vector<HloInstruction*> HloComputation::MakeInstructionPostOrder() const {
+  // As XLA does: start from the instructions nothing uses (the root and dead
+  // ends), in order, so the print order matches XLA's for XLA's dumps.
+  return PostOrder(/*unused_first=*/true);
+}
+
 void HloComputation::Resequence() {
-  std::vector<uint8_t> visited(instructions_.size(), 0);
-  std::vector<int64_t> order;
-  order.reserve(live_count_);
-  std::vector<std::pair<HloInstruction*, size_t>> stack;
-  for (const auto& slot : instructions_) {
-    if (slot == nullptr || visited[slot->index_in_parent_]) continue;
-    visited[slot->index_in_parent_] = 1;
-    stack.push_back({slot.get(), 0});
-    while (!stack.empty()) {
-      auto& [node, next] = stack.back();
-      const size_t num_operands = node->operands().size();
-      const size_t total = num_operands + node->control_predecessors().size();
-      if (next < total) {
-        HloInstruction* child =
-            next < num_operands
-                ? node->operands()[next]
-                : node->control_predecessors()[next - num_operands];
-        ++next;
-        if (child->parent() == this && !visited[child->index_in_parent_]) {
-          visited[child->index_in_parent_] = 1;
-          stack.push_back({child, 0});
-        }
-      } else {
-        order.push_back(node->index_in_parent_);
-        stack.pop_back();
-      }
-    }
-  }
+  // Starting from every instruction in sequence order keeps instructions
+  // already in order where they are.
+  const std::vector<HloInstruction*> order = PostOrder(/*unused_first=*/false);
   std::vector<std::unique_ptr<HloInstruction>> sequenced;
   sequenced.reserve(order.size());
-  for (int64_t index : order) {
-    sequenced.push_back(std::move(instructions_[index]));
-    sequenced.back()->index_in_parent_ =
-        static_cast<int64_t>(sequenced.size()) - 1;
+  for (HloInstruction* h : order) {
+    sequenced.push_back(std::move(instructions_[h->index_in_parent_]));
+  }
+  for (size_t i = 0; i < sequenced.size(); ++i) {
+    sequenced[i]->index_in_parent_ = static_cast<int64_t>(i);
   }
   instructions_ = std::move(sequenced);
 }

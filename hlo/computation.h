@@ -89,6 +89,9 @@ class HloComputation {
 
  private:
   friend class HloModule;
+  // Operands (and control predecessors) before users; DFS roots are every
+  // instruction in sequence order, the unused ones first if asked.
+  std::vector<HloInstruction*> PostOrder(bool unused_first) const;
   std::string name_;
   HloModule* parent_ = nullptr;
   int64_t unique_id_ = -1;
