@@ -618,9 +618,14 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
   }
   // Callees first: an inner loop's collective moves into the outer body,
   // where the outer loop may move it again.
+  // The replication analysis runs once per computation with loops: what an
+  // earlier rewrite adds is unknown to it, so it counts as not replicated.
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* loop : InstructionsWithOpcode(c, HloOpcode::kWhile)) {
-      const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
+    const std::vector<HloInstruction*> loops =
+        InstructionsWithOpcode(c, HloOpcode::kWhile);
+    if (loops.empty()) continue;
+    const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
+    for (HloInstruction* loop : loops) {
       absl::StatusOr<bool> moved = MoveOutOf(loop, replication, options);
       if (!moved.ok()) return moved.status();
       changed |= *moved;
