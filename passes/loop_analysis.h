@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "hlo/module.h"
@@ -37,10 +38,20 @@ std::optional<CountedLoop> AnalyzeCountedLoop(const HloInstruction& loop);
 /// are replicated only where parameter_replication says so. While-loop
 /// state is replicated when its initial value and every iteration's value
 /// are (a fixed point).
+///
+/// Values that differ per device but are a known function of the device id
+/// (replica-id, partition-id, constant tables indexed by them, integer
+/// arithmetic and comparisons on those) are tracked per device, so a value
+/// that agrees within each group of a collective can be recognized (XLA's
+/// partial replication).
 class ReplicationAnalysis {
  public:
   static ReplicationAnalysis Run(const HloModule& module);
   bool IsReplicated(const HloInstruction* hlo) const;
+  /// Whether `hlo` holds the same value on every member of each group of
+  /// `collective` (an all-reduce or reduce-scatter).
+  bool IsReplicatedWithin(const HloInstruction* hlo,
+                          const HloInstruction& collective) const;
 
  private:
   using Flags = std::vector<bool>;  // per tuple element (one for arrays)
@@ -49,8 +60,22 @@ class ReplicationAnalysis {
   void Set(const HloInstruction* hlo, Flags flags);
   void VisitComputation(const HloComputation* c,
                         const std::vector<Flags>& params);
+  void ComputeDeviceValues(const HloInstruction* hlo);
+  std::optional<std::vector<int64_t>> DeviceValues(
+      const HloInstruction* hlo) const;
   absl::flat_hash_map<const HloInstruction*, Flags> replicated_;
+  int64_t replicas_ = 1;
+  int64_t partitions_ = 1;
+  // Every element of the instruction equals values[d] on device d (global
+  // id replica * partitions + partition).
+  absl::flat_hash_map<const HloInstruction*, std::vector<int64_t>>
+      device_values_;
 };
+
+/// The groups of global device ids that `collective` reduces over, by XLA's
+/// group modes (the evaluator's reading of replica_groups).
+std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
+    const HloInstruction& collective, int64_t replicas, int64_t partitions);
 
 }  // namespace xlite
 
