@@ -157,6 +157,14 @@ TEST(AllReduceCodeMotion, ReduceScatterOnDevices) {
             2);
 }
 
+// Slices, affine DUS indices, scatter, device-id tables, proven selects:
+// seven movable modules, four of them also in two groups.
+TEST(AllReduceCodeMotion, PatternsOnDevices) {
+  EXPECT_EQ(ValidateFile("tests/lit/passes/all_reduce_code_motion_patterns.hlo",
+                         WithReduceScatter()),
+            11);
+}
+
 TEST(AllReduceCodeMotion, SetupPassesOnDevices) {
   AllReduceCodeMotionOptions options = WithReduceScatter();
   options.run_setup_passes = true;
