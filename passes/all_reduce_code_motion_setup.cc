@@ -136,12 +136,13 @@ absl::StatusOr<bool> ReorderReduceScatterTranspose(HloModule& module) {
         wide.set_element_type(cv->shape().element_type());
         x = AddNew(body, HloOpcode::kConvert, wide, {x});
       }
-      Shape transposed = x->shape();
       std::vector<int64_t> dims;
       for (int64_t p : perm) dims.push_back(x->shape().dimensions(p));
-      transposed = LayoutLike(Shape(x->shape().element_type(), dims), t);
+      const Shape transposed =
+          LayoutLike(Shape(x->shape().element_type(), dims), t);
       HloInstruction* xt = AddNew(body, HloOpcode::kTranspose, transposed, {x});
       *xt->mutable_dimensions() = perm;
+      xt->set_has_dimensions(true);
       HloInstruction* moved = CloneCollective(rs, xt, t->shape());
       *moved->mutable_dimensions() = {scatter_dim};
       absl::Status s = RemoveChain(t, moved, {t, cv, rs});

@@ -173,5 +173,15 @@ TEST(AllReduceCodeMotion, SetupPassesOnDevices) {
             2);
 }
 
+// Reduce-scatter under transpose / convert, moved by the setup rewrites.
+TEST(AllReduceCodeMotion, ReduceScatterSetupOnDevices) {
+  AllReduceCodeMotionOptions options = WithReduceScatter();
+  options.run_setup_passes = true;
+  EXPECT_EQ(
+      ValidateFile("tests/lit/passes/all_reduce_code_motion_setup_rs.hlo",
+                   options),
+      3);
+}
+
 }  // namespace
 }  // namespace xlite
