@@ -101,6 +101,22 @@ ReplicationAnalysis ReplicationAnalysis::Run(const HloModule& module) {
   ReplicationAnalysis analysis;
   analysis.replicas_ = std::max<int64_t>(module.config().replica_count, 1);
   analysis.partitions_ = std::max<int64_t>(module.config().num_partitions, 1);
+  if (analysis.replicas_ * analysis.partitions_ == 1) {
+    // A module that does not say how many replicas it runs on runs on at
+    // least as many as its collectives name.
+    for (const HloComputation* c : module.computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        if (!h->has_attrs()) continue;
+        for (const std::vector<int64_t>& g :
+             h->attrs().collective->replica_groups.Expanded()) {
+          for (int64_t id : g) {
+            analysis.replicas_ = std::clamp<int64_t>(id + 1,
+                                                     analysis.replicas_, 4096);
+          }
+        }
+      }
+    }
+  }
   const HloComputation* entry = module.entry_computation();
   if (entry == nullptr) return analysis;
   std::vector<Flags> params;
@@ -222,15 +238,11 @@ void ReplicationAnalysis::VisitComputation(const HloComputation* c,
   }
 }
 
-bool ReplicationAnalysis::Compute(const HloInstruction* h) {
+// Whether `h` computes the same result on devices given the same operands:
+// no device ids, randomness, feeds or cross-device traffic in it or in what
+// it calls.
+bool ReplicationAnalysis::SameFunctionEverywhere(const HloInstruction* h) {
   switch (h->opcode()) {
-    case HloOpcode::kConstant:
-    case HloOpcode::kIota:
-      return true;
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllGather:
-      // Identical within each group of the collective.
-      return true;
     case HloOpcode::kReplicaId:
     case HloOpcode::kPartitionId:
     case HloOpcode::kRng:
@@ -243,6 +255,8 @@ bool ReplicationAnalysis::Compute(const HloInstruction* h) {
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
       return false;
     default:
       break;
@@ -264,6 +278,23 @@ bool ReplicationAnalysis::Compute(const HloInstruction* h) {
                   i->called_computations().end());
     }
   }
+  return true;
+}
+
+bool ReplicationAnalysis::Compute(const HloInstruction* h) {
+  switch (h->opcode()) {
+    case HloOpcode::kConstant:
+    case HloOpcode::kIota:
+      return true;
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+      // Identical within each group of the collective: everywhere when one
+      // group holds every device.
+      return CollectiveDeviceGroups(*h, replicas_, partitions_).size() <= 1;
+    default:
+      break;
+  }
+  if (!SameFunctionEverywhere(h)) return false;
   for (const HloInstruction* o : h->operands()) {
     if (!IsReplicated(o)) return false;
   }
@@ -340,12 +371,71 @@ std::optional<std::vector<int64_t>> ReplicationAnalysis::DeviceValues(
 }
 
 void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
-  // Device-dependent values of integer (or pred) type whose elements all
-  // agree on one device; a table per device stays small.
+  // A table per device stays small.
   const int64_t devices = replicas_ * partitions_;
   if (devices <= 1 || devices > 4096 || !h->shape().IsArray()) return;
+  if (std::optional<std::vector<int64_t>> v = KnownValues(h)) {
+    device_values_[h] = *std::move(v);
+  } else if (std::optional<std::vector<int64_t>> c = DerivedClasses(h)) {
+    device_classes_[h] = *std::move(c);
+  }
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::DerivedClasses(
+    const HloInstruction* h) const {
+  const int64_t devices = replicas_ * partitions_;
+  std::vector<int64_t> classes(devices);
+  if (h->opcode() == HloOpcode::kAllReduce ||
+      h->opcode() == HloOpcode::kAllGather) {
+    // Equal within each group; devices in no group are on their own.
+    for (int64_t d = 0; d < devices; ++d) classes[d] = -1 - d;
+    const std::vector<std::vector<int64_t>> groups =
+        CollectiveDeviceGroups(*h, replicas_, partitions_);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (int64_t d : groups[g]) {
+        if (d >= 0 && d < devices) classes[d] = g;
+      }
+    }
+    return classes;
+  }
+  if (!SameFunctionEverywhere(h)) return std::nullopt;
+  // Devices whose operands fall in the same classes compute the same.
+  std::vector<std::vector<int64_t>> operands;
+  for (const HloInstruction* o : h->operands()) {
+    std::optional<std::vector<int64_t>> c = Classes(o);
+    if (!c.has_value()) return std::nullopt;
+    operands.push_back(*std::move(c));
+  }
+  absl::flat_hash_map<std::vector<int64_t>, int64_t> ids;
+  for (int64_t d = 0; d < devices; ++d) {
+    std::vector<int64_t> key;
+    for (const std::vector<int64_t>& c : operands) key.push_back(c[d]);
+    classes[d] = ids.try_emplace(key, ids.size()).first->second;
+  }
+  return classes;
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::Classes(
+    const HloInstruction* h) const {
+  if (auto it = device_values_.find(h); it != device_values_.end()) {
+    return it->second;
+  }
+  if (auto it = device_classes_.find(h); it != device_classes_.end()) {
+    return it->second;
+  }
+  if (IsReplicated(h)) {
+    return std::vector<int64_t>(replicas_ * partitions_, 0);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::KnownValues(
+    const HloInstruction* h) const {
+  // Device-dependent values of integer (or pred) type whose elements all
+  // agree on one device.
+  const int64_t devices = replicas_ * partitions_;
   const PrimitiveType type = h->shape().element_type();
-  if (!IsInteger(type) && type != PrimitiveType::kPred) return;
+  if (!IsInteger(type) && type != PrimitiveType::kPred) return std::nullopt;
   std::vector<int64_t> values(devices);
   switch (h->opcode()) {
     case HloOpcode::kReplicaId:
@@ -363,10 +453,10 @@ void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
       // Every element still comes from the one per-device value.
       if (h->opcode() == HloOpcode::kBitcast &&
           h->operand(0)->shape().element_type() != type) {
-        return;
+        return std::nullopt;
       }
       std::optional<std::vector<int64_t>> v = DeviceValues(h->operand(0));
-      if (!v.has_value()) return;
+      if (!v.has_value()) return std::nullopt;
       for (int64_t d = 0; d < devices; ++d) values[d] = Wrap(type, (*v)[d]);
       break;
     }
@@ -378,10 +468,10 @@ void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
           !table->attrs().literal.has_value() ||
           table->attrs().literal->is_unknown() ||
           table->shape().rank() != 1) {
-        return;
+        return std::nullopt;
       }
       std::optional<std::vector<int64_t>> index = DeviceValues(h->operand(1));
-      if (!index.has_value()) return;
+      if (!index.has_value()) return std::nullopt;
       const int64_t n = table->shape().dimensions(0);
       for (int64_t d = 0; d < devices; ++d) {
         const int64_t i = std::clamp<int64_t>((*index)[d], 0, n - 1);
@@ -393,25 +483,25 @@ void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
       std::optional<std::vector<int64_t>> p = DeviceValues(h->operand(0));
       std::optional<std::vector<int64_t>> a = DeviceValues(h->operand(1));
       std::optional<std::vector<int64_t>> b = DeviceValues(h->operand(2));
-      if (!p.has_value() || !a.has_value() || !b.has_value()) return;
+      if (!p.has_value() || !a.has_value() || !b.has_value()) return std::nullopt;
       for (int64_t d = 0; d < devices; ++d) {
         values[d] = (*p)[d] != 0 ? (*a)[d] : (*b)[d];
       }
       break;
     }
     default: {
-      if (h->operand_count() != 2) return;
+      if (h->operand_count() != 2) return std::nullopt;
       std::optional<std::vector<int64_t>> a = DeviceValues(h->operand(0));
       std::optional<std::vector<int64_t>> b = DeviceValues(h->operand(1));
-      if (!a.has_value() || !b.has_value()) return;
+      if (!a.has_value() || !b.has_value()) return std::nullopt;
       for (int64_t d = 0; d < devices; ++d) {
         std::optional<int64_t> r = Binary(h, (*a)[d], (*b)[d]);
-        if (!r.has_value()) return;
+        if (!r.has_value()) return std::nullopt;
         values[d] = Wrap(type, *r);
       }
     }
   }
-  device_values_[h] = std::move(values);
+  return values;
 }
 
 std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
@@ -461,9 +551,9 @@ std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
 bool ReplicationAnalysis::IsReplicatedWithin(
     const HloInstruction* hlo, const HloInstruction& collective) const {
   if (IsReplicated(hlo)) return true;
-  auto it = device_values_.find(hlo);
-  if (it == device_values_.end() || !collective.has_attrs()) return false;
-  const std::vector<int64_t>& values = it->second;
+  std::optional<std::vector<int64_t>> classes = Classes(hlo);
+  if (!classes.has_value() || !collective.has_attrs()) return false;
+  const std::vector<int64_t>& values = *classes;
   for (const std::vector<int64_t>& g :
        CollectiveDeviceGroups(collective, replicas_, partitions_)) {
     for (int64_t d : g) {
