@@ -80,7 +80,8 @@ bool IsParamElement(const HloInstruction* h, const LoopBody& lb) {
 }
 
 bool SameOffsets(const HloInstruction* ds, const HloInstruction* dus) {
-  // dynamic-slice(operand, i...) and dynamic-update-slice(operand, update, i...)
+  // dynamic-slice(operand, i...) and dynamic-update-slice(operand, update,
+  // i...)
   if (ds->operand_count() + 1 != dus->operand_count()) return false;
   for (int64_t i = 1; i < ds->operand_count(); ++i) {
     if (ds->operand(i) != dus->operand(i + 1)) return false;
@@ -376,8 +377,8 @@ std::optional<Accumulation> MatchAdd(HloInstruction* ar,
       ds = buffer;
       next = buffer->operand(0);
     } else if (buffer->opcode() == HloOpcode::kSelect && ds == nullptr &&
-               IsSelectWithZero(buffer, IsUniform(buffer->operand(2), 0) ? 1
-                                                                        : 2) &&
+               IsSelectWithZero(buffer,
+                                IsUniform(buffer->operand(2), 0) ? 1 : 2) &&
                lb.replication->IsReplicatedWithin(buffer->operand(0), *ar)) {
       reset = true;
       next = buffer->operand(IsUniform(buffer->operand(2), 0) ? 1 : 2);

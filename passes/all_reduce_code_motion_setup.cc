@@ -114,10 +114,11 @@ absl::StatusOr<bool> ReorderReduceScatterTranspose(HloModule& module) {
     for (HloInstruction* t :
          InstructionsWithOpcode(body, HloOpcode::kTranspose)) {
       HloInstruction* cv = t->mutable_operand(0);
-      HloInstruction* rs = cv->opcode() == HloOpcode::kConvert
-                               ? cv->mutable_operand(0) : cv;
+      HloInstruction* rs =
+          cv->opcode() == HloOpcode::kConvert ? cv->mutable_operand(0) : cv;
       if (rs->opcode() != HloOpcode::kReduceScatter || !IsSimple(rs) ||
-          SingleUser(rs) == nullptr || (cv != rs && SingleUser(cv) == nullptr) ||
+          SingleUser(rs) == nullptr ||
+          (cv != rs && SingleUser(cv) == nullptr) ||
           !AddsToLoopState(SingleUser(t), t) || !rs->has_dimensions() ||
           rs->dimensions().size() != 1) {
         continue;

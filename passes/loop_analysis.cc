@@ -5,6 +5,12 @@
 #include "passes/hlo_util.h"
 
 namespace xlite {
+
+// Per-device tracking (device values and classes) keeps a table per
+// tracked instruction; above this many devices values that agree only
+// within groups count as not replicated.
+constexpr int64_t kMaxTrackedDevices = 1024;
+
 std::optional<int64_t> ScalarIntConstant(const HloInstruction* h) {
   if (h->opcode() != HloOpcode::kConstant || h->shape().rank() != 0 ||
       !h->attrs().literal.has_value() || h->attrs().literal->is_unknown() ||
@@ -110,8 +116,8 @@ ReplicationAnalysis ReplicationAnalysis::Run(const HloModule& module) {
         for (const std::vector<int64_t>& g :
              h->attrs().collective->replica_groups.Expanded()) {
           for (int64_t id : g) {
-            analysis.replicas_ = std::clamp<int64_t>(id + 1,
-                                                     analysis.replicas_, 4096);
+            analysis.replicas_ = std::clamp<int64_t>(id + 1, analysis.replicas_,
+                                                     kMaxTrackedDevices);
           }
         }
       }
@@ -212,7 +218,8 @@ void ReplicationAnalysis::VisitComputation(const HloComputation* c,
       }
       case HloOpcode::kCall:
       case HloOpcode::kConditional: {
-        bool all = h->opcode() == HloOpcode::kCall || IsReplicated(h->operand(0));
+        bool all =
+            h->opcode() == HloOpcode::kCall || IsReplicated(h->operand(0));
         for (size_t k = 0; k < h->called_computations().size(); ++k) {
           const HloComputation* f = h->called_computations()[k];
           std::vector<Flags> args;
@@ -306,25 +313,39 @@ namespace {
 // Keeps `v` in range of integer `type` as a conversion to it would.
 int64_t Wrap(PrimitiveType type, int64_t v) {
   switch (type) {
-    case PrimitiveType::kPred: return v != 0;
-    case PrimitiveType::kS8: return static_cast<int8_t>(v);
-    case PrimitiveType::kS16: return static_cast<int16_t>(v);
-    case PrimitiveType::kS32: return static_cast<int32_t>(v);
-    case PrimitiveType::kU8: return static_cast<uint8_t>(v);
-    case PrimitiveType::kU16: return static_cast<uint16_t>(v);
-    case PrimitiveType::kU32: return static_cast<uint32_t>(v);
-    default: return v;
+    case PrimitiveType::kPred:
+      return v != 0;
+    case PrimitiveType::kS8:
+      return static_cast<int8_t>(v);
+    case PrimitiveType::kS16:
+      return static_cast<int16_t>(v);
+    case PrimitiveType::kS32:
+      return static_cast<int32_t>(v);
+    case PrimitiveType::kU8:
+      return static_cast<uint8_t>(v);
+    case PrimitiveType::kU16:
+      return static_cast<uint16_t>(v);
+    case PrimitiveType::kU32:
+      return static_cast<uint32_t>(v);
+    default:
+      return v;
   }
 }
 
 bool Compare(ComparisonDirection d, int64_t a, int64_t b) {
   switch (d) {
-    case ComparisonDirection::kEq: return a == b;
-    case ComparisonDirection::kNe: return a != b;
-    case ComparisonDirection::kGe: return a >= b;
-    case ComparisonDirection::kGt: return a > b;
-    case ComparisonDirection::kLe: return a <= b;
-    case ComparisonDirection::kLt: return a < b;
+    case ComparisonDirection::kEq:
+      return a == b;
+    case ComparisonDirection::kNe:
+      return a != b;
+    case ComparisonDirection::kGe:
+      return a >= b;
+    case ComparisonDirection::kGt:
+      return a > b;
+    case ComparisonDirection::kLe:
+      return a <= b;
+    case ComparisonDirection::kLt:
+      return a < b;
   }
   return false;
 }
@@ -333,22 +354,30 @@ bool Compare(ComparisonDirection d, int64_t a, int64_t b) {
 // value (division by zero) or the op is not one tracked.
 std::optional<int64_t> Binary(const HloInstruction* h, int64_t a, int64_t b) {
   switch (h->opcode()) {
-    case HloOpcode::kAdd: return a + b;
-    case HloOpcode::kSubtract: return a - b;
-    case HloOpcode::kMultiply: return a * b;
+    case HloOpcode::kAdd:
+      return a + b;
+    case HloOpcode::kSubtract:
+      return a - b;
+    case HloOpcode::kMultiply:
+      return a * b;
     case HloOpcode::kDivide:
       if (b == 0) return std::nullopt;
       return a / b;
     case HloOpcode::kRemainder:
       if (b == 0) return std::nullopt;
       return a % b;
-    case HloOpcode::kMaximum: return std::max(a, b);
-    case HloOpcode::kMinimum: return std::min(a, b);
-    case HloOpcode::kAnd: return a & b;
-    case HloOpcode::kOr: return a | b;
+    case HloOpcode::kMaximum:
+      return std::max(a, b);
+    case HloOpcode::kMinimum:
+      return std::min(a, b);
+    case HloOpcode::kAnd:
+      return a & b;
+    case HloOpcode::kOr:
+      return a | b;
     case HloOpcode::kCompare:
       return Compare(h->attrs().direction, a, b) ? 1 : 0;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -373,7 +402,9 @@ std::optional<std::vector<int64_t>> ReplicationAnalysis::DeviceValues(
 void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
   // A table per device stays small.
   const int64_t devices = replicas_ * partitions_;
-  if (devices <= 1 || devices > 4096 || !h->shape().IsArray()) return;
+  if (devices <= 1 || devices > kMaxTrackedDevices || !h->shape().IsArray()) {
+    return;
+  }
   if (std::optional<std::vector<int64_t>> v = KnownValues(h)) {
     device_values_[h] = *std::move(v);
   } else if (std::optional<std::vector<int64_t>> c = DerivedClasses(h)) {
@@ -442,7 +473,7 @@ std::optional<std::vector<int64_t>> ReplicationAnalysis::KnownValues(
     case HloOpcode::kPartitionId:
       for (int64_t d = 0; d < devices; ++d) {
         values[d] = h->opcode() == HloOpcode::kReplicaId ? d / partitions_
-                                                          : d % partitions_;
+                                                         : d % partitions_;
       }
       break;
     case HloOpcode::kReshape:
@@ -466,8 +497,7 @@ std::optional<std::vector<int64_t>> ReplicationAnalysis::KnownValues(
       if (h->operand_count() != 2 || h->shape().ElementCount() != 1 ||
           table->opcode() != HloOpcode::kConstant ||
           !table->attrs().literal.has_value() ||
-          table->attrs().literal->is_unknown() ||
-          table->shape().rank() != 1) {
+          table->attrs().literal->is_unknown() || table->shape().rank() != 1) {
         return std::nullopt;
       }
       std::optional<std::vector<int64_t>> index = DeviceValues(h->operand(1));
@@ -483,7 +513,8 @@ std::optional<std::vector<int64_t>> ReplicationAnalysis::KnownValues(
       std::optional<std::vector<int64_t>> p = DeviceValues(h->operand(0));
       std::optional<std::vector<int64_t>> a = DeviceValues(h->operand(1));
       std::optional<std::vector<int64_t>> b = DeviceValues(h->operand(2));
-      if (!p.has_value() || !a.has_value() || !b.has_value()) return std::nullopt;
+      if (!p.has_value() || !a.has_value() || !b.has_value())
+        return std::nullopt;
       for (int64_t d = 0; d < devices; ++d) {
         values[d] = (*p)[d] != 0 ? (*a)[d] : (*b)[d];
       }
@@ -523,8 +554,8 @@ std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
   // the ids are replicas: of this partition alone without a channel, of
   // every partition with one.
   const bool across_partitions = channel && replicas == 1;
-  if (groups.empty()) groups.push_back(all(across_partitions ? partitions
-                                                             : replicas));
+  if (groups.empty())
+    groups.push_back(all(across_partitions ? partitions : replicas));
   std::vector<std::vector<int64_t>> out;
   for (const std::vector<int64_t>& g : groups) {
     if (across_partitions) {

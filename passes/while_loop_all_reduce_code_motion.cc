@@ -48,8 +48,7 @@ LoopCallers FindLoopCallers(const HloModule& module) {
 }
 
 // The collective that replaces `tmpl` after the loop, on `operand`.
-HloInstruction* AddCollectiveLike(HloComputation* c,
-                                  const HloInstruction* tmpl,
+HloInstruction* AddCollectiveLike(HloComputation* c, const HloInstruction* tmpl,
                                   HloInstruction* operand, const Shape& shape) {
   std::unique_ptr<HloInstruction> copy =
       tmpl->CloneWithNewOperands(shape, {operand});
@@ -87,9 +86,9 @@ HloInstruction* ReduceRegion(HloComputation* c, const Accumulation& m,
   }
   HloInstruction* total = buffer;
   if (sliced) {
-    total = AddNew(c, HloOpcode::kSlice,
-                   LayoutLike(Shape(shape.element_type(), dims), buffer),
-                   {buffer});
+    total =
+        AddNew(c, HloOpcode::kSlice,
+               LayoutLike(Shape(shape.element_type(), dims), buffer), {buffer});
     total->mutable_attrs().slice = slice;
   }
   total = AddConvertTo(c, total, tmpl->shape().element_type());
@@ -135,7 +134,8 @@ absl::Status ForwardResults(HloInstruction* loop, const Shape& state,
     if (u->opcode() == HloOpcode::kGetTupleElement) {
       s = ReplaceInstruction(u, results[u->tuple_index()]);
     } else {
-      if (tuple == nullptr) tuple = AddNew(c, HloOpcode::kTuple, state, results);
+      if (tuple == nullptr)
+        tuple = AddNew(c, HloOpcode::kTuple, state, results);
       s = loop->ReplaceUseWith(u, tuple);
     }
     if (!s.ok()) return s;
@@ -319,8 +319,9 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     bool spmd = false;
     for (const HloComputation* c : module.computations()) {
       for (const HloInstruction* h : c->instructions()) {
-        spmd |= h->has_sharding() ||
-                (h->has_attrs() && h->attrs().collective->use_global_device_ids);
+        spmd |=
+            h->has_sharding() ||
+            (h->has_attrs() && h->attrs().collective->use_global_device_ids);
       }
     }
     if (!spmd) return false;

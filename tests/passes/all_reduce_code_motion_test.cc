@@ -95,9 +95,9 @@ int Validate(const std::string& text, const std::string& name,
   EXPECT_TRUE(got.ok()) << name << ": " << got.status().message();
   if (!want.ok() || !got.ok()) return 0;
   for (int64_t r = 0; r < devices; ++r) {
-    EXPECT_EQ(Compare((*got)[r], (*want)[r],
-                      options.run_setup_passes ? 4e-2 : 0),
-              "") << name << " device " << r;
+    EXPECT_EQ(
+        Compare((*got)[r], (*want)[r], options.run_setup_passes ? 4e-2 : 0), "")
+        << name << " device " << r;
   }
   return *changed ? 1 : 0;
 }
@@ -111,22 +111,19 @@ int ValidateFile(const char* file, const AllReduceCodeMotionOptions& options) {
   int moved = 0;
   for (const SplitPiece& piece : SplitInputFile(*text)) {
     // Shrink the spec example so four replicas evaluate it quickly.
-    std::string small =
-        absl::StrReplaceAll(piece.text, {{"1024, 1024", "16, 16"},
-                                         {"1024,1024", "16,16"}});
+    std::string small = absl::StrReplaceAll(
+        piece.text, {{"1024, 1024", "16, 16"}, {"1024,1024", "16,16"}});
     const std::string name = absl::StrCat(file, ":", piece.line_offset);
     moved += Validate(small, name, options);
-    std::string grouped =
-        absl::StrReplaceAll(small, {{"replica_groups={{0,1,2,3}}",
-                                     "replica_groups={{0,1},{2,3}}"},
-                                    {"replica_groups={}",
-                                     "replica_groups={{0,1},{2,3}}"}});
+    std::string grouped = absl::StrReplaceAll(
+        small, {{"replica_groups={{0,1,2,3}}", "replica_groups={{0,1},{2,3}}"},
+                {"replica_groups={}", "replica_groups={{0,1},{2,3}}"}});
     if (grouped.find("reduce-scatter") != std::string::npos) {
       // Scattering over 2 instead of 4 doubles the pieces.
       grouped = absl::StrReplaceAll(grouped, {{"f32[2]", "f32[4]"}});
     }
-    if (grouped != small) moved += Validate(grouped, name + " (two groups)",
-                                            options);
+    if (grouped != small)
+      moved += Validate(grouped, name + " (two groups)", options);
   }
   return moved;
 }
@@ -178,10 +175,9 @@ TEST(AllReduceCodeMotion, SetupPassesOnDevices) {
 TEST(AllReduceCodeMotion, ReduceScatterSetupOnDevices) {
   AllReduceCodeMotionOptions options = WithReduceScatter();
   options.run_setup_passes = true;
-  EXPECT_EQ(
-      ValidateFile("tests/lit/passes/all_reduce_code_motion_setup_rs.hlo",
-                   options),
-      3);
+  EXPECT_EQ(ValidateFile("tests/lit/passes/all_reduce_code_motion_setup_rs.hlo",
+                         options),
+            3);
 }
 
 }  // namespace
