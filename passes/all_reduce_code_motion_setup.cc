@@ -22,10 +22,10 @@ absl::flat_hash_set<const HloComputation*> WhileBodies(
 }
 
 // The same single-op reduction as `reducer`, on scalars of `type`.
-HloComputation* ReducerOfType(HloModule& module, const HloComputation* reducer,
+HloComputation* ReducerOfType(HloModule& module, HloComputation* reducer,
                               PrimitiveType type) {
   if (reducer->root_instruction()->shape().element_type() == type) {
-    return const_cast<HloComputation*>(reducer);
+    return reducer;
   }
   auto f = std::make_unique<HloComputation>(
       module.NewComputationName(reducer->name()));
