@@ -6,6 +6,7 @@
 #include "hlo/parser.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 
 #include "absl/strings/match.h"
@@ -21,6 +22,15 @@ namespace parser_internal {
 Parser::Parser(absl::string_view text, const ParseOptions& options)
     : scanner_(text, options.filename, options.line_offset),
       options_(options) {}
+
+void Parser::Warn(size_t position, absl::string_view message) {
+  std::string text = scanner_.FormatDiagnostic(position, "warning", message);
+  if (options_.warnings != nullptr) {
+    options_.warnings->push_back(std::move(text));
+  } else {
+    std::fprintf(stderr, "%s\n", text.c_str());
+  }
+}
 
 // ----------------------------------------------------------------- module
 
@@ -86,6 +96,10 @@ bool Parser::ParseModuleHeader(HloModule* module) {
   std::string name = s.ReadName();
   if (name.empty() || name == "ENTRY") {
     return s.ErrorAt(name_pos, "expected a module name after HloModule");
+  }
+  // XLA's lexer reads "name:" as a name, so "HloModule m:" is accepted.
+  if (s.RawPosition() < s.text().size() && s.text()[s.RawPosition()] == ':') {
+    s.Reset(s.RawPosition() + 1);
   }
   module->set_name(name);
   HloModuleConfig& config = module->config();

@@ -72,6 +72,8 @@ class Parser {
                  absl::string_view what);
 
   TextScanner& scanner() { return scanner_; }
+  /// Reports a located warning (see ParseOptions::warnings).
+  void Warn(size_t position, absl::string_view message);
 
  private:
   // ---- structure (parser.cc)
