@@ -123,6 +123,7 @@ bool Parser::ParseDimLabels(ConvolutionDimensionNumbers* dnums) {
     size_t digits = 0;
     for (size_t i = 0; i < labels.size(); ++i) {
       const char c = labels[i];
+      if (c == '?') continue;  // A position no dimension number names.
       if (c == a && *pa < 0) {
         *pa = i;
       } else if (c == b && *pb < 0) {
@@ -218,6 +219,7 @@ bool Parser::ParseSliceRanges(std::vector<SliceDimension>* slice) {
 bool Parser::ParseReplicaGroups(ReplicaGroups* groups) {
   TextScanner& s = scanner_;
   *groups = ReplicaGroups();
+  if (s.PeekIdentifier() == "mesh") return ParseMeshReplicaGroups(groups);
   if (s.Peek() == '{') {
     const size_t p = s.Position();
     if (!ParseBracedIntLists(&groups->groups, "replica groups")) return false;

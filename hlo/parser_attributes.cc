@@ -227,6 +227,7 @@ bool Parser::CheckRequiredAttributes(
 
 bool Parser::ParseComputationRef(HloInstruction* instruction, int64_t slot) {
   TextScanner& s = scanner_;
+  if (s.Peek() == '{') return ParseNestedComputation(instruction, slot);
   const size_t p = s.Position();
   std::string name = s.ReadName();
   if (name.empty()) return s.ErrorAt(p, "expected a computation name");
@@ -583,10 +584,9 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
                      "padding type (PADDING_VALID, PADDING_SAME)");
   }
   if (name == "literal") {
-    Shape shape;
+    // A literal with its shapes, a tuple as "(f32[] 1, s32[2] {1, 2})".
     Literal literal;
-    if (!ParseShape(&shape) || !ParseLiteralValue(shape, &literal))
-      return false;
+    if (!ParseSelfDescribingLiteral(&literal)) return false;
     a.literal = std::move(literal);
     return true;
   }

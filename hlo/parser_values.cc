@@ -104,10 +104,13 @@ bool Parser::ParseArrayShape(Shape* shape) {
     return s.ErrorAt(start,
                      absl::StrCat(type_name, " shapes cannot have dimensions"));
   }
-  // A layout follows immediately: "f32[2]{0}". After whitespace, '{' starts
-  // something else (a computation body, a literal).
+  // A layout follows immediately: "f32[2]{0}". After whitespace, or when
+  // what follows the '{' is not a dimension number, ':' or '}', the '{'
+  // starts something else: "-> f32[2]{" opens a computation body, as XLA
+  // decides by looking at the token after the brace.
   const size_t raw = s.RawPosition();
-  if (raw < s.text().size() && s.text()[raw] == '{' && shape->IsArray()) {
+  if (raw < s.text().size() && s.text()[raw] == '{' && shape->IsArray() &&
+      StartsLayout(raw)) {
     if (!ParseLayout(shape)) return false;
     absl::Status valid = ValidateShape(*shape);
     if (!valid.ok()) return s.ErrorAt(start, valid.message());
@@ -115,6 +118,18 @@ bool Parser::ParseArrayShape(Shape* shape) {
     shape->FillMissingLayouts();
   }
   return true;
+}
+
+bool Parser::StartsLayout(size_t brace) {
+  TextScanner& s = scanner_;
+  const size_t saved = s.RawPosition();
+  s.Reset(brace + 1);
+  const char next = s.Peek();
+  const char after = s.PeekAt(1);
+  s.Reset(saved);
+  return std::isdigit(static_cast<unsigned char>(next)) || next == ':' ||
+         next == '}' ||
+         (next == '-' && std::isdigit(static_cast<unsigned char>(after)));
 }
 
 bool Parser::ParseLayout(Shape* shape) {
@@ -490,6 +505,15 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
     const int width = BitWidth(type);
     if (IsUnsignedInteger(type)) {
       uint64_t v;
+      int64_t negative;
+      if (width == 64 && token[0] == '-' &&
+          absl::SimpleAtoi(token, &negative)) {
+        // XLA reads an int64 and converts it: for u64 a negative value
+        // wraps around ("u64[] constant(-1)" is 2^64-1); narrower unsigned
+        // types reject it.
+        literal->SetBits(index, static_cast<uint64_t>(negative));
+        return true;
+      }
       if (token[0] == '-' || !absl::SimpleAtoi(token, &v) ||
           (width < 64 && v >= (uint64_t{1} << width))) {
         return s.ErrorAt(p,

@@ -376,7 +376,9 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.custom_call->has_side_effect) {
         out.Add("custom_call_has_side_effect", "true");
       }
-      if (a.literal.has_value()) out.Add("literal", a.literal->ToString());
+      if (a.literal.has_value()) {
+        out.Add("literal", a.literal->ToStringWithLayout());
+      }
       if (!a.output_to_operand_aliasing.empty()) {
         out.Add("output_to_operand_aliasing",
                 OutputOperandAliasingToString(a.output_to_operand_aliasing));
@@ -563,7 +565,7 @@ void AppendInstruction(const HloInstruction& hlo, const PrintOptions& options,
         literal.element_count() > 10) {
       out += "({...})";
     } else {
-      absl::StrAppend(&out, "(", literal.ValueToString(), ")");
+      absl::StrAppend(&out, "(", literal.ValueToStringWithoutShapes(), ")");
     }
   } else if (hlo.opcode() == HloOpcode::kParameter) {
     absl::StrAppend(&out, "(", hlo.parameter_number(), ")");
