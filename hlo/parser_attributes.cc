@@ -330,7 +330,10 @@ bool Parser::ParseOneAttribute(HloInstruction* instruction,
   }
   if (IsKeptAttribute(name)) {
     std::string raw;
-    if (!ParseRawValue(&raw)) return false;
+    if (name == "result_accuracy" ? !ParseResultAccuracy(&raw)
+                                  : !ParseRawValue(&raw)) {
+      return false;
+    }
     instruction->add_kept_attribute(name, std::move(raw));
     return true;
   }

@@ -70,6 +70,7 @@ class Parser {
   bool ParseShapeList(std::vector<Shape>* shapes);
   bool ParseBoolList(std::vector<bool>* values, bool allow_single);
   bool ParseRawValue(std::string* raw);
+  bool ParseResultAccuracy(std::string* raw);
   bool ParseStringOrJsonDict(std::string* value);
   template <typename Enum>
   bool ParseEnum(Enum* value, std::optional<Enum> (*parse)(absl::string_view),

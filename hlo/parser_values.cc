@@ -476,6 +476,11 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
         parts[i] = negative ? -NAN : NAN;
       } else if (token.empty() || !absl::SimpleAtod(token, &parts[i])) {
         return s.ErrorAt(q, "expected a number in a complex value");
+      } else if (!std::isfinite(parts[i])) {
+        return s.ErrorAt(q, absl::StrCat(i == 0 ? "real" : "imaginary",
+                                         " part ", token,
+                                         " is out of range for ",
+                                         PrimitiveTypeName(type)));
       }
       const PrimitiveType part = ComplexComponentType(type);
       if (std::isfinite(parts[i]) &&
@@ -574,6 +579,11 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
     value = negative ? -INFINITY : INFINITY;
   } else if (!absl::SimpleAtod(token, &value)) {
     return s.ErrorAt(p, absl::StrCat("invalid number ", token));
+  } else if (!std::isfinite(value)) {
+    // A finite number past the double range (1.8e308): XLA rejects it for
+    // every floating type rather than reading infinity.
+    return s.ErrorAt(p, absl::StrCat("value ", token, " is out of range for ",
+                                     PrimitiveTypeName(type)));
   }
   if (std::isfinite(value)) {
     const double stored = DecodeToF64(type, EncodeFromF64(type, value));
