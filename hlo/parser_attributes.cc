@@ -227,6 +227,7 @@ bool Parser::CheckRequiredAttributes(
 
 bool Parser::ParseComputationRef(HloInstruction* instruction, int64_t slot) {
   TextScanner& s = scanner_;
+  if (s.Peek() == '{') return ParseNestedComputation(instruction, slot);
   const size_t p = s.Position();
   std::string name = s.ReadName();
   if (name.empty()) return s.ErrorAt(p, "expected a computation name");
@@ -329,7 +330,10 @@ bool Parser::ParseOneAttribute(HloInstruction* instruction,
   }
   if (IsKeptAttribute(name)) {
     std::string raw;
-    if (!ParseRawValue(&raw)) return false;
+    if (name == "result_accuracy" ? !ParseResultAccuracy(&raw)
+                                  : !ParseRawValue(&raw)) {
+      return false;
+    }
     instruction->add_kept_attribute(name, std::move(raw));
     return true;
   }
@@ -583,10 +587,9 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
                      "padding type (PADDING_VALID, PADDING_SAME)");
   }
   if (name == "literal") {
-    Shape shape;
+    // A literal with its shapes, a tuple as "(f32[] 1, s32[2] {1, 2})".
     Literal literal;
-    if (!ParseShape(&shape) || !ParseLiteralValue(shape, &literal))
-      return false;
+    if (!ParseSelfDescribingLiteral(&literal)) return false;
     a.literal = std::move(literal);
     return true;
   }
