@@ -7,9 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "hlo/shape_inference.h"
+#include "hlo/verifier_internal.h"
 
 namespace xlite {
 namespace {
+
+using namespace verifier_internal;  // NOLINT
 
 class Verifier {
  public:
@@ -28,6 +31,8 @@ class Verifier {
                                                 "' is used twice"));
       }
     }
+    absl::Status async_status = IndexAsyncComputations();
+    if (!async_status.ok()) return async_status;
     for (const HloComputation* c : module_.computations()) {
       absl::Status status = VerifyComputation(*c, computations);
       if (!status.ok()) return status;
@@ -40,6 +45,28 @@ class Verifier {
   }
 
  private:
+  // Records which async-start calls each async computation: one
+  // computation wrapped by two async-starts is rejected (XLA keeps a 1:1
+  // correspondence), and instructions the parser made for a sugared
+  // `<op>-start` borrow the start's source location.
+  absl::Status IndexAsyncComputations() {
+    for (const HloComputation* c : module_.computations()) {
+      for (const HloInstruction* hlo : c->instructions()) {
+        if (hlo->opcode() != HloOpcode::kAsyncStart) continue;
+        const HloComputation* callee = hlo->async_wrapped_computation();
+        if (callee == nullptr) continue;
+        auto [it, inserted] = async_start_of_.emplace(callee, hlo);
+        if (!inserted) {
+          return Error(hlo, absl::StrCat("computation ", callee->name(),
+                                         " is already wrapped by the "
+                                         "async-start %",
+                                         it->second->name()));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
   // Ids in the stack frame index, and metadata's stack_frame_id, point at
   // existing entries.
   absl::Status VerifyStackFrameIndex() {
@@ -87,10 +114,23 @@ class Verifier {
                                          : module_.source_name();
   }
 
+  // Where `hlo` was written; for an instruction the parser created inside
+  // a sugared async computation, where its `<op>-start` was written.
+  SourceLocation LocationOf(const HloInstruction* hlo) const {
+    for (int depth = 0; depth < 8 && hlo->location().line <= 0; ++depth) {
+      const HloComputation* c = hlo->parent();
+      if (c == nullptr || !c->is_sugared_async_wrapper()) break;
+      auto it = async_start_of_.find(c);
+      if (it == async_start_of_.end()) break;
+      hlo = it->second;
+    }
+    return hlo->location();
+  }
+
   absl::Status Error(const HloInstruction* hlo,
                      absl::string_view message) const {
     return absl::InvalidArgumentError(absl::StrCat(
-        Location(hlo->location()), ": error: %", hlo->name(), ": ", message));
+        Location(LocationOf(hlo)), ": error: %", hlo->name(), ": ", message));
   }
 
   absl::Status ComputationError(const HloComputation* c,
@@ -193,6 +233,7 @@ class Verifier {
     if (!valid.ok()) return Error(&hlo, valid.message());
     if (hlo.has_sharding()) {
       valid = hlo.sharding().Validate();
+      if (valid.ok()) valid = CheckShardingFitsShape(hlo.sharding(), hlo.shape());
       if (!valid.ok()) return Error(&hlo, valid.message());
     }
     if (IsCollectiveOpcode(hlo.opcode())) {
@@ -251,6 +292,19 @@ class Verifier {
                                       " does not match the shape ",
                                       inferred->ToString(false),
                                       " inferred from its operands"));
+    }
+    return VerifyOpcodeRules(hlo);
+  }
+
+  // XLA's checks beyond shapes, once the shapes are known to be right.
+  absl::Status VerifyOpcodeRules(const HloInstruction& hlo) {
+    const bool in_async =
+        hlo.parent() != nullptr && async_start_of_.contains(hlo.parent());
+    for (absl::Status status :
+         {CheckCollective(hlo, module_.config()),
+          CheckAsyncPairing(hlo, in_async), CheckCompareType(hlo),
+          CheckRng(hlo), CheckCompositeCall(hlo), CheckInfeed(hlo)}) {
+      if (!status.ok()) return Error(&hlo, status.message());
     }
     return absl::OkStatus();
   }
@@ -401,6 +455,9 @@ class Verifier {
   }
 
   const HloModule& module_;
+  // Each async computation and the async-start that wraps it.
+  absl::flat_hash_map<const HloComputation*, const HloInstruction*>
+      async_start_of_;
 };
 
 }  // namespace
