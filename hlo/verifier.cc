@@ -140,9 +140,12 @@ class Verifier {
                                                    c->name(), ": ", message));
   }
 
+  // Errors in the module header (entry layout, aliasing, stack frames) are
+  // located at the entry computation, which the header describes.
   absl::Status ModuleError(absl::string_view message) const {
+    const HloComputation* entry = module_.entry_computation();
     return absl::InvalidArgumentError(absl::StrCat(
-        module_.source_name().empty() ? module_.name() : module_.source_name(),
+        Location(entry != nullptr ? entry->location() : SourceLocation()),
         ": error: ", message));
   }
 
@@ -233,7 +236,8 @@ class Verifier {
     if (!valid.ok()) return Error(&hlo, valid.message());
     if (hlo.has_sharding()) {
       valid = hlo.sharding().Validate();
-      if (valid.ok()) valid = CheckShardingFitsShape(hlo.sharding(), hlo.shape());
+      if (valid.ok())
+        valid = CheckShardingFitsShape(hlo.sharding(), hlo.shape());
       if (!valid.ok()) return Error(&hlo, valid.message());
     }
     if (IsCollectiveOpcode(hlo.opcode())) {
@@ -383,6 +387,29 @@ class Verifier {
   absl::Status VerifyEntry() {
     const HloComputation* entry = module_.entry_computation();
     const HloModuleConfig& config = module_.config();
+    // The entry computation layout (its parameters and root unless the
+    // header gives one) holds only layout parts a dense array may have.
+    absl::Status root_valid =
+        ValidateDenseLayoutParts(entry->root_instruction()->shape());
+    if (!root_valid.ok()) {
+      return Error(entry->root_instruction(), root_valid.message());
+    }
+    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+      const HloInstruction* p = entry->parameter_instruction(i);
+      absl::Status valid = ValidateDenseLayoutParts(p->shape());
+      if (!valid.ok()) return Error(p, valid.message());
+    }
+    if (config.entry_parameter_layouts.has_value()) {
+      for (const Shape& layout : *config.entry_parameter_layouts) {
+        absl::Status valid = ValidateDenseLayoutParts(layout);
+        if (!valid.ok()) return ModuleError(valid.message());
+      }
+    }
+    if (config.entry_result_layout.has_value()) {
+      absl::Status valid =
+          ValidateDenseLayoutParts(*config.entry_result_layout);
+      if (!valid.ok()) return ModuleError(valid.message());
+    }
     if (config.entry_parameter_layouts.has_value()) {
       const auto& layouts = *config.entry_parameter_layouts;
       if (static_cast<int64_t>(layouts.size()) != entry->num_parameters()) {
@@ -395,21 +422,23 @@ class Verifier {
       for (int64_t i = 0; i < entry->num_parameters(); ++i) {
         if (!ShapesCompatible(layouts[i],
                               entry->parameter_instruction(i)->shape())) {
-          return ModuleError(absl::StrCat(
-              "entry_computation_layout parameter ", i, " ",
-              layouts[i].ToString(), " does not fit parameter ",
-              entry->parameter_instruction(i)->shape().ToString()));
+          return Error(
+              entry->parameter_instruction(i),
+              absl::StrCat(
+                  "entry_computation_layout parameter ", i, " ",
+                  layouts[i].ToString(), " does not fit parameter ",
+                  entry->parameter_instruction(i)->shape().ToString()));
         }
       }
     }
     if (config.entry_result_layout.has_value() &&
         !ShapesCompatible(*config.entry_result_layout,
                           entry->root_instruction()->shape())) {
-      return ModuleError(
-          absl::StrCat("entry_computation_layout result ",
-                       config.entry_result_layout->ToString(),
-                       " does not fit the entry root ",
-                       entry->root_instruction()->shape().ToString()));
+      return Error(entry->root_instruction(),
+                   absl::StrCat("entry_computation_layout result ",
+                                config.entry_result_layout->ToString(),
+                                " does not fit the entry root ",
+                                entry->root_instruction()->shape().ToString()));
     }
     const Shape& result = entry->root_instruction()->shape();
     for (const InputOutputAlias& alias : config.input_output_alias) {

@@ -106,8 +106,8 @@ absl::Status CheckReplicaGroupsFit(const HloInstruction& hlo, GroupMode mode,
   for (int64_t id = 0; id < n; ++id) {
     if (!seen.contains(id)) {
       return Invalid(absl::StrCat("replica_groups name ", n,
-                                  " ids but not id ", id,
-                                  " (ids must be 0..", n - 1, ")"));
+                                  " ids, so they must be 0..", n - 1, ", but ",
+                                  id, " is missing"));
     }
   }
   int64_t expected = 1;
@@ -165,10 +165,10 @@ absl::Status CheckBufferOffsets(const Shape& buffer, const Shape& offsets,
   }
   auto check_count = [&](int64_t count) {
     if (count != buffer.rank()) {
-      return Invalid(absl::StrCat(
-          "collective-permute ", what, " offsets give ", count,
-          " indices for the rank-", buffer.rank(), " buffer ",
-          buffer.ToString(false)));
+      return Invalid(absl::StrCat("collective-permute ", what, " offsets give ",
+                                  count, " indices for the rank-",
+                                  buffer.rank(), " buffer ",
+                                  buffer.ToString(false)));
     }
     return absl::OkStatus();
   };
@@ -215,8 +215,8 @@ absl::Status CheckInPlacePermute(const HloInstruction& hlo) {
                                   buffers->tuple_shapes_size(), " buffers"));
     }
     for (int64_t i = 0; i < buffers->tuple_shapes_size(); ++i) {
-      absl::Status status = CheckBufferOffsets(
-          buffers->tuple_shapes(i), offsets->tuple_shapes(i), what);
+      absl::Status status = CheckBufferOffsets(buffers->tuple_shapes(i),
+                                               offsets->tuple_shapes(i), what);
       if (!status.ok()) return status;
     }
   }
@@ -244,17 +244,17 @@ absl::Status CheckSourceTargetPairs(const HloInstruction& hlo, GroupMode mode,
   absl::flat_hash_map<int64_t, int64_t> sends, receives;
   for (const auto& [source, target] :
        hlo.attrs().collective->source_target_pairs) {
-    for (auto [id, role, counts] : {std::make_tuple(source, "source", &sends),
-                                    std::make_tuple(target, "target",
-                                                    &receives)}) {
+    for (auto [id, role, counts] :
+         {std::make_tuple(source, "source", &sends),
+          std::make_tuple(target, "target", &receives)}) {
       if (id < 0) {
-        return Invalid(absl::StrCat("collective-permute ", role, " ", id,
-                                    " is negative"));
+        return Invalid(
+            absl::StrCat("collective-permute ", role, " ", id, " is negative"));
       }
       if (limit != 1 && id >= limit) {
         return Invalid(absl::StrCat(
-            "collective-permute ", role, " ", id, " is out of range: ",
-            GroupModeName(mode), " mode has ", limit,
+            "collective-permute ", role, " ", id,
+            " is out of range: ", GroupModeName(mode), " mode has ", limit,
             mode == GroupMode::kCrossReplica ? " replicas" : " partitions"));
       }
       if (++(*counts)[id] > allowed) {

@@ -57,10 +57,9 @@ absl::Status ExpectOperand(const HloInstruction& hlo,
   const HloInstruction* operand = hlo.operand(0);
   if (std::find(expected.begin(), expected.end(), operand->opcode()) ==
       expected.end()) {
-    return Invalid(absl::StrCat(name, "'s operand must be ",
-                                OpcodeList(expected), ", but %",
-                                operand->name(), " is ",
-                                HloOpcodeString(operand->opcode())));
+    return Invalid(absl::StrCat(
+        name, "'s operand must be ", OpcodeList(expected), ", but %",
+        operand->name(), " is ", HloOpcodeString(operand->opcode())));
   }
   return absl::OkStatus();
 }
@@ -73,16 +72,15 @@ bool IsUntiled(const HloSharding& s) {
 absl::Status CheckLeafSharding(const HloSharding& s, const Shape& leaf) {
   if (IsUntiled(s) || !leaf.IsArray()) return absl::OkStatus();
   // Trailing subgroup dimensions (replicated, manual, ...) tile no data.
-  const int64_t subgroups =
-      static_cast<int64_t>(s.last_tile_dims.size()) +
-      (s.last_tile_dim_replicate ? 1 : 0);
+  const int64_t subgroups = static_cast<int64_t>(s.last_tile_dims.size()) +
+                            (s.last_tile_dim_replicate ? 1 : 0);
   const int64_t data_rank =
       static_cast<int64_t>(s.tile_dimensions.size()) - subgroups;
   if (data_rank != leaf.rank()) {
-    return Invalid(absl::StrCat(
-        "sharding ", s.ToString(), " tiles ", data_rank,
-        " dimensions, but the shape ", leaf.ToString(false), " has rank ",
-        leaf.rank()));
+    return Invalid(absl::StrCat("sharding ", s.ToString(), " tiles ", data_rank,
+                                " dimensions, but the shape ",
+                                leaf.ToString(false), " has rank ",
+                                leaf.rank()));
   }
   if (s.TileAssignmentSize() == 1) {
     return Invalid(absl::StrCat(
@@ -194,8 +192,8 @@ absl::Status CheckCompareType(const HloInstruction& hlo) {
 absl::Status CheckRng(const HloInstruction& hlo) {
   if (hlo.opcode() != HloOpcode::kRng) return absl::OkStatus();
   if (hlo.operand_count() != 2) {
-    return Invalid(absl::StrCat("rng takes 2 operands, but has ",
-                                hlo.operand_count()));
+    return Invalid(
+        absl::StrCat("rng takes 2 operands, but has ", hlo.operand_count()));
   }
   const Shape& a = hlo.operand(0)->shape();
   const Shape& b = hlo.operand(1)->shape();
@@ -208,15 +206,16 @@ absl::Status CheckRng(const HloInstruction& hlo) {
   const PrimitiveType type = a.element_type();
   if (b.element_type() != type || !hlo.shape().IsArray() ||
       hlo.shape().element_type() != type) {
-    return Invalid(absl::StrCat(
-        "rng operands ", a.ToString(false), ", ", b.ToString(false),
-        " and result ", hlo.shape().ToString(false),
-        " must have the same element type"));
+    return Invalid(absl::StrCat("rng operands ", a.ToString(false), ", ",
+                                b.ToString(false), " and result ",
+                                hlo.shape().ToString(false),
+                                " must have the same element type"));
   }
   if (hlo.attrs().distribution == RandomDistribution::kNormal) {
     if (!IsFloatingPoint(type)) {
-      return Invalid(absl::StrCat("rng_normal needs a floating-point type, got ",
-                                  PrimitiveTypeName(type)));
+      return Invalid(
+          absl::StrCat("rng_normal needs a floating-point type, got ",
+                       PrimitiveTypeName(type)));
     }
   } else if (!IsFloatingPoint(type) && !IsInteger(type) &&
              type != PrimitiveType::kPred) {
@@ -281,15 +280,13 @@ absl::Status CheckShardingFitsShape(const HloSharding& sharding,
                                 shape.ToString(false)));
   }
   const int64_t leaves = LeafCount(shape);
-  const int64_t elements =
-      static_cast<int64_t>(sharding.tuple_elements.size());
+  const int64_t elements = static_cast<int64_t>(sharding.tuple_elements.size());
   // An empty tuple may carry one sharding.
   if (leaves == 0 && elements <= 1) return absl::OkStatus();
   if (leaves != elements) {
-    return Invalid(absl::StrCat("tuple sharding has ", elements,
-                                " elements, but the shape ",
-                                shape.ToString(false), " has ", leaves,
-                                " leaves"));
+    return Invalid(absl::StrCat(
+        "tuple sharding has ", elements, " element", elements == 1 ? "" : "s",
+        ", but the shape ", shape.ToString(false), " has ", leaves, " leaves"));
   }
   std::vector<const Shape*> leaf_shapes;
   CollectLeaves(shape, &leaf_shapes);
@@ -312,9 +309,9 @@ absl::Status CheckInfeed(const HloInstruction& hlo) {
   const Shape& s = hlo.shape();
   if (!s.IsTuple() || s.tuple_shapes_size() != 2 ||
       !s.tuple_shapes(1).IsToken()) {
-    return Invalid(absl::StrCat(
-        "infeed must have a tuple shape (data, token[]), got ",
-        s.ToString(false)));
+    return Invalid(
+        absl::StrCat("infeed must have a tuple shape (data, token[]), got ",
+                     s.ToString(false)));
   }
   return absl::OkStatus();
 }
