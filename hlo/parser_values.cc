@@ -4,8 +4,10 @@
 
 #include <cctype>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -144,8 +146,33 @@ bool Parser::ParseLayout(Shape* shape) {
     } while (s.Consume(','));
   }
   if (s.Consume(':')) {
+    // XLA reads the parts in one fixed order, each at most once.
+    static constexpr absl::string_view kPartOrder[] = {"T", "L",  "#", "*", "E",
+                                                       "S", "SC", "P", "M"};
+    int last_part = -1;
     while (s.Peek() != '}' && !s.AtEnd() && !s.has_error()) {
       const size_t item_pos = s.Position();
+      for (int part = 0; part < static_cast<int>(std::size(kPartOrder));
+           ++part) {
+        const absl::string_view name = kPartOrder[part];
+        const absl::string_view rest = s.text().substr(s.RawPosition());
+        if (!absl::StartsWith(rest, name) ||
+            (name == "S" && absl::StartsWith(rest, "SC"))) {
+          continue;
+        }
+        if (part <= last_part) {
+          return s.ErrorAt(
+              item_pos,
+              absl::StrCat("layout part ", name,
+                           part == last_part
+                               ? " is given twice"
+                               : absl::StrCat(" must come before ",
+                                              kPartOrder[last_part]),
+                           " (XLA's order: T, L, #, *, E, S, SC, P, M)"));
+        }
+        last_part = part;
+        break;
+      }
       auto read_paren_int = [&](int64_t* value, absl::string_view what) {
         return s.Expect('(', what) && s.ReadInt64(value, what) &&
                s.Expect(')', what);

@@ -315,13 +315,13 @@ const std::vector<Case>& Cases() {
        "HloModule m, entry_computation_layout={(f32[3]{0})->f32[3]{0}}\nENTRY "
        "e "
        "{\n  ROOT p = f32[2] parameter(0)\n}",
-       "m.hlo: error: entry_computation_layout parameter 0 f32[3]{0} does not "
-       "fit parameter f32[2]{0}"},
+       "m.hlo:3:8: error: %p: entry_computation_layout parameter 0 f32[3]{0} "
+       "does not fit parameter f32[2]{0}"},
       {"AliasOutOfRange",
        "HloModule m, input_output_alias={ {1}: (0, {}, may-alias) }\nENTRY e "
        "{\n  ROOT p = f32[2] parameter(0)\n}",
-       "m.hlo: error: input_output_alias output index {1} does not exist in "
-       "f32[2]{0}"},
+       "m.hlo:2:7: error: input_output_alias output index {1} does not exist "
+       "in f32[2]{0}"},
       {"AsyncDoneWrongOperand",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT d = f32[] "
        "custom-call-done(p)\n}",
