@@ -114,6 +114,9 @@ int64_t ScalarIndex(const Literal& literal);
 
 /// Physical (layout) order <-> the logical row-major order Literal uses.
 std::vector<uint8_t> ToPhysical(const Literal& literal);
+/// The same with the layout of `layout` (the declared shape of the
+/// instruction that produced `literal`) when its dimensions match.
+std::vector<uint8_t> ToPhysicalAs(const Literal& literal, const Shape& layout);
 Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes);
 
 // ------------------------------------------------------- opcode families

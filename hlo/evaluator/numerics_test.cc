@@ -158,5 +158,91 @@ TEST(Numerics, ReduceInsideAFusionRunsInOrder) {
   EXPECT_EQ(Values(hlo), std::vector<double>{1.140625});
 }
 
+std::string Text(const std::string& hlo, std::vector<std::string> args = {}) {
+  absl::StatusOr<Literal> result = Run(hlo, std::move(args));
+  if (!result.ok()) return std::string(result.status().message());
+  return result->ToString();
+}
+
+// XLA's fused transpose-by-bitcast (GpuKernelTilingTest): the bytes stay,
+// the layout changes, so the logical result is the transpose.
+TEST(Bitcast, LayoutChangeInsideAFusionTransposes) {
+  const std::string hlo = R"(HloModule m
+f {
+  p = f32[3,3]{1,0} parameter(0)
+  ROOT b = f32[3,3]{0,1} bitcast(p)
+}
+ENTRY e {
+  p = f32[3,3]{1,0} parameter(0)
+  ROOT r = f32[3,3]{0,1} fusion(p), kind=kLoop, calls=f
+})";
+  EXPECT_EQ(Text(hlo, {"f32[3,3] {{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}"}),
+            "f32[3,3] { { 1, 4, 7 }, { 2, 5, 8 }, { 3, 6, 9 } }");
+}
+
+// The operand's declared layout decides, not the layout its value happened
+// to be computed with (a tuple element here).
+TEST(Bitcast, UsesTheOperandsDeclaredLayout) {
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  p = f32[2,3]{1,0} parameter(0)
+  t = (f32[2,3]{0,1}) tuple(p)
+  g = f32[2,3]{0,1} get-tuple-element(t), index=0
+  ROOT b = f32[6]{0} bitcast(g)
+})";
+  EXPECT_EQ(Text(hlo, {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}"}),
+            "f32[6] {1, 4, 2, 5, 3, 6}");
+}
+
+TEST(Bitcast, RankChangesFollowPhysicalOrder) {
+  EXPECT_EQ(Text(R"(HloModule m
+ENTRY e {
+  p = f32[2,3]{0,1} parameter(0)
+  ROOT b = f32[6]{0} bitcast(p)
+})",
+                 {"f32[2,3] {{1, 2, 3}, {4, 5, 6}}"}),
+            "f32[6] {1, 4, 2, 5, 3, 6}");
+  EXPECT_EQ(Text(R"(HloModule m
+ENTRY e {
+  p = f32[6]{0} parameter(0)
+  ROOT b = f32[3,2]{0,1} bitcast(p)
+})",
+                 {"f32[6] {1, 2, 3, 4, 5, 6}"}),
+            "f32[3,2] { { 1, 4 }, { 2, 5 }, { 3, 6 } }");
+  // [2,2,2] stored minor-to-major {0,2,1}: physical order runs d0, then d2,
+  // then d1.
+  EXPECT_EQ(Text(R"(HloModule m
+ENTRY e {
+  p = s32[2,2,2]{0,2,1} parameter(0)
+  ROOT b = s32[8]{0} bitcast(p)
+})",
+                 {"s32[2,2,2] {{{0, 1}, {2, 3}}, {{4, 5}, {6, 7}}}"}),
+            "s32[8] {0, 4, 1, 5, 2, 6, 3, 7}");
+}
+
+TEST(Bitcast, SubByteTypesMoveWithTheLayout) {
+  EXPECT_EQ(Text(R"(HloModule m
+ENTRY e {
+  p = s4[2,3]{0,1} parameter(0)
+  ROOT b = s4[3,2]{1,0} bitcast(p)
+})",
+                 {"s4[2,3] {{1, 2, 3}, {4, 5, 6}}"}),
+            "s4[3,2] { { 1, 4 }, { 2, 5 }, { 3, 6 } }");
+}
+
+// dot(f32, f32) -> bf16 multiplies the f32 values and rounds once (XLA:CPU's
+// result caster); rounding the operands to bf16 first gives 1.
+TEST(Numerics, NarrowDotResultOfWideOperandsRoundsOnce) {
+  const std::string hlo = R"(HloModule m
+ENTRY e {
+  a = f32[1,2] parameter(0)
+  b = f32[2,1] parameter(1)
+  ROOT d = bf16[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+})";
+  EXPECT_EQ(Values(hlo, {"f32[1,2] {{1.00390625, 1}}",
+                         "f32[2,1] {{1}, {0.00390625}}"}),
+            std::vector<double>{1.0078125});
+}
+
 }  // namespace
 }  // namespace xlite
