@@ -4,7 +4,6 @@
 // (dot_kernels.h: f32 for narrow floats, as XLA:CPU computes them) and the
 // result rounded once; real floats go through Eigen.
 
-#include <Eigen/Core>
 #include <cstring>
 
 #include "hlo/evaluator/dot_kernels.h"
