@@ -48,4 +48,13 @@ absl::StatusOr<std::optional<int64_t>> BlockSizeFromBackendConfig(
   return block;
 }
 
+PrimitiveType ScaledDotDequantizeType(PrimitiveType data,
+                                      PrimitiveType scale) {
+  const int a = BitWidth(data), b = BitWidth(scale);
+  if (a < 16 && b < 16) return PrimitiveType::kBF16;
+  if (data == scale) return data;
+  if (a == b) return PrimitiveType::kF32;
+  return a > b ? data : scale;
+}
+
 }  // namespace xlite

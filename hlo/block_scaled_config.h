@@ -1,15 +1,18 @@
 #ifndef XLITE_HLO_BLOCK_SCALED_CONFIG_H_
 #define XLITE_HLO_BLOCK_SCALED_CONFIG_H_
 
-// The explicit block size of the block-scaled custom calls
-// (__op$block_scaled_dot, __op$quantize, __op$dequantize), read one way by
-// the evaluator and the block-scaling rewriter so the two always agree.
+// Facts about block-scaled dots that the evaluator and the block-scaling
+// rewriter must read the same way, so hlo-run and a rewritten module agree:
+// the explicit block size of the block-scaled custom calls
+// (__op$block_scaled_dot, __op$quantize, __op$dequantize) and the type
+// scaled-dot dequantizes in.
 
 #include <cstdint>
 #include <optional>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "hlo/primitive_type.h"
 
 namespace xlite {
 
@@ -22,6 +25,12 @@ namespace xlite {
 /// the config is not JSON or N is not a positive integer.
 absl::StatusOr<std::optional<int64_t>> BlockSizeFromBackendConfig(
     absl::string_view backend_config);
+
+/// The type one side of a scaled-dot is dequantized in (data * scale), as
+/// XLA's scaled-dot rewriter picks it: bf16 when data and scale are both
+/// narrower than 16 bits, their type when they agree, f32 when they are
+/// equally wide but differ, else the wider of the two.
+PrimitiveType ScaledDotDequantizeType(PrimitiveType data, PrimitiveType scale);
 
 }  // namespace xlite
 

@@ -4,22 +4,11 @@
 // dimension numbers; the NVFP4 form divides by the weight global scale, as
 // XLA's global-scale expander does.
 
+#include "hlo/block_scaled_config.h"
 #include "hlo/evaluator/internal.h"
-#include "hlo/primitive_type.h"
 
 namespace xlite::eval {
 namespace {
-
-// The type one side is dequantized in (XLA's rule): bf16 when data and
-// scale are both narrower than 16 bits, their type when they agree, f32
-// when they are equally wide but differ, else the wider of the two.
-PrimitiveType DequantizeType(PrimitiveType data, PrimitiveType scale) {
-  const int a = BitWidth(data), b = BitWidth(scale);
-  if (a < 16 && b < 16) return PrimitiveType::kBF16;
-  if (data == scale) return data;
-  if (a == b) return PrimitiveType::kF32;
-  return a > b ? data : scale;
-}
 
 // `x` in `type`, element by element (rounded as convert rounds).
 Literal ConvertTo(const Literal& x, PrimitiveType type) {
@@ -57,7 +46,7 @@ absl::StatusOr<Literal> Dequantize(const HloInstruction& hlo,
     if (s != 0) block[d] = o / s;
   }
   const PrimitiveType type =
-      DequantizeType(ds.element_type(), ss.element_type());
+      ScaledDotDequantizeType(ds.element_type(), ss.element_type());
   const Literal wide_data = ConvertTo(data, type);
   const Literal wide_scale = ConvertTo(scale, type);
   Shape shape = ds;
