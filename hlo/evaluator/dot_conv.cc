@@ -87,47 +87,6 @@ absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
                      hlo.shape());
 }
 
-namespace {
-
-// x[idx] * scale[idx / block] (per-dimension blocks), in `type`.
-Literal BlockScale(const Literal& x, const Literal& scale, PrimitiveType type) {
-  Shape shape = x.shape();
-  shape.set_element_type(type);
-  Literal out(shape);
-  const Shape& ss = scale.shape();
-  std::vector<int64_t> block(shape.rank(), 1);
-  for (int64_t d = 0; d < shape.rank() && d < ss.rank(); ++d) {
-    block[d] = std::max<int64_t>(1, shape.dimensions(d) /
-                                        std::max<int64_t>(1, ss.dimensions(d)));
-  }
-  const std::vector<int64_t> sstr = Strides(ss.dimensions());
-  int64_t linear = 0;
-  ForEachIndex(shape.dimensions(), [&](absl::Span<const int64_t> idx) {
-    int64_t at = 0;
-    for (int64_t d = 0; d < ss.rank(); ++d) {
-      at += std::min(idx[d] / block[d], ss.dimensions(d) - 1) * sstr[d];
-    }
-    out.SetFromDouble(linear, x.GetAsDouble(linear) * scale.GetAsDouble(at));
-    ++linear;
-  });
-  return out;
-}
-
-}  // namespace
-
-// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
-// broadcast over blocks, then the dot.
-absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& hlo,
-                                      Operands operands) {
-  const PrimitiveType type = hlo.shape().element_type();
-  const Literal lhs = BlockScale(*operands[0], *operands[1], type);
-  const Literal rhs = BlockScale(*operands[2], *operands[3], type);
-  absl::StatusOr<Literal> out =
-      DotLiterals(lhs, rhs, hlo.attrs().dot->dnums, hlo.shape());
-  if (!out.ok()) return InstructionError(hlo, out.status().message());
-  return out;
-}
-
 // ragged-dot(lhs, rhs, group_sizes): the rows of lhs's ragged dimension
 // are split into consecutive groups; group g multiplies rhs's slice g of
 // its group dimension (a ragged batch dimension needs no group dimension).
