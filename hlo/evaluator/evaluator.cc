@@ -206,8 +206,13 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kStochasticConvert:
       return EvalStochasticConvert(hlo, *operands[0], *operands[1]);
     case HloOpcode::kCall:
-    case HloOpcode::kFusion:
       return Call(*hlo.called_computations()[0], operands);
+    case HloOpcode::kFusion: {
+      // XLA lets a fusion carry operands past its parameters; they go unused.
+      const HloComputation& fused = *hlo.called_computations()[0];
+      return Call(fused, operands.first(std::min<size_t>(
+                             operands.size(), fused.num_parameters())));
+    }
     case HloOpcode::kWhile: {
       Literal state = *operands[0];
       for (int64_t iteration = 0;; ++iteration) {
@@ -271,9 +276,11 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kAllGatherDone:
     case HloOpcode::kCollectivePermuteDone: {
       const Literal& start = *operands[0];
-      // The start holds (operands, result[, contexts]) or just the result.
-      if (start.shape().IsTuple() && !hlo.shape().IsTuple() &&
-          start.tuple_elements().size() >= 2) {
+      // The start holds (operands, result[, contexts]) or just the result;
+      // a combined start's result is itself a tuple.
+      if (start.shape().IsTuple() && start.tuple_elements().size() >= 2 &&
+          (!hlo.shape().IsTuple() ||
+           ShapesCompatible(start.tuple_elements()[1].shape(), hlo.shape()))) {
         return start.tuple_elements()[1];
       }
       return start;
