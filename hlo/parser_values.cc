@@ -33,6 +33,14 @@ bool Parser::AtShape() {
     s.Reset(saved);
     return result;
   }
+  if (s.Peek() == 'b' && s.PeekAt(1) == '(') {
+    // A buffer shape, b(f32[32]); no opcode is named "b".
+    const size_t saved = s.RawPosition();
+    s.ConsumeString("b(");
+    const bool result = AtShape();
+    s.Reset(saved);
+    return result;
+  }
   const size_t saved = s.RawPosition();
   std::string id = s.ReadIdentifier();
   bool result = !id.empty() && ParsePrimitiveTypeName(id).has_value() &&
@@ -65,6 +73,21 @@ bool Parser::ParseShape(Shape* shape) {
       ok = ok && s.Expect(')', "to close a tuple shape");
     }
     if (ok) *shape = Shape::Tuple(std::move(elements));
+  } else if (s.Peek() == 'b' && s.PeekAt(1) == '(') {
+    // A buffer, b(f32[32]{0}): XLA's mutable array for pin/unpin.
+    const size_t start = s.Position();
+    s.ConsumeString("b(");
+    Shape array;
+    if (s.Peek() == '(') {
+      ok = s.ErrorAt(start, "a buffer holds an array shape, not a tuple");
+    } else {
+      ok = ParseArrayShape(&array) && s.Expect(')', "to close a buffer shape");
+    }
+    if (ok && !array.IsArray()) {
+      ok = s.ErrorAt(start, absl::StrCat("a buffer holds an array, not ",
+                                         array.ToString()));
+    }
+    if (ok) *shape = Shape::Buffer(std::move(array));
   } else {
     ok = ParseArrayShape(shape);
   }

@@ -46,6 +46,7 @@ constexpr std::array<TypeInfo, kLastPrimitiveType + 1> kTypes = {{
     {PrimitiveType::kU1, "u1", 1},
     {PrimitiveType::kF4E2M1FN, "f4e2m1fn", 4},
     {PrimitiveType::kF8E8M0FNU, "f8e8m0fnu", 8},
+    {PrimitiveType::kBuffer, "buffer", 0},
 }};
 
 const TypeInfo& Info(PrimitiveType type) {
@@ -63,7 +64,8 @@ absl::string_view PrimitiveTypeName(PrimitiveType type) {
 std::optional<PrimitiveType> ParsePrimitiveTypeName(absl::string_view name) {
   for (const TypeInfo& info : kTypes) {
     if (info.name == name && info.type != PrimitiveType::kInvalid &&
-        info.type != PrimitiveType::kTuple) {
+        info.type != PrimitiveType::kTuple &&
+        info.type != PrimitiveType::kBuffer) {
       return info.type;
     }
   }
@@ -76,6 +78,7 @@ bool IsArrayType(PrimitiveType type) {
     case PrimitiveType::kTuple:
     case PrimitiveType::kOpaque:
     case PrimitiveType::kToken:
+    case PrimitiveType::kBuffer:
       return false;
     default:
       return static_cast<int>(type) > 0 &&

@@ -45,10 +45,13 @@ enum class PrimitiveType : int {
   kU1 = 31,
   kF4E2M1FN = 32,
   kF8E8M0FNU = 33,
+  // A mutable buffer holding one array (XLA's BUFFER), written b(f32[32]);
+  // the array shape is the shape's single "tuple" element, as in the proto.
+  kBuffer = 34,
 };
 
 /// Largest enum value; loops over all types run to this inclusive.
-inline constexpr int kLastPrimitiveType = 33;
+inline constexpr int kLastPrimitiveType = 34;
 
 /// The text spelling ("f32", "f8e4m3fn", "opaque", "token"); "tuple" for
 /// kTuple and "invalid" for kInvalid, which never appear in HLO text.

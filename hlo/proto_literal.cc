@@ -112,7 +112,8 @@ const std::string* BytesField(PrimitiveType type, const xla::LiteralProto& p) {
 xla::ShapeProto ShapeToProto(const Shape& shape) {
   xla::ShapeProto proto;
   proto.set_element_type(static_cast<xla::PrimitiveType>(shape.element_type()));
-  if (shape.IsTuple()) {
+  // A buffer carries its array as its one tuple_shapes entry, as in XLA.
+  if (shape.IsTuple() || shape.IsBuffer()) {
     for (const Shape& element : shape.tuple_shapes()) {
       *proto.add_tuple_shapes() = ShapeToProto(element);
     }
@@ -175,6 +176,19 @@ absl::StatusOr<Shape> ShapeFromProto(const xla::ShapeProto& proto) {
       elements.push_back(*std::move(element));
     }
     return Shape::Tuple(std::move(elements));
+  }
+  if (type == PrimitiveType::kBuffer) {
+    if (proto.tuple_shapes_size() != 1) {
+      return absl::InvalidArgumentError(
+          "a buffer shape holds exactly one array shape");
+    }
+    absl::StatusOr<Shape> array = ShapeFromProto(proto.tuple_shapes(0));
+    if (!array.ok()) return array.status();
+    if (!array->IsArray()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("a buffer holds an array, not ", array->ToString()));
+    }
+    return Shape::Buffer(*std::move(array));
   }
   if (proto.is_dynamic_dimension_size() != 0 &&
       proto.is_dynamic_dimension_size() != proto.dimensions_size()) {

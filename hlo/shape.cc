@@ -197,6 +197,19 @@ void Shape::set_dimensions(absl::Span<const int64_t> dims) {
   clear_layout();
 }
 
+Shape Shape::Buffer(Shape array) {
+  Shape shape(PrimitiveType::kBuffer, {});
+  shape.tuple_shapes_.push_back(std::move(array));
+  return shape;
+}
+
+bool Shape::ContainsBuffer() const {
+  if (IsBuffer()) return true;
+  if (!IsTuple()) return false;
+  return std::any_of(tuple_shapes_.begin(), tuple_shapes_.end(),
+                     [](const Shape& s) { return s.ContainsBuffer(); });
+}
+
 void Shape::add_dimension(int64_t size, bool dynamic) {
   dimensions_.push_back(size);
   dynamic_.push_back(dynamic);
@@ -223,7 +236,7 @@ void Shape::set_layout(const Layout& layout) {
 }
 
 void Shape::FillMissingLayouts() {
-  if (IsTuple()) {
+  if (IsTuple() || IsBuffer()) {
     for (Shape& s : tuple_shapes_) s.FillMissingLayouts();
   } else if (IsArray() && !has_layout_) {
     has_layout_ = true;
@@ -295,6 +308,12 @@ void Shape::AppendTo(std::string* out_ptr, bool print_layout) const {
     out += ')';
     return;
   }
+  if (IsBuffer()) {
+    out += "b(";
+    if (!tuple_shapes_.empty()) tuple_shapes_[0].AppendTo(&out, print_layout);
+    out += ')';
+    return;
+  }
   const absl::string_view type_name = PrimitiveTypeName(element_type_);
   out.append(type_name.data(), type_name.size());
   out += '[';
@@ -325,7 +344,7 @@ bool Shape::operator==(const Shape& other) const {
 
 bool ShapesCompatible(const Shape& a, const Shape& b) {
   if (a.element_type() != b.element_type()) return false;
-  if (a.IsTuple()) {
+  if (a.IsTuple() || a.IsBuffer()) {
     if (a.tuple_shapes_size() != b.tuple_shapes_size()) return false;
     for (int64_t i = 0; i < a.tuple_shapes_size(); ++i) {
       if (!ShapesCompatible(a.tuple_shapes(i), b.tuple_shapes(i))) {
@@ -393,6 +412,14 @@ absl::Status ValidateShape(const Shape& shape) {
   }
   if (shape.element_type() == PrimitiveType::kInvalid) {
     return absl::InvalidArgumentError("shape has an invalid element type");
+  }
+  if (shape.IsBuffer()) {
+    if (shape.tuple_shapes_size() != 1 || !shape.buffer_shape().IsArray() ||
+        shape.rank() != 0) {
+      return absl::InvalidArgumentError(
+          "a buffer shape holds exactly one array shape");
+    }
+    return ValidateShape(shape.buffer_shape());
   }
   if ((shape.IsToken() || shape.IsOpaque()) && shape.rank() != 0) {
     return absl::InvalidArgumentError(

@@ -134,8 +134,9 @@ class Layout {
 };
 
 /// The shape of an HLO value: an array (element type, dimensions with
-/// optional dynamic bounds, optional layout), a tuple of shapes, a token or
-/// an opaque value.
+/// optional dynamic bounds, optional layout), a tuple of shapes, a token, an
+/// opaque value, or a buffer (a mutable array, XLA's BUFFER, for pin/unpin
+/// custom-calls) whose array shape is held as its one element.
 class Shape {
  public:
   /// Size of an unbounded dynamic dimension, printed "?".
@@ -146,6 +147,8 @@ class Shape {
   Shape(PrimitiveType type, absl::Span<const int64_t> dimensions);
   static Shape Tuple(std::vector<Shape> elements);
   static Shape Token() { return Shape(PrimitiveType::kToken, {}); }
+  /// A buffer of `array` (callers pass an array shape), printed b(array).
+  static Shape Buffer(Shape array);
   /// An array with the default (major-to-minor) layout.
   static Shape WithDefaultLayout(PrimitiveType type,
                                  absl::Span<const int64_t> dimensions);
@@ -157,6 +160,11 @@ class Shape {
   bool IsToken() const { return element_type_ == PrimitiveType::kToken; }
   bool IsOpaque() const { return element_type_ == PrimitiveType::kOpaque; }
   bool IsArray() const { return IsArrayType(element_type_); }
+  bool IsBuffer() const { return element_type_ == PrimitiveType::kBuffer; }
+  /// The array a buffer holds (only for IsBuffer()).
+  const Shape& buffer_shape() const { return tuple_shapes_[0]; }
+  /// True if this shape or any tuple element, at any depth, is a buffer.
+  bool ContainsBuffer() const;
 
   int64_t rank() const { return static_cast<int64_t>(dimensions_.size()); }
   const absl::InlinedVector<int64_t, 6>& dimensions() const {

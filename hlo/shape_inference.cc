@@ -231,6 +231,7 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
         HloOpcodeString(op), " expects at least ", MinOperands(op), " operand",
         MinOperands(op) == 1 ? "" : "s", ", but has ", hlo.operand_count()));
   }
+  XLITE_RETURN_IF_ERROR(CheckBufferUse(hlo));
   if (IsElementwiseOpcode(op)) return InferElementwiseShape(hlo);
   return InferNonElementwiseShape(hlo);
 }

@@ -56,6 +56,10 @@ absl::StatusOr<Shape> InferFft(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferCollective(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferAsync(const HloInstruction& hlo);
 
+/// Where buffer shapes (b(...)) may appear, as XLA's verifier allows
+/// (shape_inference_buffers.cc).
+absl::Status CheckBufferUse(const HloInstruction& hlo);
+
 absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo);
 /// Output size of one windowed dimension (reduce-window, convolution).

@@ -290,11 +290,8 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
     case HloOpcode::kTuple:
       return Shape::Tuple(OperandShapes(hlo));
     case HloOpcode::kAfterAll:
-      for (int64_t i = 0; i < hlo.operand_count(); ++i) {
-        if (!operand(i).IsToken()) {
-          return Invalid("after-all operands must be tokens");
-        }
-      }
+      // XLA orders after any operand, token or not: its verifier checks
+      // only that the result is a token.
       return Shape::Token();
     case HloOpcode::kAddDependency:
       return operand(0);
@@ -525,8 +522,16 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
     case HloOpcode::kCall:
     case HloOpcode::kFusion: {
       const HloComputation* callee = hlo.called_computations()[0];
+      std::vector<Shape> args = OperandShapes(hlo);
+      // XLA's verifier lets a fusion take more operands than its computation
+      // has parameters (parameter i still matches operand i); the rest are
+      // unused.
+      if (op == HloOpcode::kFusion && callee != nullptr &&
+          static_cast<int64_t>(args.size()) > callee->num_parameters()) {
+        args.resize(callee->num_parameters());
+      }
       XLITE_RETURN_IF_ERROR(CheckCallee(
-          callee, OperandShapes(hlo),
+          callee, args,
           op == HloOpcode::kCall ? "to_apply" : "fused computation"));
       return ProgramResult(callee);
     }
@@ -595,8 +600,23 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
           return Invalid("collective-permute ids must be >= 0");
         }
       }
-      return hlo.operand_count() == 4 ? operand(1)
-                                      : TupleOrSingle(OperandShapes(hlo));
+      // slice_sizes marks XLA's in-place form (input, output, input and
+      // output offsets), which yields the output buffer; without it every
+      // operand is an array permuted alongside the others.
+      if (!a.collective->permute_slice_sizes.empty()) {
+        if (hlo.operand_count() != 4) {
+          return Invalid(absl::StrCat(
+              "an in-place collective-permute (with slice_sizes) takes 4 "
+              "operands, but has ",
+              hlo.operand_count()));
+        }
+        return operand(1);
+      }
+      for (int64_t i = 0; i < hlo.operand_count(); ++i) {
+        XLITE_RETURN_IF_ERROR(
+            ExpectArray(operand(i), "operand of collective-permute"));
+      }
+      return TupleOrSingle(OperandShapes(hlo));
     case HloOpcode::kSend:
       return Shape::Tuple(
           {operand(0), Shape(PrimitiveType::kU32, {}), Shape::Token()});

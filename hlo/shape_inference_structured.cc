@@ -574,8 +574,18 @@ absl::StatusOr<Shape> InferCollective(const HloInstruction& hlo) {
               absl::StrCat("all-to-all split dimension of ", S(shapes[0]),
                            " is not divisible by the group size ", group));
         }
+        return shapes[0];
       }
-      return TupleOrSingle(shapes);
+      // The tuple form sends operand i to participant i: the operands share
+      // one shape and the result is always a tuple, one operand or several.
+      for (size_t i = 1; i < shapes.size(); ++i) {
+        if (!ShapesCompatible(shapes[i], shapes[0])) {
+          return Invalid(absl::StrCat("all-to-all operand ", i, " has shape ",
+                                      S(shapes[i]), ", but operand 0 has ",
+                                      S(shapes[0])));
+        }
+      }
+      return Shape::Tuple(shapes);
     case HloOpcode::kCollectiveBroadcast:
       return TupleOrSingle(shapes);
     default:

@@ -313,54 +313,89 @@ Literal WithShape(Literal value, const Shape& shape) {
   return value;
 }
 
+// collective-permute(-start): every source sends its operands to its target;
+// a device no pair targets receives zeros. Several operands (XLA's combined
+// form) travel together as one tuple and come back as a tuple.
+absl::StatusOr<Literal> EvalCollectivePermute(Evaluator& e,
+                                              const HloInstruction& hlo,
+                                              Operands operands) {
+  const HloOpcode op = hlo.opcode();
+  const CollectiveAttributes& c = *hlo.attrs().collective;
+  if (!c.permute_slice_sizes.empty()) {
+    return InstructionError(
+        hlo, "the in-place collective-permute (slice_sizes) is not evaluated");
+  }
+  // Pairs over partitions with a channel, else replicas.
+  const bool across_partitions =
+      hlo.attrs().channel_id.has_value() &&
+      (e.group() == nullptr || e.group()->replicas() == 1 ||
+       e.group()->partitions() > 1);
+  const int64_t count = e.group() == nullptr
+                            ? 1
+                            : (across_partitions ? e.group()->partitions()
+                                                 : e.group()->replicas());
+  const int64_t my_id = across_partitions ? e.partition_id() : e.replica_id();
+  std::vector<int64_t> all;
+  for (int64_t i = 0; i < count; ++i) {
+    all.push_back(across_partitions ? DeviceId(e, e.replica_id(), i)
+                                    : DeviceId(e, i, e.partition_id()));
+  }
+  for (const auto& [source, target] : c.source_target_pairs) {
+    if (source < 0 || source >= count || target < 0 || target >= count) {
+      return InstructionError(
+          hlo, absl::StrCat("source_target_pairs name {", source, ",", target,
+                            "}, but only ", count, " exist"));
+    }
+  }
+  const bool combined = operands.size() != 1;
+  Literal mine = combined ? Literal::Tuple([&] {
+    std::vector<Literal> v;
+    for (const Literal* o : operands) v.push_back(*o);
+    return v;
+  }())
+                          : *operands[0];
+  const Shape& result_shape = op == HloOpcode::kCollectivePermute
+                                  ? hlo.shape()
+                                  : hlo.shape().tuple_shapes(1);
+  if (combined && (!result_shape.IsTuple() ||
+                   result_shape.tuple_shapes_size() !=
+                       static_cast<int64_t>(operands.size()))) {
+    return InstructionError(
+        hlo, absl::StrCat("a collective-permute of ", operands.size(),
+                          " operands needs a tuple of as many results, not ",
+                          result_shape.ToString(false)));
+  }
+  absl::StatusOr<std::vector<Literal>> values = Gather(e, hlo, all, mine);
+  if (!values.ok()) return values.status();
+  auto received = [&](int64_t source) -> Literal {
+    if (!combined) return WithShape((*values)[source], result_shape);
+    std::vector<Literal> parts = (*values)[source].tuple_elements();
+    for (size_t k = 0; k < parts.size(); ++k) {
+      parts[k] = WithShape(std::move(parts[k]), result_shape.tuple_shapes(k));
+    }
+    return Literal::Tuple(std::move(parts));
+  };
+  Literal result(result_shape);
+  for (const auto& [source, target] : c.source_target_pairs) {
+    if (target == my_id) result = received(source);
+  }
+  if (op == HloOpcode::kCollectivePermute) return result;
+  std::vector<Literal> elements = {std::move(mine), std::move(result)};
+  for (int64_t i = 2; i < hlo.shape().tuple_shapes_size(); ++i) {
+    elements.push_back(Literal(hlo.shape().tuple_shapes(i)));
+  }
+  return Literal::Tuple(std::move(elements));
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
                                        Operands operands) {
   const HloOpcode op = hlo.opcode();
-  const CollectiveAttributes& c = *hlo.attrs().collective;
   const int64_t me = e.device();
   if (op == HloOpcode::kCollectivePermute ||
       op == HloOpcode::kCollectivePermuteStart) {
-    // Pairs over partitions with a channel, else replicas.
-    const bool across_partitions =
-        hlo.attrs().channel_id.has_value() &&
-        (e.group() == nullptr || e.group()->replicas() == 1 ||
-         e.group()->partitions() > 1);
-    const int64_t count = e.group() == nullptr
-                              ? 1
-                              : (across_partitions ? e.group()->partitions()
-                                                   : e.group()->replicas());
-    const int64_t my_id = across_partitions ? e.partition_id() : e.replica_id();
-    std::vector<int64_t> all;
-    for (int64_t i = 0; i < count; ++i) {
-      all.push_back(across_partitions ? DeviceId(e, e.replica_id(), i)
-                                      : DeviceId(e, i, e.partition_id()));
-    }
-    for (const auto& [source, target] : c.source_target_pairs) {
-      if (source < 0 || source >= count || target < 0 || target >= count) {
-        return InstructionError(
-            hlo, absl::StrCat("source_target_pairs name {", source, ",", target,
-                              "}, but only ", count, " exist"));
-      }
-    }
-    absl::StatusOr<std::vector<Literal>> values =
-        Gather(e, hlo, all, *operands[0]);
-    if (!values.ok()) return values.status();
-    const Shape& result_shape = op == HloOpcode::kCollectivePermute
-                                    ? hlo.shape()
-                                    : hlo.shape().tuple_shapes(1);
-    Literal result(result_shape);
-    for (const auto& [source, target] : c.source_target_pairs) {
-      if (target == my_id) result = WithShape((*values)[source], result_shape);
-    }
-    (void)me;
-    if (op == HloOpcode::kCollectivePermute) return result;
-    std::vector<Literal> elements = {*operands[0], std::move(result)};
-    for (int64_t i = 2; i < hlo.shape().tuple_shapes_size(); ++i) {
-      elements.push_back(Literal(hlo.shape().tuple_shapes(i)));
-    }
-    return Literal::Tuple(std::move(elements));
+    return EvalCollectivePermute(e, hlo, operands);
   }
 
   absl::StatusOr<std::vector<int64_t>> who = Participants(e, hlo);
@@ -451,7 +486,13 @@ absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
         }
         return Concat(received, dim, hlo.shape());
       }
-      // Tuple form: operand i goes to participant i.
+      // Tuple form: operand i goes to participant i, so there is one
+      // operand per participant (a single operand when alone in its group).
+      if (static_cast<int64_t>(operands.size()) != n) {
+        return InstructionError(
+            hlo, absl::StrCat("the all-to-all has ", operands.size(),
+                              " operands for ", n, " participants"));
+      }
       std::vector<Literal> received;
       for (int64_t p = 0; p < n; ++p) {
         received.push_back(

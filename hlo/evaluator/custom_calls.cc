@@ -132,6 +132,16 @@ absl::StatusOr<Literal> EvalCustomCall(Evaluator& evaluator,
                                        const HloInstruction& hlo,
                                        Operands operands) {
   const std::string& target = hlo.attrs().custom_call->target;
+  bool buffers = hlo.shape().ContainsBuffer();
+  for (const Literal* o : operands) buffers |= o->shape().ContainsBuffer();
+  if (buffers) {
+    // Pin/Unpin/CreateBuffer and their users need mutable, aliased storage
+    // that literals (values) do not model.
+    return InstructionError(
+        hlo, absl::StrCat("custom-call \"", target,
+                          "\" uses buffer shapes (b(...)), which the "
+                          "evaluator does not run"));
+  }
   const CustomCallFn* fn = evaluator.custom_calls().Find(target);
   if (fn == nullptr) {
     return InstructionError(

@@ -208,8 +208,12 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kCall:
       return Call(*hlo.called_computations()[0], operands);
     case HloOpcode::kFusion: {
+      // XLA lets a fusion carry operands past its parameters; they go unused.
+      const HloComputation& fused = *hlo.called_computations()[0];
       ++fusion_depth_;
-      absl::StatusOr<Literal> out = Call(*hlo.called_computations()[0], operands);
+      absl::StatusOr<Literal> out = Call(
+          fused,
+          operands.first(std::min<size_t>(operands.size(), fused.num_parameters())));
       --fusion_depth_;
       return out;
     }
@@ -276,9 +280,11 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kAllGatherDone:
     case HloOpcode::kCollectivePermuteDone: {
       const Literal& start = *operands[0];
-      // The start holds (operands, result[, contexts]) or just the result.
-      if (start.shape().IsTuple() && !hlo.shape().IsTuple() &&
-          start.tuple_elements().size() >= 2) {
+      // The start holds (operands, result[, contexts]) or just the result;
+      // a combined start's result is itself a tuple.
+      if (start.shape().IsTuple() && start.tuple_elements().size() >= 2 &&
+          (!hlo.shape().IsTuple() ||
+           ShapesCompatible(start.tuple_elements()[1].shape(), hlo.shape()))) {
         return start.tuple_elements()[1];
       }
       return start;
