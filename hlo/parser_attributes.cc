@@ -620,7 +620,12 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   }
   if (name == "num_carries") return int64(&a.num_carries);
   if (name == "is_reverse") return boolean(&a.is_reverse);
-  if (name == "is_associative") return boolean(&a.is_associative);
+  if (name == "is_associative") {
+    bool v;
+    if (!boolean(&v)) return false;
+    a.is_associative = v;
+    return true;
+  }
   if (name == "domain") {
     if (!s.Expect('{', "to start domain")) return false;
     while (s.Peek() != '}' && !s.AtEnd()) {

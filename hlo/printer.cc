@@ -408,7 +408,9 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       out.Add("dimensions", BracedList(hlo.dimensions()));
       out.Add("num_carries", absl::StrCat(a.num_carries));
       if (a.is_reverse) out.Add("is_reverse", "true");
-      if (a.is_associative) out.Add("is_associative", "true");
+      if (a.is_associative.has_value()) {
+        out.Add("is_associative", *a.is_associative ? "true" : "false");
+      }
       break;
     case HloOpcode::kDomain:
       out.Add("domain",
