@@ -156,9 +156,21 @@ std::string ConvolutionDimensionNumbers::ToString() const {
     }
     return s;
   };
-  const int64_t input_rank = 2 + input_spatial_dimensions.size();
-  const int64_t kernel_rank = 2 + kernel_spatial_dimensions.size();
-  const int64_t output_rank = 2 + output_spatial_dimensions.size();
+  // As XLA: one label per position up to the highest one named; positions
+  // no dimension names (written '?') print as '?'.
+  auto rank_of = [](int64_t a, int64_t b, const std::vector<int64_t>& spatial) {
+    int64_t highest = std::max(a, b);
+    for (int64_t d : spatial) highest = std::max(highest, d);
+    return highest + 1;
+  };
+  const int64_t input_rank = rank_of(
+      input_batch_dimension, input_feature_dimension, input_spatial_dimensions);
+  const int64_t kernel_rank =
+      rank_of(kernel_input_feature_dimension, kernel_output_feature_dimension,
+              kernel_spatial_dimensions);
+  const int64_t output_rank =
+      rank_of(output_batch_dimension, output_feature_dimension,
+              output_spatial_dimensions);
   return absl::StrCat(
       render(input_rank, input_batch_dimension, 'b', input_feature_dimension,
              'f', input_spatial_dimensions),
@@ -308,6 +320,7 @@ std::vector<std::vector<int64_t>> ReplicaGroups::Expanded() const {
 }
 
 std::string ReplicaGroups::ToString() const {
+  if (!mesh.empty()) return mesh;
   if (iota) {
     std::string out = absl::StrCat("[", num_groups, ",", group_size, "]<=[",
                                    absl::StrJoin(reshape_dims, ","), "]");

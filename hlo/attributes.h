@@ -116,6 +116,10 @@ struct ReplicaGroups {
   int64_t group_size = 0;
   std::vector<int64_t> reshape_dims;
   std::vector<int64_t> transpose_perm;
+  /// XLA's mesh form (`mesh['a'=2,'b'=2] {'b'}`), canonically spelled, when
+  /// the groups were written so; the fields above hold the same groups
+  /// (iota or list form) and the mesh text is what prints.
+  std::string mesh;
   bool operator==(const ReplicaGroups&) const = default;
   /// Device ids >= 0; the iota form well formed (ValidateIota).
   absl::Status Validate() const;

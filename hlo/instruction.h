@@ -222,9 +222,7 @@ struct HloAttributes {
   bool is_composite = false;   // call
   bool is_host_transfer = false;
   bool is_reverse = false;      // scan
-  // scan: XLA keeps a tri-state (unset, true, false) and prints and writes
-  // whichever was given.
-  std::optional<bool> is_associative;
+  bool is_associative = false;  // scan
 
   /// async-start's execution thread ("main" unless set).
   const std::string& async_execution_thread() const {

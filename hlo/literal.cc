@@ -323,6 +323,30 @@ std::string Literal::ToString() const {
                       ValueToString());
 }
 
+// XLA writes tuples one-line as "( a, b )" (spaces inside the parentheses).
+std::string Literal::ToStringWithLayout() const {
+  if (shape_.IsTuple()) {
+    std::string out = "( ";
+    for (size_t i = 0; i < elements_.size(); ++i) {
+      if (i > 0) out += ", ";
+      absl::StrAppend(&out, elements_[i].ToStringWithLayout());
+    }
+    return out + " )";
+  }
+  return absl::StrCat(shape_.ToString(/*print_layout=*/true), " ",
+                      ValueToString());
+}
+
+std::string Literal::ValueToStringWithoutShapes() const {
+  if (!shape_.IsTuple() || unknown_) return ValueToString();
+  std::string out = "( ";
+  for (size_t i = 0; i < elements_.size(); ++i) {
+    if (i > 0) out += ", ";
+    absl::StrAppend(&out, elements_[i].ValueToStringWithoutShapes());
+  }
+  return out + " )";
+}
+
 bool Literal::operator==(const Literal& other) const {
   if (!ShapesCompatible(shape_, other.shape_)) return false;
   if (unknown_ != other.unknown_) return false;

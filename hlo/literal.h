@@ -74,6 +74,12 @@ class Literal {
   std::string ValueToString() const;
   /// Shape followed by value: "f32[2] {1, 2}", as hlo-run prints results.
   std::string ToString() const;
+  /// XLA's one-line form with shapes and layouts, as a custom call's
+  /// `literal=` prints: "s32[2]{0} {1, 2}", "( f32[] 1, s32[2]{0} {1, 2} )".
+  std::string ToStringWithLayout() const;
+  /// XLA's one-line value without shapes, as a constant's operand prints
+  /// (and XLA reads back): "{1, 2}", "( 1, {1, 2} )" for a tuple.
+  std::string ValueToStringWithoutShapes() const;
 
   /// Bitwise equality of shapes (ignoring layout) and values.
   bool operator==(const Literal& other) const;

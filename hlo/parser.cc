@@ -6,6 +6,7 @@
 #include "hlo/parser.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 
 #include "absl/strings/match.h"
@@ -21,6 +22,15 @@ namespace parser_internal {
 Parser::Parser(absl::string_view text, const ParseOptions& options)
     : scanner_(text, options.filename, options.line_offset),
       options_(options) {}
+
+void Parser::Warn(size_t position, absl::string_view message) {
+  std::string text = scanner_.FormatDiagnostic(position, "warning", message);
+  if (options_.warnings != nullptr) {
+    options_.warnings->push_back(std::move(text));
+  } else {
+    std::fprintf(stderr, "%s\n", text.c_str());
+  }
+}
 
 // ----------------------------------------------------------------- module
 
@@ -86,6 +96,10 @@ bool Parser::ParseModuleHeader(HloModule* module) {
   std::string name = s.ReadName();
   if (name.empty() || name == "ENTRY") {
     return s.ErrorAt(name_pos, "expected a module name after HloModule");
+  }
+  // XLA's lexer reads "name:" as a name, so "HloModule m:" is accepted.
+  if (s.RawPosition() < s.text().size() && s.text()[s.RawPosition()] == ':') {
+    s.Reset(s.RawPosition() + 1);
   }
   module->set_name(name);
   HloModuleConfig& config = module->config();
@@ -369,58 +383,16 @@ bool Parser::ParseComputation(HloModule* module) {
     if (!ParseShape(&result)) return false;
     declared_result = std::move(result);
   }
-  if (!s.Expect('{', What("to start the body of computation ", name))) {
-    return false;
+  if (s.Peek() != '{') {
+    return s.Expect('{', What("to start the body of computation ", name));
   }
-  names_.clear();
-  anonymous_.clear();
   HloComputation* raw = computation.get();
   // Register early so instructions can call it (a cycle is diagnosed later).
   computations_by_name_[name] = raw;
   computation_positions_[name] = name_pos;
   if (is_entry) entry_name_ = name;
   pending_computations_.push_back(std::move(computation));
-
-  HloInstruction* root = nullptr;
-  size_t root_pos = 0;
-  HloInstruction* last = nullptr;
-  while (s.Peek() != '}') {
-    if (s.AtEnd()) {
-      return s.Error(absl::StrCat("unexpected end of input in computation ",
-                                  name, "; expected '}'"));
-    }
-    const size_t p = s.Position();
-    bool is_root = false;
-    HloInstruction* instruction = nullptr;
-    if (!ParseInstruction(raw, &is_root, &instruction)) return false;
-    last = instruction;
-    if (is_root) {
-      if (root != nullptr) {
-        auto [line, col] = s.LineColumn(root_pos);
-        return s.ErrorAt(p, absl::StrCat("computation ", name,
-                                         " has a second ROOT (the first is at "
-                                         "line ",
-                                         line, ":", col, ")"));
-      }
-      root = instruction;
-      root_pos = p;
-    }
-  }
-  s.Consume('}');
-  if (last == nullptr) {
-    return s.ErrorAt(
-        name_pos, absl::StrCat("computation ", name, " has no instructions"));
-  }
-  raw->set_root_instruction(root != nullptr ? root : last);
-  // Parameters must be numbered 0..n-1.
-  for (int64_t i = 0; i < raw->num_parameters(); ++i) {
-    if (raw->parameter_instruction(i) == nullptr) {
-      return s.ErrorAt(
-          name_pos,
-          absl::StrCat("computation ", name, " has no parameter(", i,
-                       ") but has parameter(", raw->num_parameters() - 1, ")"));
-    }
-  }
+  if (!ParseInstructionList(raw, name_pos)) return false;
   if (declared_result.has_value() &&
       !ShapesCompatible(*declared_result, raw->root_instruction()->shape())) {
     return s.ErrorAt(
@@ -449,6 +421,91 @@ bool Parser::ParseComputation(HloModule* module) {
   } else {
     s.Reset(after);
   }
+  return true;
+}
+
+bool Parser::ParseInstructionList(HloComputation* computation,
+                                  size_t name_pos) {
+  TextScanner& s = scanner_;
+  const std::string& name = computation->name();
+  if (!s.Expect('{', What("to start the body of computation ", name))) {
+    return false;
+  }
+  names_.clear();
+  anonymous_.clear();
+  HloInstruction* root = nullptr;
+  size_t root_pos = 0;
+  HloInstruction* last = nullptr;
+  while (s.Peek() != '}') {
+    if (s.AtEnd()) {
+      return s.Error(absl::StrCat("unexpected end of input in computation ",
+                                  name, "; expected '}'"));
+    }
+    const size_t p = s.Position();
+    bool is_root = false;
+    HloInstruction* instruction = nullptr;
+    if (!ParseInstruction(computation, &is_root, &instruction)) return false;
+    last = instruction;
+    if (is_root) {
+      if (root != nullptr) {
+        auto [line, col] = s.LineColumn(root_pos);
+        return s.ErrorAt(p, absl::StrCat("computation ", name,
+                                         " has a second ROOT (the first is at "
+                                         "line ",
+                                         line, ":", col, ")"));
+      }
+      root = instruction;
+      root_pos = p;
+    }
+  }
+  s.Consume('}');
+  if (last == nullptr) {
+    return s.ErrorAt(
+        name_pos, absl::StrCat("computation ", name, " has no instructions"));
+  }
+  computation->set_root_instruction(root != nullptr ? root : last);
+  // Parameters must be numbered 0..n-1.
+  for (int64_t i = 0; i < computation->num_parameters(); ++i) {
+    if (computation->parameter_instruction(i) == nullptr) {
+      return s.ErrorAt(
+          name_pos, absl::StrCat("computation ", name, " has no parameter(", i,
+                                 ") but has parameter(",
+                                 computation->num_parameters() - 1, ")"));
+    }
+  }
+  return true;
+}
+
+bool Parser::ParseNestedComputation(HloInstruction* instruction,
+                                    int64_t slot) {
+  TextScanner& s = scanner_;
+  const size_t position = s.Position();
+  if (++recursion_depth_ > 100) {
+    --recursion_depth_;
+    return s.Error("computations nested too deeply");
+  }
+  // XLA names a computation written in place "_"; the module makes the
+  // name unique. Its instructions have their own scope.
+  auto computation = std::make_unique<HloComputation>("_");
+  {
+    auto [line, col] = s.LineColumn(position);
+    computation->set_location({line, col});
+  }
+  HloComputation* raw = computation.get();
+  // Before the computation that uses it, as XLA adds them.
+  pending_computations_.insert(pending_computations_.end() - 1,
+                               std::move(computation));
+  auto saved_names = std::move(names_);
+  auto saved_anonymous = std::move(anonymous_);
+  const bool ok = ParseInstructionList(raw, position);
+  names_ = std::move(saved_names);
+  anonymous_ = std::move(saved_anonymous);
+  --recursion_depth_;
+  if (!ok) return false;
+  if (slot >= static_cast<int64_t>(instruction->called_computations().size())) {
+    instruction->ResizeCalledComputations(slot + 1);
+  }
+  instruction->set_called_computation(slot, raw);
   return true;
 }
 

@@ -19,6 +19,10 @@ struct ParseOptions {
   int line_offset = 0;
   /// Give shapes written without a layout the default layout, as XLA does.
   bool fill_missing_layouts = true;
+  /// Where warnings (input XLA accepts but that is probably a mistake, such
+  /// as an array constant with fewer elements than its shape) go, one
+  /// located message each; null writes them to stderr.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 /// Parses one module in XLA's text format (HloModule::ToString and the

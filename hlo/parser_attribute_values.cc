@@ -123,6 +123,7 @@ bool Parser::ParseDimLabels(ConvolutionDimensionNumbers* dnums) {
     size_t digits = 0;
     for (size_t i = 0; i < labels.size(); ++i) {
       const char c = labels[i];
+      if (c == '?') continue;  // A position no dimension number names.
       if (c == a && *pa < 0) {
         *pa = i;
       } else if (c == b && *pb < 0) {
@@ -218,6 +219,7 @@ bool Parser::ParseSliceRanges(std::vector<SliceDimension>* slice) {
 bool Parser::ParseReplicaGroups(ReplicaGroups* groups) {
   TextScanner& s = scanner_;
   *groups = ReplicaGroups();
+  if (s.PeekIdentifier() == "mesh") return ParseMeshReplicaGroups(groups);
   if (s.Peek() == '{') {
     const size_t p = s.Position();
     if (!ParseBracedIntLists(&groups->groups, "replica groups")) return false;
@@ -563,6 +565,61 @@ bool Parser::ParseStringOrJsonDict(std::string* value) {
   TextScanner& s = scanner_;
   if (s.Peek() == '{') return s.ReadBalancedBraces(value, "for backend_config");
   return s.ReadQuotedString(value, "for backend_config");
+}
+
+// XLA's grammar: {mode=default|highest|tolerance} or
+// {tolerance={atol=x,rtol=y,ulps=z}} (any of the three, each once). Kept as
+// written; only its form is checked here.
+bool Parser::ParseResultAccuracy(std::string* raw) {
+  TextScanner& s = scanner_;
+  const size_t start = s.Position();
+  if (!s.Expect('{', "to start result_accuracy")) return false;
+  const size_t key_pos = s.Position();
+  const std::string key = s.ReadIdentifier();
+  if (key != "mode" && key != "tolerance") {
+    return s.ErrorAt(key_pos, absl::StrCat("expected mode= or tolerance= in "
+                                           "result_accuracy, found '",
+                                           key, "'"));
+  }
+  if (!s.Expect('=', What("after ", key))) return false;
+  if (key == "mode") {
+    const size_t p = s.Position();
+    std::string mode = s.ReadIdentifier();
+    for (char& c : mode) c = std::tolower(static_cast<unsigned char>(c));
+    if (mode != "default" && mode != "highest" && mode != "tolerance") {
+      return s.ErrorAt(p, absl::StrCat("unknown result_accuracy mode '", mode,
+                                       "'; expected default, highest or "
+                                       "tolerance"));
+    }
+  } else {
+    if (!s.Expect('{', "to start the result_accuracy tolerance")) return false;
+    absl::flat_hash_set<std::string> seen;
+    if (s.Peek() != '}') {
+      do {
+        const size_t p = s.Position();
+        const std::string field = s.ReadIdentifier();
+        if (field != "atol" && field != "rtol" && field != "ulps") {
+          return s.ErrorAt(p, absl::StrCat("unknown tolerance field '", field,
+                                           "'; expected atol, rtol or ulps"));
+        }
+        if (!seen.insert(field).second) {
+          return s.ErrorAt(p, absl::StrCat("tolerance field '", field,
+                                           "' appears twice"));
+        }
+        if (!s.Expect('=', What("after ", field))) return false;
+        const size_t q = s.Position();
+        const std::string number = s.ReadNumberToken();
+        double value;
+        if (number.empty() || !absl::SimpleAtod(number, &value)) {
+          return s.ErrorAt(q, absl::StrCat("expected a number for ", field));
+        }
+      } while (s.Consume(','));
+    }
+    if (!s.Expect('}', "to close the result_accuracy tolerance")) return false;
+  }
+  if (!s.Expect('}', "to close result_accuracy")) return false;
+  *raw = std::string(s.Slice(start, s.RawPosition()));
+  return true;
 }
 
 bool Parser::ParseRawValue(std::string* raw) {

@@ -222,11 +222,32 @@ bool Parser::CheckRequiredAttributes(
                      "conditional requires branch_computations= or both "
                      "true_computation= and false_computation=");
   }
+  // As in XLA: a pred index names its two branches true_/false_computation=,
+  // an s32 index lists them in branch_computations=.
+  if (opcode == HloOpcode::kConditional && instruction->operand_count() > 0) {
+    const Shape& index = instruction->operand(0)->shape();
+    const bool pred =
+        index.IsArray() && index.element_type() == PrimitiveType::kPred;
+    if (pred && seen.contains("branch_computations")) {
+      return s.ErrorAt(position,
+                       "a conditional on a pred names its branches with "
+                       "true_computation= and false_computation=, not "
+                       "branch_computations=");
+    }
+    if (!pred && (seen.contains("true_computation") ||
+                  seen.contains("false_computation"))) {
+      return s.ErrorAt(position,
+                       "true_computation=/false_computation= need a pred "
+                       "branch index; an s32 index takes "
+                       "branch_computations=");
+    }
+  }
   return true;
 }
 
 bool Parser::ParseComputationRef(HloInstruction* instruction, int64_t slot) {
   TextScanner& s = scanner_;
+  if (s.Peek() == '{') return ParseNestedComputation(instruction, slot);
   const size_t p = s.Position();
   std::string name = s.ReadName();
   if (name.empty()) return s.ErrorAt(p, "expected a computation name");
@@ -329,7 +350,10 @@ bool Parser::ParseOneAttribute(HloInstruction* instruction,
   }
   if (IsKeptAttribute(name)) {
     std::string raw;
-    if (!ParseRawValue(&raw)) return false;
+    if (name == "result_accuracy" ? !ParseResultAccuracy(&raw)
+                                  : !ParseRawValue(&raw)) {
+      return false;
+    }
     instruction->add_kept_attribute(name, std::move(raw));
     return true;
   }
@@ -583,10 +607,9 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
                      "padding type (PADDING_VALID, PADDING_SAME)");
   }
   if (name == "literal") {
-    Shape shape;
+    // A literal with its shapes, a tuple as "(f32[] 1, s32[2] {1, 2})".
     Literal literal;
-    if (!ParseShape(&shape) || !ParseLiteralValue(shape, &literal))
-      return false;
+    if (!ParseSelfDescribingLiteral(&literal)) return false;
     a.literal = std::move(literal);
     return true;
   }
@@ -607,8 +630,27 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
     return true;
   }
   if (name == "async_execution_thread") {
+    const size_t p = s.Position();
     std::string thread;
     if (!quoted(&thread)) return false;
+    // update/done inherit the thread of their async-start; XLA accepts the
+    // attribute there only when it repeats that thread.
+    if ((opcode == HloOpcode::kAsyncUpdate ||
+         opcode == HloOpcode::kAsyncDone) &&
+        hlo->operand_count() == 1) {
+      const HloInstruction* start = hlo->operand(0);
+      while (start->opcode() == HloOpcode::kAsyncUpdate &&
+             start->operand_count() == 1) {
+        start = start->operand(0);
+      }
+      const std::string& expected = start->attrs().async_execution_thread();
+      if (thread != expected) {
+        return s.ErrorAt(
+            p, absl::StrCat("async_execution_thread=\"", thread,
+                            "\" differs from the thread \"", expected,
+                            "\" of its async-start %", start->name()));
+      }
+    }
     a.set_async_execution_thread(std::move(thread));
     return true;
   }
@@ -620,12 +662,7 @@ bool Parser::ParseOpcodeAttribute(HloInstruction* hlo, const std::string& name,
   }
   if (name == "num_carries") return int64(&a.num_carries);
   if (name == "is_reverse") return boolean(&a.is_reverse);
-  if (name == "is_associative") {
-    bool v;
-    if (!boolean(&v)) return false;
-    a.is_associative = v;
-    return true;
-  }
+  if (name == "is_associative") return boolean(&a.is_associative);
   if (name == "domain") {
     if (!s.Expect('{', "to start domain")) return false;
     while (s.Peek() != '}' && !s.AtEnd()) {

@@ -42,6 +42,8 @@ class Parser {
   bool ParseShape(Shape* shape);
   bool ParseArrayShape(Shape* shape);
   bool ParseLayout(Shape* shape);
+  /// Whether the '{' at `brace` (right after a shape) starts its layout.
+  bool StartsLayout(size_t brace);
   /// True if a shape starts here (type name + '[' or a '(' tuple).
   bool AtShape();
   bool ParseLiteralValue(const Shape& shape, Literal* literal);
@@ -57,6 +59,8 @@ class Parser {
   bool ParsePadding(PaddingConfig* padding);
   bool ParseSliceRanges(std::vector<SliceDimension>* slice);
   bool ParseReplicaGroups(ReplicaGroups* groups);
+  /// `mesh['a'=2,'b'=2] {'b'}` (parser_mesh.cc).
+  bool ParseMeshReplicaGroups(ReplicaGroups* groups);
   bool ParseSharding(HloSharding* sharding);
   bool ParseSingleSharding(HloSharding* sharding);
   bool ParseMetadata(OpMetadata* metadata);
@@ -66,18 +70,25 @@ class Parser {
   bool ParseShapeList(std::vector<Shape>* shapes);
   bool ParseBoolList(std::vector<bool>* values, bool allow_single);
   bool ParseRawValue(std::string* raw);
+  bool ParseResultAccuracy(std::string* raw);
   bool ParseStringOrJsonDict(std::string* value);
   template <typename Enum>
   bool ParseEnum(Enum* value, std::optional<Enum> (*parse)(absl::string_view),
                  absl::string_view what);
 
   TextScanner& scanner() { return scanner_; }
+  /// Reports a located warning (see ParseOptions::warnings).
+  void Warn(size_t position, absl::string_view message);
 
  private:
   // ---- structure (parser.cc)
   bool ParseModuleHeader(HloModule* module);
   bool ParseStackFrameIndex(HloModule* module);
   bool ParseComputation(HloModule* module);
+  /// "{ instruction* }": the body of `computation`, which is pending.
+  bool ParseInstructionList(HloComputation* computation, size_t name_pos);
+  /// A computation written in place of a name ("to_apply={ ... }").
+  bool ParseNestedComputation(HloInstruction* instruction, int64_t slot);
   bool ParseInstruction(HloComputation* computation, bool* is_root,
                         HloInstruction** instruction);
   HloInstruction* ParseInstructionRhs(HloComputation* computation,

@@ -4,8 +4,10 @@
 
 #include <cctype>
 #include <cmath>
+#include <iterator>
 #include <limits>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -104,10 +106,13 @@ bool Parser::ParseArrayShape(Shape* shape) {
     return s.ErrorAt(start,
                      absl::StrCat(type_name, " shapes cannot have dimensions"));
   }
-  // A layout follows immediately: "f32[2]{0}". After whitespace, '{' starts
-  // something else (a computation body, a literal).
+  // A layout follows immediately: "f32[2]{0}". After whitespace, or when
+  // what follows the '{' is not a dimension number, ':' or '}', the '{'
+  // starts something else: "-> f32[2]{" opens a computation body, as XLA
+  // decides by looking at the token after the brace.
   const size_t raw = s.RawPosition();
-  if (raw < s.text().size() && s.text()[raw] == '{' && shape->IsArray()) {
+  if (raw < s.text().size() && s.text()[raw] == '{' && shape->IsArray() &&
+      StartsLayout(raw)) {
     if (!ParseLayout(shape)) return false;
     absl::Status valid = ValidateShape(*shape);
     if (!valid.ok()) return s.ErrorAt(start, valid.message());
@@ -115,6 +120,18 @@ bool Parser::ParseArrayShape(Shape* shape) {
     shape->FillMissingLayouts();
   }
   return true;
+}
+
+bool Parser::StartsLayout(size_t brace) {
+  TextScanner& s = scanner_;
+  const size_t saved = s.RawPosition();
+  s.Reset(brace + 1);
+  const char next = s.Peek();
+  const char after = s.PeekAt(1);
+  s.Reset(saved);
+  return std::isdigit(static_cast<unsigned char>(next)) || next == ':' ||
+         next == '}' ||
+         (next == '-' && std::isdigit(static_cast<unsigned char>(after)));
 }
 
 bool Parser::ParseLayout(Shape* shape) {
@@ -129,8 +146,33 @@ bool Parser::ParseLayout(Shape* shape) {
     } while (s.Consume(','));
   }
   if (s.Consume(':')) {
+    // XLA reads the parts in one fixed order, each at most once.
+    static constexpr absl::string_view kPartOrder[] = {"T", "L",  "#", "*", "E",
+                                                       "S", "SC", "P", "M"};
+    int last_part = -1;
     while (s.Peek() != '}' && !s.AtEnd() && !s.has_error()) {
       const size_t item_pos = s.Position();
+      for (int part = 0; part < static_cast<int>(std::size(kPartOrder));
+           ++part) {
+        const absl::string_view name = kPartOrder[part];
+        const absl::string_view rest = s.text().substr(s.RawPosition());
+        if (!absl::StartsWith(rest, name) ||
+            (name == "S" && absl::StartsWith(rest, "SC"))) {
+          continue;
+        }
+        if (part <= last_part) {
+          return s.ErrorAt(
+              item_pos,
+              absl::StrCat("layout part ", name,
+                           part == last_part
+                               ? " is given twice"
+                               : absl::StrCat(" must come before ",
+                                              kPartOrder[last_part]),
+                           " (XLA's order: T, L, #, *, E, S, SC, P, M)"));
+        }
+        last_part = part;
+        break;
+      }
       auto read_paren_int = [&](int64_t* value, absl::string_view what) {
         return s.Expect('(', what) && s.ReadInt64(value, what) &&
                s.Expect(')', what);
@@ -274,6 +316,12 @@ bool Parser::ParseLiteralValue(const Shape& shape, Literal* literal) {
   return ok;
 }
 
+// Short array literals, as XLA reads them: a bare value for an array of
+// rank >= 1 ("f32[10] constant(15)") sets element 0, and "..." at the
+// outermost level after some elements ("{1, 2, ...}") ends the literal early;
+// every other element is zero. XLA fills nothing else in.
+constexpr int64_t kMaxShortLiteralElements = int64_t{1} << 24;
+
 bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
   TextScanner& s = scanner_;
   const int64_t rank = shape.rank();
@@ -285,9 +333,11 @@ bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
       return s.Expect('}', "after '...' in an elided literal");
     }
     s.Reset(saved);
-    // Every element takes at least one character of text.
+    // A full literal takes at least one character of text per element; a
+    // short one is zero-filled, up to a bound that keeps memory in check.
     const int64_t count = CheckedProduct(shape.dimensions());
-    if (count < 0 || static_cast<uint64_t>(count) > s.Remaining()) {
+    if (count < 0 || (static_cast<uint64_t>(count) > s.Remaining() &&
+                      count > kMaxShortLiteralElements)) {
       return s.Error(absl::StrCat("a literal of shape ",
                                   shape.ToString(false), " needs ",
                                   count < 0 ? std::string("too many")
@@ -308,14 +358,31 @@ bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
     }
     return ParseElement(shape, 0, literal);
   }
+  const int64_t count = shape.ElementCount();
   if (s.Peek() != '{') {
-    return s.Error(
-        absl::StrCat("expected '{' to start an array literal of shape ",
-                     shape.ToString(false)));
+    const char c = s.Peek();
+    if (c == '\0' || c == ')' || c == ',') {
+      return s.Error(
+          absl::StrCat("expected '{' to start an array literal of shape ",
+                       shape.ToString(false)));
+    }
+    const size_t p = s.Position();
+    if (!ParseElement(shape, 0, literal)) return false;
+    if (count != 1) {
+      Warn(p, absl::StrCat("a single value for an array of shape ",
+                           shape.ToString(false),
+                           " sets element 0 only; the other ", count - 1,
+                           " elements are zero (as XLA reads it)"));
+    }
+    return true;
   }
   std::vector<int64_t> seen(rank, 0);
   int64_t nest = 0;
   int64_t linear = 0;
+  // The first value written above the innermost level: if the literal is
+  // rejected, that is the error to report (XLA's first message).
+  size_t shallow_pos = std::string::npos;
+  int64_t shallow_nest = 0;
   auto index_string = [&](int64_t upto) {
     std::string out = "[";
     for (int64_t i = 0; i < upto; ++i) {
@@ -342,16 +409,16 @@ bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
                               "th element, but sees more"));
         }
       }
-      if (nest == 1 && s.ConsumeString("...")) {
-        if (!s.Expect('}', "after '...' in an elided literal")) return false;
-        *literal = Literal::Unknown(shape);
-        return true;
-      }
     } else if (c == '}') {
       s.Consume('}');
       if (nest == 0) return s.ErrorAt(p, "unexpected '}' in a literal");
       --nest;
       if (seen[nest] != shape.dimensions(nest)) {
+        if (shallow_pos != std::string::npos) {
+          return s.ErrorAt(shallow_pos,
+                           absl::StrCat("expects nested array in rank ", rank,
+                                        ", but sees ", shallow_nest));
+        }
         return s.ErrorAt(p,
                          absl::StrCat("expects ", shape.dimensions(nest),
                                       " elements in the ", index_string(nest),
@@ -360,18 +427,36 @@ bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
       seen[nest] = 0;
     } else if (c == ',') {
       s.Consume(',');
+    } else if (c == '.' && s.ConsumeString("...")) {
+      if (nest != 1) {
+        return s.ErrorAt(p, absl::StrCat("expects '...' at nest level 1, but "
+                                         "sees it at nest level ",
+                                         nest));
+      }
+      Warn(p, absl::StrCat("'...' ends the literal of shape ",
+                           shape.ToString(false), " after ", linear,
+                           " elements; the others are zero"));
+      seen[0] = shape.dimensions(0);
     } else if (c == '\0') {
       return s.ErrorAt(p, "unexpected end of input in a literal");
     } else {
-      if (nest != rank) {
-        return s.ErrorAt(p, absl::StrCat("expects nested array in rank ", rank,
-                                         ", but sees ", nest));
+      // XLA stores a value written above the innermost level at the next
+      // row-major position (it counts it only at the innermost level).
+      if (nest != rank && shallow_pos == std::string::npos) {
+        shallow_pos = p;
+        shallow_nest = nest;
       }
-      if (++seen[rank - 1] > shape.dimensions(rank - 1)) {
+      if (nest == rank &&
+          ++seen[rank - 1] > shape.dimensions(rank - 1)) {
         return s.ErrorAt(p,
                          absl::StrCat("expects ", shape.dimensions(rank - 1),
                                       " elements on the minor-most dimension, "
                                       "but sees more"));
+      }
+      if (linear >= count) {
+        return s.ErrorAt(p, absl::StrCat("a literal of shape ",
+                                         shape.ToString(false), " has only ",
+                                         count, " elements"));
       }
       if (!ParseElement(shape, linear++, literal)) return false;
     }
@@ -418,6 +503,11 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
         parts[i] = negative ? -NAN : NAN;
       } else if (token.empty() || !absl::SimpleAtod(token, &parts[i])) {
         return s.ErrorAt(q, "expected a number in a complex value");
+      } else if (!std::isfinite(parts[i])) {
+        return s.ErrorAt(q, absl::StrCat(i == 0 ? "real" : "imaginary",
+                                         " part ", token,
+                                         " is out of range for ",
+                                         PrimitiveTypeName(type)));
       }
       const PrimitiveType part = ComplexComponentType(type);
       if (std::isfinite(parts[i]) &&
@@ -447,6 +537,15 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
     const int width = BitWidth(type);
     if (IsUnsignedInteger(type)) {
       uint64_t v;
+      int64_t negative;
+      if (width == 64 && token[0] == '-' &&
+          absl::SimpleAtoi(token, &negative)) {
+        // XLA reads an int64 and converts it: for u64 a negative value
+        // wraps around ("u64[] constant(-1)" is 2^64-1); narrower unsigned
+        // types reject it.
+        literal->SetBits(index, static_cast<uint64_t>(negative));
+        return true;
+      }
       if (token[0] == '-' || !absl::SimpleAtoi(token, &v) ||
           (width < 64 && v >= (uint64_t{1} << width))) {
         return s.ErrorAt(p,
@@ -507,6 +606,11 @@ bool Parser::ParseElement(const Shape& shape, int64_t index, Literal* literal) {
     value = negative ? -INFINITY : INFINITY;
   } else if (!absl::SimpleAtod(token, &value)) {
     return s.ErrorAt(p, absl::StrCat("invalid number ", token));
+  } else if (!std::isfinite(value)) {
+    // A finite number past the double range (1.8e308): XLA rejects it for
+    // every floating type rather than reading infinity.
+    return s.ErrorAt(p, absl::StrCat("value ", token, " is out of range for ",
+                                     PrimitiveTypeName(type)));
   }
   if (std::isfinite(value)) {
     const double stored = DecodeToF64(type, EncodeFromF64(type, value));

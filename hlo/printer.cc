@@ -90,18 +90,24 @@ void AddConvolutionLike(const HloAttributes& a, AttributeList& out) {
   }
 }
 
+// XLA's collective prefix: channel_id, replica_groups, constrain_layout.
 void AddChannelAndGroups(const HloAttributes& a, AttributeList& out) {
   if (a.channel_id.has_value())
     out.Add("channel_id", absl::StrCat(*a.channel_id));
   out.Add("replica_groups", a.collective->replica_groups.ToString());
+  if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
 }
 
+// XLA writes the strides of every dimension once any stride is not 1.
 std::string SliceToString(const std::vector<SliceDimension>& slice) {
+  const bool unit_strides =
+      std::all_of(slice.begin(), slice.end(),
+                  [](const SliceDimension& d) { return d.stride == 1; });
   return absl::StrCat(
       "{",
       absl::StrJoin(slice, ", ",
-                    [](std::string* out, const SliceDimension& d) {
-                      if (d.stride == 1) {
+                    [unit_strides](std::string* out, const SliceDimension& d) {
+                      if (unit_strides) {
                         absl::StrAppend(out, "[", d.start, ":", d.limit, "]");
                       } else {
                         absl::StrAppend(out, "[", d.start, ":", d.limit, ":",
@@ -293,13 +299,11 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       }
       break;
     case HloOpcode::kCall:
-      if (a.is_composite) out.Add("is_composite", "true");
-      break;
+      break;  // to_apply, then is_composite (AddCalledComputations).
     case HloOpcode::kAllGather:
     case HloOpcode::kAllGatherStart:
       AddChannelAndGroups(a, out);
       out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
       if (a.collective->use_global_device_ids)
         out.Add("use_global_device_ids", "true");
       break;
@@ -308,11 +312,10 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
     case HloOpcode::kReduceScatter:
     case HloOpcode::kCollectiveReduce:
       AddChannelAndGroups(a, out);
-      if (hlo.has_dimensions())
-        out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
       if (a.collective->use_global_device_ids)
         out.Add("use_global_device_ids", "true");
+      if (hlo.has_dimensions())
+        out.Add("dimensions", BracedList(hlo.dimensions()));
       if (!a.collective->mode.empty()) out.Add("mode", a.collective->mode);
       break;
     case HloOpcode::kAllToAll:
@@ -320,7 +323,6 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       AddChannelAndGroups(a, out);
       if (hlo.has_dimensions())
         out.Add("dimensions", BracedList(hlo.dimensions()));
-      if (a.collective->constrain_layout) out.Add("constrain_layout", "true");
       break;
     case HloOpcode::kCollectiveBroadcast:
       AddChannelAndGroups(a, out);
@@ -359,12 +361,13 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       }
       break;
     case HloOpcode::kCustomCall:
-      out.Add("custom_call_target", Quoted(a.custom_call->target));
+      // XLA's order: the convolution-like fields, then the target.
       AddConvolutionLike(a, out);
       AddPrecision(a, out);
       if (a.conv->padding_type != PaddingType::kInvalid) {
         out.Add("padding_type", PaddingTypeString(a.conv->padding_type));
       }
+      out.Add("custom_call_target", Quoted(a.custom_call->target));
       if (a.custom_call->operand_layout_constraints.has_value()) {
         std::vector<std::string> shapes;
         for (const Shape& s : *a.custom_call->operand_layout_constraints) {
@@ -376,7 +379,9 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       if (a.custom_call->has_side_effect) {
         out.Add("custom_call_has_side_effect", "true");
       }
-      if (a.literal.has_value()) out.Add("literal", a.literal->ToString());
+      if (a.literal.has_value()) {
+        out.Add("literal", a.literal->ToStringWithLayout());
+      }
       if (!a.output_to_operand_aliasing.empty()) {
         out.Add("output_to_operand_aliasing",
                 OutputOperandAliasingToString(a.output_to_operand_aliasing));
@@ -408,9 +413,8 @@ void AddOpcodeAttributes(const HloInstruction& hlo, const PrintOptions& options,
       out.Add("dimensions", BracedList(hlo.dimensions()));
       out.Add("num_carries", absl::StrCat(a.num_carries));
       if (a.is_reverse) out.Add("is_reverse", "true");
-      if (a.is_associative.has_value()) {
-        out.Add("is_associative", *a.is_associative ? "true" : "false");
-      }
+      // XLA's parser always sets it, so XLA prints it either way.
+      out.Add("is_associative", a.is_associative ? "true" : "false");
       break;
     case HloOpcode::kDomain:
       out.Add("domain",
@@ -469,15 +473,15 @@ void AddCalledComputations(const HloInstruction& hlo, AttributeList& out) {
     case HloOpcode::kAsyncDone:
       return;  // Inherited from the async-start.
     case HloOpcode::kCustomCall:
-      if (called.size() == 1) {
-        out.Add("to_apply", ComputationName(called[0]));
-      } else {
-        out.Add("called_computations", ComputationList(called));
-      }
+      // XLA prints the list form even for one callee (to_apply= reads too).
+      out.Add("called_computations", ComputationList(called));
       return;
     default:
       if (hlo.to_apply() != nullptr) {
         out.Add("to_apply", ComputationName(called[0]));
+        if (hlo.opcode() == HloOpcode::kCall && hlo.attrs().is_composite) {
+          out.Add("is_composite", "true");
+        }
       } else {
         out.Add("calls",
                 absl::StrJoin(called, ", ",
@@ -565,7 +569,7 @@ void AppendInstruction(const HloInstruction& hlo, const PrintOptions& options,
         literal.element_count() > 10) {
       out += "({...})";
     } else {
-      absl::StrAppend(&out, "(", literal.ValueToString(), ")");
+      absl::StrAppend(&out, "(", literal.ValueToStringWithoutShapes(), ")");
     }
   } else if (hlo.opcode() == HloOpcode::kParameter) {
     absl::StrAppend(&out, "(", hlo.parameter_number(), ")");
@@ -740,19 +744,16 @@ std::string PrintModule(const HloModule& module, const PrintOptions& options) {
   if (!config.stack_frame_index.empty()) {
     AppendStackFrameIndex(config.stack_frame_index, &out);
   }
-  // Callees before callers; the entry last.
-  std::vector<HloComputation*> order = module.MakeComputationPostOrder();
+  // XLA's order: the computation post order (callees before callers), with
+  // the entry wherever it falls (a computation nobody calls that comes after
+  // the entry in the module prints after it).
   bool first = true;
-  auto emit = [&](const HloComputation* c) {
-    if (c->is_sugared_async_wrapper()) return;
+  for (const HloComputation* c : module.MakeComputationPostOrder()) {
+    if (c->is_sugared_async_wrapper()) continue;
     if (!first) out += "\n";
     first = false;
     AppendComputation(*c, options, &out);
-  };
-  for (const HloComputation* c : order) {
-    if (c != module.entry_computation()) emit(c);
   }
-  if (module.entry_computation() != nullptr) emit(module.entry_computation());
   out += "\n";  // XLA ends a module with an empty line.
   return out;
 }

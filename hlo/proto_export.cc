@@ -459,10 +459,9 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   if (op == HloOpcode::kScan) {
     p->set_num_carries(a.num_carries);
     p->set_is_reverse(a.is_reverse);
-    if (a.is_associative.has_value()) {
-      p->set_is_associative(*a.is_associative ? xla::TRI_STATE_TRUE
-                                              : xla::TRI_STATE_FALSE);
-    }
+    // Set either way, as XLA's parser sets it and its proto writer writes it.
+    p->set_is_associative(a.is_associative ? xla::TRI_STATE_TRUE
+                                           : xla::TRI_STATE_FALSE);
   }
   return absl::OkStatus();
 }

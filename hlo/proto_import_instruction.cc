@@ -446,9 +446,7 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
   if (op == HloOpcode::kScan) {
     a.num_carries = p.num_carries();
     a.is_reverse = p.is_reverse();
-    if (p.is_associative() != xla::TRI_STATE_UNSPECIFIED) {
-      a.is_associative = p.is_associative() == xla::TRI_STATE_TRUE;
-    }
+    a.is_associative = p.is_associative() == xla::TRI_STATE_TRUE;
   }
   if (p.channel_id() > 0) a.channel_id = p.channel_id();
   if (IsCollectiveOpcode(op)) {

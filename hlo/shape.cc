@@ -1,8 +1,7 @@
 #include "hlo/shape.h"
 
-#include <limits>
-
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -343,6 +342,47 @@ bool ShapesSameDimensions(const Shape& a, const Shape& b) {
   return a.dimensions() == b.dimensions();
 }
 
+absl::Status ValidateDenseLayoutParts(const Shape& shape) {
+  if (shape.IsTuple()) {
+    for (const Shape& s : shape.tuple_shapes()) {
+      absl::Status status = ValidateDenseLayoutParts(s);
+      if (!status.ok()) return status;
+    }
+    return absl::OkStatus();
+  }
+  if (!shape.IsArray() || !shape.has_layout()) return absl::OkStatus();
+  const Layout& layout = shape.layout();
+  auto invalid = [&](absl::string_view what) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("layout ", layout.ToString(), " of ",
+                     shape.ToString(false), " ", what));
+  };
+  if (layout.index_primitive_type() != PrimitiveType::kInvalid) {
+    return invalid("has an index type #(...), which only sparse arrays have");
+  }
+  if (layout.pointer_primitive_type() != PrimitiveType::kInvalid) {
+    return invalid("has a pointer type *(...), which only sparse arrays have");
+  }
+  if (layout.physical_shape() != nullptr) {
+    return invalid(
+        "has a physical shape P(...), which only sparse arrays have");
+  }
+  for (const Tile& tile : layout.tiles()) {
+    if (tile.dimensions.empty() ||
+        std::find(tile.dimensions.begin(), tile.dimensions.end(), 0) !=
+            tile.dimensions.end()) {
+      return invalid("has an empty tile or a tile dimension of 0");
+    }
+  }
+  if (layout.tail_padding_alignment_in_elements() <= 0) {
+    return invalid("has a tail padding alignment L(...) below 1");
+  }
+  if (layout.element_size_in_bits() < 0) {
+    return invalid("has a negative element size E(...)");
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateShape(const Shape& shape) {
   if (shape.IsTuple()) {
     for (const Shape& s : shape.tuple_shapes()) {
@@ -384,6 +424,14 @@ absl::Status ValidateShape(const Shape& shape) {
                          shape.ToString(false)));
       }
       seen[d] = true;
+    }
+    // XLA's parser refuses a physical shape outside sparse arrays (which
+    // xlite does not have); the other sparse-only parts are checked where
+    // XLA checks them (ValidateDenseLayoutParts).
+    if (shape.layout().physical_shape() != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "layout ", shape.layout().ToString(), " of ", shape.ToString(false),
+          " has a physical shape P(...), which only sparse arrays have"));
     }
   }
   return absl::OkStatus();

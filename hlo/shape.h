@@ -244,8 +244,15 @@ Layout DefaultLayout(int64_t rank);
 
 /// Checks that a shape is well formed: valid element type, non-negative
 /// dimensions (or dynamic), a layout that is a permutation of the
-/// dimensions, tuple elements recursively.
+/// dimensions and has no physical shape (sparse arrays only), tuple elements
+/// recursively.
 absl::Status ValidateShape(const Shape& shape);
+
+/// The layout rules XLA applies to entry computation layouts (and shapes
+/// read from protos), for xlite's dense arrays: no index/pointer types or
+/// physical shape, tiles non-empty without a 0, alignment L(...) >= 1,
+/// element size E(...) >= 0. Recursive over tuples.
+absl::Status ValidateDenseLayoutParts(const Shape& shape);
 
 }  // namespace xlite
 

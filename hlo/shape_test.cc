@@ -28,10 +28,25 @@ TEST(Shape, TiledLayoutsAndMemorySpaces) {
        {"bf16[1024,512]{1,0:T(8,128)(2,1)}",
         "f32[20,3,256,133]{2,3,1,0:T(8,128)S(5)}", "s32[3]{0:T(128)}",
         "u32[]{:S(8)}", "f32[4]{0:T(2,*)}",
-        "f32[16]{0:L(4)#(u32)*(u32)E(4)S(1)SC(0:4,8)M(8)}",
-        "f32[4,4]{1,0:P(f32[16]{0})}"}) {
+        "f32[16]{0:L(4)#(u32)*(u32)E(4)S(1)SC(0:4,8)M(8)}"}) {
     EXPECT_EQ(Parse(text).ToString(), text);
   }
+}
+
+// XLA's parser refuses a physical shape on a dense array, and layout parts
+// out of its fixed order; index/pointer types and bad tiles parse but are
+// refused in an entry computation layout (ValidateDenseLayoutParts).
+TEST(Shape, LayoutPartsXlaRefuses) {
+  EXPECT_FALSE(ParseShape("f32[4,4]{1,0:P(f32[16]{0})}").ok());
+  EXPECT_FALSE(ParseShape("f32[8]{0:S(1)T(4)}").ok());
+  EXPECT_FALSE(ParseShape("f32[8]{0:T(4)T(4)}").ok());
+  for (const char* text :
+       {"f32[16]{0:#(u32)}", "f32[16]{0:*(u32)}", "f32[16]{0:T()}",
+        "f32[16]{0:T(4,0)}", "f32[16]{0:L(0)}", "f32[16]{0:E(-1)}"}) {
+    EXPECT_FALSE(ValidateDenseLayoutParts(Parse(text)).ok()) << text;
+  }
+  EXPECT_TRUE(
+      ValidateDenseLayoutParts(Parse("f32[16]{0:T(8)(2,1)L(2)E(4)S(1)}")).ok());
 }
 
 TEST(Shape, DynamicDimensions) {

@@ -270,11 +270,12 @@ std::pair<int, int> TextScanner::LineColumn(size_t position) const {
           static_cast<int>(end - cache_line_start_) + 1};
 }
 
-std::string TextScanner::FormatError(size_t position,
-                                     absl::string_view message) const {
+std::string TextScanner::FormatDiagnostic(size_t position,
+                                          absl::string_view severity,
+                                          absl::string_view message) const {
   auto [line, column] = LineColumn(position);
-  std::string out =
-      absl::StrCat(filename_, ":", line, ":", column, ": error: ", message);
+  std::string out = absl::StrCat(filename_, ":", line, ":", column, ": ",
+                                 severity, ": ", message);
   // The source line and a caret under the column.
   const size_t clamped = std::min(position, text_.size());
   size_t begin = text_.rfind('\n', clamped == 0 ? 0 : clamped - 1);

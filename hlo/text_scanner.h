@@ -102,7 +102,12 @@ class TextScanner {
   /// The first error as a located message, or OK.
   absl::Status status() const;
   /// A located error message for `position` without recording it.
-  std::string FormatError(size_t position, absl::string_view message) const;
+  std::string FormatError(size_t position, absl::string_view message) const {
+    return FormatDiagnostic(position, "error", message);
+  }
+  /// `FILE:LINE:COL: <severity>: message` with the source line and a caret.
+  std::string FormatDiagnostic(size_t position, absl::string_view severity,
+                               absl::string_view message) const;
 
  private:
   void SkipSpaceAndComments();

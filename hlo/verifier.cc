@@ -7,9 +7,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "hlo/shape_inference.h"
+#include "hlo/verifier_internal.h"
 
 namespace xlite {
 namespace {
+
+using namespace verifier_internal;  // NOLINT
 
 class Verifier {
  public:
@@ -28,6 +31,8 @@ class Verifier {
                                                 "' is used twice"));
       }
     }
+    absl::Status async_status = IndexAsyncComputations();
+    if (!async_status.ok()) return async_status;
     for (const HloComputation* c : module_.computations()) {
       absl::Status status = VerifyComputation(*c, computations);
       if (!status.ok()) return status;
@@ -40,6 +45,28 @@ class Verifier {
   }
 
  private:
+  // Records which async-start calls each async computation: one
+  // computation wrapped by two async-starts is rejected (XLA keeps a 1:1
+  // correspondence), and instructions the parser made for a sugared
+  // `<op>-start` borrow the start's source location.
+  absl::Status IndexAsyncComputations() {
+    for (const HloComputation* c : module_.computations()) {
+      for (const HloInstruction* hlo : c->instructions()) {
+        if (hlo->opcode() != HloOpcode::kAsyncStart) continue;
+        const HloComputation* callee = hlo->async_wrapped_computation();
+        if (callee == nullptr) continue;
+        auto [it, inserted] = async_start_of_.emplace(callee, hlo);
+        if (!inserted) {
+          return Error(hlo, absl::StrCat("computation ", callee->name(),
+                                         " is already wrapped by the "
+                                         "async-start %",
+                                         it->second->name()));
+        }
+      }
+    }
+    return absl::OkStatus();
+  }
+
   // Ids in the stack frame index, and metadata's stack_frame_id, point at
   // existing entries.
   absl::Status VerifyStackFrameIndex() {
@@ -87,10 +114,23 @@ class Verifier {
                                          : module_.source_name();
   }
 
+  // Where `hlo` was written; for an instruction the parser created inside
+  // a sugared async computation, where its `<op>-start` was written.
+  SourceLocation LocationOf(const HloInstruction* hlo) const {
+    for (int depth = 0; depth < 8 && hlo->location().line <= 0; ++depth) {
+      const HloComputation* c = hlo->parent();
+      if (c == nullptr || !c->is_sugared_async_wrapper()) break;
+      auto it = async_start_of_.find(c);
+      if (it == async_start_of_.end()) break;
+      hlo = it->second;
+    }
+    return hlo->location();
+  }
+
   absl::Status Error(const HloInstruction* hlo,
                      absl::string_view message) const {
     return absl::InvalidArgumentError(absl::StrCat(
-        Location(hlo->location()), ": error: %", hlo->name(), ": ", message));
+        Location(LocationOf(hlo)), ": error: %", hlo->name(), ": ", message));
   }
 
   absl::Status ComputationError(const HloComputation* c,
@@ -100,9 +140,12 @@ class Verifier {
                                                    c->name(), ": ", message));
   }
 
+  // Errors in the module header (entry layout, aliasing, stack frames) are
+  // located at the entry computation, which the header describes.
   absl::Status ModuleError(absl::string_view message) const {
+    const HloComputation* entry = module_.entry_computation();
     return absl::InvalidArgumentError(absl::StrCat(
-        module_.source_name().empty() ? module_.name() : module_.source_name(),
+        Location(entry != nullptr ? entry->location() : SourceLocation()),
         ": error: ", message));
   }
 
@@ -193,6 +236,8 @@ class Verifier {
     if (!valid.ok()) return Error(&hlo, valid.message());
     if (hlo.has_sharding()) {
       valid = hlo.sharding().Validate();
+      if (valid.ok())
+        valid = CheckShardingFitsShape(hlo.sharding(), hlo.shape());
       if (!valid.ok()) return Error(&hlo, valid.message());
     }
     if (IsCollectiveOpcode(hlo.opcode())) {
@@ -251,6 +296,19 @@ class Verifier {
                                       " does not match the shape ",
                                       inferred->ToString(false),
                                       " inferred from its operands"));
+    }
+    return VerifyOpcodeRules(hlo);
+  }
+
+  // XLA's checks beyond shapes, once the shapes are known to be right.
+  absl::Status VerifyOpcodeRules(const HloInstruction& hlo) {
+    const bool in_async =
+        hlo.parent() != nullptr && async_start_of_.contains(hlo.parent());
+    for (absl::Status status :
+         {CheckCollective(hlo, module_.config()),
+          CheckAsyncPairing(hlo, in_async), CheckCompareType(hlo),
+          CheckRng(hlo), CheckCompositeCall(hlo), CheckInfeed(hlo)}) {
+      if (!status.ok()) return Error(&hlo, status.message());
     }
     return absl::OkStatus();
   }
@@ -329,6 +387,29 @@ class Verifier {
   absl::Status VerifyEntry() {
     const HloComputation* entry = module_.entry_computation();
     const HloModuleConfig& config = module_.config();
+    // The entry computation layout (its parameters and root unless the
+    // header gives one) holds only layout parts a dense array may have.
+    absl::Status root_valid =
+        ValidateDenseLayoutParts(entry->root_instruction()->shape());
+    if (!root_valid.ok()) {
+      return Error(entry->root_instruction(), root_valid.message());
+    }
+    for (int64_t i = 0; i < entry->num_parameters(); ++i) {
+      const HloInstruction* p = entry->parameter_instruction(i);
+      absl::Status valid = ValidateDenseLayoutParts(p->shape());
+      if (!valid.ok()) return Error(p, valid.message());
+    }
+    if (config.entry_parameter_layouts.has_value()) {
+      for (const Shape& layout : *config.entry_parameter_layouts) {
+        absl::Status valid = ValidateDenseLayoutParts(layout);
+        if (!valid.ok()) return ModuleError(valid.message());
+      }
+    }
+    if (config.entry_result_layout.has_value()) {
+      absl::Status valid =
+          ValidateDenseLayoutParts(*config.entry_result_layout);
+      if (!valid.ok()) return ModuleError(valid.message());
+    }
     if (config.entry_parameter_layouts.has_value()) {
       const auto& layouts = *config.entry_parameter_layouts;
       if (static_cast<int64_t>(layouts.size()) != entry->num_parameters()) {
@@ -341,21 +422,23 @@ class Verifier {
       for (int64_t i = 0; i < entry->num_parameters(); ++i) {
         if (!ShapesCompatible(layouts[i],
                               entry->parameter_instruction(i)->shape())) {
-          return ModuleError(absl::StrCat(
-              "entry_computation_layout parameter ", i, " ",
-              layouts[i].ToString(), " does not fit parameter ",
-              entry->parameter_instruction(i)->shape().ToString()));
+          return Error(
+              entry->parameter_instruction(i),
+              absl::StrCat(
+                  "entry_computation_layout parameter ", i, " ",
+                  layouts[i].ToString(), " does not fit parameter ",
+                  entry->parameter_instruction(i)->shape().ToString()));
         }
       }
     }
     if (config.entry_result_layout.has_value() &&
         !ShapesCompatible(*config.entry_result_layout,
                           entry->root_instruction()->shape())) {
-      return ModuleError(
-          absl::StrCat("entry_computation_layout result ",
-                       config.entry_result_layout->ToString(),
-                       " does not fit the entry root ",
-                       entry->root_instruction()->shape().ToString()));
+      return Error(entry->root_instruction(),
+                   absl::StrCat("entry_computation_layout result ",
+                                config.entry_result_layout->ToString(),
+                                " does not fit the entry root ",
+                                entry->root_instruction()->shape().ToString()));
     }
     const Shape& result = entry->root_instruction()->shape();
     for (const InputOutputAlias& alias : config.input_output_alias) {
@@ -401,6 +484,9 @@ class Verifier {
   }
 
   const HloModule& module_;
+  // Each async computation and the async-start that wraps it.
+  absl::flat_hash_map<const HloComputation*, const HloInstruction*>
+      async_start_of_;
 };
 
 }  // namespace

@@ -5,6 +5,12 @@
 #include "passes/hlo_util.h"
 
 namespace xlite {
+
+// Per-device tracking (device values and classes) keeps a table per
+// tracked instruction; above this many devices values that agree only
+// within groups count as not replicated.
+constexpr int64_t kMaxTrackedDevices = 1024;
+
 std::optional<int64_t> ScalarIntConstant(const HloInstruction* h) {
   if (h->opcode() != HloOpcode::kConstant || h->shape().rank() != 0 ||
       !h->attrs().literal.has_value() || h->attrs().literal->is_unknown() ||
@@ -99,6 +105,24 @@ std::optional<CountedLoop> AnalyzeCountedLoop(const HloInstruction& loop) {
 
 ReplicationAnalysis ReplicationAnalysis::Run(const HloModule& module) {
   ReplicationAnalysis analysis;
+  analysis.replicas_ = std::max<int64_t>(module.config().replica_count, 1);
+  analysis.partitions_ = std::max<int64_t>(module.config().num_partitions, 1);
+  if (analysis.replicas_ * analysis.partitions_ == 1) {
+    // A module that does not say how many replicas it runs on runs on at
+    // least as many as its collectives name.
+    for (const HloComputation* c : module.computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        if (!h->has_attrs()) continue;
+        for (const std::vector<int64_t>& g :
+             h->attrs().collective->replica_groups.Expanded()) {
+          for (int64_t id : g) {
+            analysis.replicas_ = std::clamp<int64_t>(id + 1, analysis.replicas_,
+                                                     kMaxTrackedDevices);
+          }
+        }
+      }
+    }
+  }
   const HloComputation* entry = module.entry_computation();
   if (entry == nullptr) return analysis;
   std::vector<Flags> params;
@@ -194,7 +218,8 @@ void ReplicationAnalysis::VisitComputation(const HloComputation* c,
       }
       case HloOpcode::kCall:
       case HloOpcode::kConditional: {
-        bool all = h->opcode() == HloOpcode::kCall || IsReplicated(h->operand(0));
+        bool all =
+            h->opcode() == HloOpcode::kCall || IsReplicated(h->operand(0));
         for (size_t k = 0; k < h->called_computations().size(); ++k) {
           const HloComputation* f = h->called_computations()[k];
           std::vector<Flags> args;
@@ -215,19 +240,16 @@ void ReplicationAnalysis::VisitComputation(const HloComputation* c,
       default:
         Set(h, Flags(h->shape().IsTuple() ? h->shape().tuple_shapes_size() : 1,
                      Compute(h)));
+        if (!IsReplicated(h)) ComputeDeviceValues(h);
     }
   }
 }
 
-bool ReplicationAnalysis::Compute(const HloInstruction* h) {
+// Whether `h` computes the same result on devices given the same operands:
+// no device ids, randomness, feeds or cross-device traffic in it or in what
+// it calls.
+bool ReplicationAnalysis::SameFunctionEverywhere(const HloInstruction* h) {
   switch (h->opcode()) {
-    case HloOpcode::kConstant:
-    case HloOpcode::kIota:
-      return true;
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllGather:
-      // Identical within each group of the collective.
-      return true;
     case HloOpcode::kReplicaId:
     case HloOpcode::kPartitionId:
     case HloOpcode::kRng:
@@ -240,6 +262,8 @@ bool ReplicationAnalysis::Compute(const HloInstruction* h) {
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
     case HloOpcode::kReduceScatter:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
       return false;
     default:
       break;
@@ -261,8 +285,314 @@ bool ReplicationAnalysis::Compute(const HloInstruction* h) {
                   i->called_computations().end());
     }
   }
+  return true;
+}
+
+bool ReplicationAnalysis::Compute(const HloInstruction* h) {
+  switch (h->opcode()) {
+    case HloOpcode::kConstant:
+    case HloOpcode::kIota:
+      return true;
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+      // Identical within each group of the collective: everywhere when one
+      // group holds every device.
+      return CollectiveDeviceGroups(*h, replicas_, partitions_).size() <= 1;
+    default:
+      break;
+  }
+  if (!SameFunctionEverywhere(h)) return false;
   for (const HloInstruction* o : h->operands()) {
     if (!IsReplicated(o)) return false;
+  }
+  return true;
+}
+
+namespace {
+
+// Keeps `v` in range of integer `type` as a conversion to it would.
+int64_t Wrap(PrimitiveType type, int64_t v) {
+  switch (type) {
+    case PrimitiveType::kPred:
+      return v != 0;
+    case PrimitiveType::kS8:
+      return static_cast<int8_t>(v);
+    case PrimitiveType::kS16:
+      return static_cast<int16_t>(v);
+    case PrimitiveType::kS32:
+      return static_cast<int32_t>(v);
+    case PrimitiveType::kU8:
+      return static_cast<uint8_t>(v);
+    case PrimitiveType::kU16:
+      return static_cast<uint16_t>(v);
+    case PrimitiveType::kU32:
+      return static_cast<uint32_t>(v);
+    default:
+      return v;
+  }
+}
+
+bool Compare(ComparisonDirection d, int64_t a, int64_t b) {
+  switch (d) {
+    case ComparisonDirection::kEq:
+      return a == b;
+    case ComparisonDirection::kNe:
+      return a != b;
+    case ComparisonDirection::kGe:
+      return a >= b;
+    case ComparisonDirection::kGt:
+      return a > b;
+    case ComparisonDirection::kLe:
+      return a <= b;
+    case ComparisonDirection::kLt:
+      return a < b;
+  }
+  return false;
+}
+
+// One element of a binary integer op; nullopt where it has no defined
+// value (division by zero) or the op is not one tracked.
+std::optional<int64_t> Binary(const HloInstruction* h, int64_t a, int64_t b) {
+  switch (h->opcode()) {
+    case HloOpcode::kAdd:
+      return a + b;
+    case HloOpcode::kSubtract:
+      return a - b;
+    case HloOpcode::kMultiply:
+      return a * b;
+    case HloOpcode::kDivide:
+      if (b == 0) return std::nullopt;
+      return a / b;
+    case HloOpcode::kRemainder:
+      if (b == 0) return std::nullopt;
+      return a % b;
+    case HloOpcode::kMaximum:
+      return std::max(a, b);
+    case HloOpcode::kMinimum:
+      return std::min(a, b);
+    case HloOpcode::kAnd:
+      return a & b;
+    case HloOpcode::kOr:
+      return a | b;
+    case HloOpcode::kCompare:
+      return Compare(h->attrs().direction, a, b) ? 1 : 0;
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::DeviceValues(
+    const HloInstruction* h) const {
+  auto it = device_values_.find(h);
+  if (it != device_values_.end()) return it->second;
+  // A replicated integer constant is the same known value everywhere.
+  if (!IsReplicated(h) || !h->shape().IsArray() ||
+      !(IsInteger(h->shape().element_type()) ||
+        h->shape().element_type() == PrimitiveType::kPred)) {
+    return std::nullopt;
+  }
+  std::optional<double> v = UniformValue(h);
+  if (!v.has_value()) return std::nullopt;
+  return std::vector<int64_t>(replicas_ * partitions_,
+                              static_cast<int64_t>(*v));
+}
+
+void ReplicationAnalysis::ComputeDeviceValues(const HloInstruction* h) {
+  // A table per device stays small.
+  const int64_t devices = replicas_ * partitions_;
+  if (devices <= 1 || devices > kMaxTrackedDevices || !h->shape().IsArray()) {
+    return;
+  }
+  if (std::optional<std::vector<int64_t>> v = KnownValues(h)) {
+    device_values_[h] = *std::move(v);
+  } else if (std::optional<std::vector<int64_t>> c = DerivedClasses(h)) {
+    device_classes_[h] = *std::move(c);
+  }
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::DerivedClasses(
+    const HloInstruction* h) const {
+  const int64_t devices = replicas_ * partitions_;
+  std::vector<int64_t> classes(devices);
+  if (h->opcode() == HloOpcode::kAllReduce ||
+      h->opcode() == HloOpcode::kAllGather) {
+    // Equal within each group; devices in no group are on their own.
+    for (int64_t d = 0; d < devices; ++d) classes[d] = -1 - d;
+    const std::vector<std::vector<int64_t>> groups =
+        CollectiveDeviceGroups(*h, replicas_, partitions_);
+    for (size_t g = 0; g < groups.size(); ++g) {
+      for (int64_t d : groups[g]) {
+        if (d >= 0 && d < devices) classes[d] = g;
+      }
+    }
+    return classes;
+  }
+  if (!SameFunctionEverywhere(h)) return std::nullopt;
+  // Devices whose operands fall in the same classes compute the same.
+  std::vector<std::vector<int64_t>> operands;
+  for (const HloInstruction* o : h->operands()) {
+    std::optional<std::vector<int64_t>> c = Classes(o);
+    if (!c.has_value()) return std::nullopt;
+    operands.push_back(*std::move(c));
+  }
+  absl::flat_hash_map<std::vector<int64_t>, int64_t> ids;
+  for (int64_t d = 0; d < devices; ++d) {
+    std::vector<int64_t> key;
+    for (const std::vector<int64_t>& c : operands) key.push_back(c[d]);
+    classes[d] = ids.try_emplace(key, ids.size()).first->second;
+  }
+  return classes;
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::Classes(
+    const HloInstruction* h) const {
+  if (auto it = device_values_.find(h); it != device_values_.end()) {
+    return it->second;
+  }
+  if (auto it = device_classes_.find(h); it != device_classes_.end()) {
+    return it->second;
+  }
+  if (IsReplicated(h)) {
+    return std::vector<int64_t>(replicas_ * partitions_, 0);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<int64_t>> ReplicationAnalysis::KnownValues(
+    const HloInstruction* h) const {
+  // Device-dependent values of integer (or pred) type whose elements all
+  // agree on one device.
+  const int64_t devices = replicas_ * partitions_;
+  const PrimitiveType type = h->shape().element_type();
+  if (!IsInteger(type) && type != PrimitiveType::kPred) return std::nullopt;
+  std::vector<int64_t> values(devices);
+  switch (h->opcode()) {
+    case HloOpcode::kReplicaId:
+    case HloOpcode::kPartitionId:
+      for (int64_t d = 0; d < devices; ++d) {
+        values[d] = h->opcode() == HloOpcode::kReplicaId ? d / partitions_
+                                                         : d % partitions_;
+      }
+      break;
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kCopy:
+    case HloOpcode::kBroadcast:
+    case HloOpcode::kConvert: {
+      // Every element still comes from the one per-device value.
+      if (h->opcode() == HloOpcode::kBitcast &&
+          h->operand(0)->shape().element_type() != type) {
+        return std::nullopt;
+      }
+      std::optional<std::vector<int64_t>> v = DeviceValues(h->operand(0));
+      if (!v.has_value()) return std::nullopt;
+      for (int64_t d = 0; d < devices; ++d) values[d] = Wrap(type, (*v)[d]);
+      break;
+    }
+    case HloOpcode::kDynamicSlice: {
+      // One element of a constant table at a per-device index.
+      const HloInstruction* table = h->operand(0);
+      if (h->operand_count() != 2 || h->shape().ElementCount() != 1 ||
+          table->opcode() != HloOpcode::kConstant ||
+          !table->attrs().literal.has_value() ||
+          table->attrs().literal->is_unknown() || table->shape().rank() != 1) {
+        return std::nullopt;
+      }
+      std::optional<std::vector<int64_t>> index = DeviceValues(h->operand(1));
+      if (!index.has_value()) return std::nullopt;
+      const int64_t n = table->shape().dimensions(0);
+      for (int64_t d = 0; d < devices; ++d) {
+        const int64_t i = std::clamp<int64_t>((*index)[d], 0, n - 1);
+        values[d] = table->attrs().literal->GetAsInt64(i);
+      }
+      break;
+    }
+    case HloOpcode::kSelect: {
+      std::optional<std::vector<int64_t>> p = DeviceValues(h->operand(0));
+      std::optional<std::vector<int64_t>> a = DeviceValues(h->operand(1));
+      std::optional<std::vector<int64_t>> b = DeviceValues(h->operand(2));
+      if (!p.has_value() || !a.has_value() || !b.has_value())
+        return std::nullopt;
+      for (int64_t d = 0; d < devices; ++d) {
+        values[d] = (*p)[d] != 0 ? (*a)[d] : (*b)[d];
+      }
+      break;
+    }
+    default: {
+      if (h->operand_count() != 2) return std::nullopt;
+      std::optional<std::vector<int64_t>> a = DeviceValues(h->operand(0));
+      std::optional<std::vector<int64_t>> b = DeviceValues(h->operand(1));
+      if (!a.has_value() || !b.has_value()) return std::nullopt;
+      for (int64_t d = 0; d < devices; ++d) {
+        std::optional<int64_t> r = Binary(h, (*a)[d], (*b)[d]);
+        if (!r.has_value()) return std::nullopt;
+        values[d] = Wrap(type, *r);
+      }
+    }
+  }
+  return values;
+}
+
+std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
+    const HloInstruction& collective, int64_t replicas, int64_t partitions) {
+  const CollectiveAttributes& c = *collective.attrs().collective;
+  const bool channel = collective.attrs().channel_id.has_value();
+  std::vector<std::vector<int64_t>> groups = c.replica_groups.Expanded();
+  auto all = [](int64_t n) {
+    std::vector<int64_t> ids(n);
+    for (int64_t i = 0; i < n; ++i) ids[i] = i;
+    return ids;
+  };
+  if (channel && c.use_global_device_ids) {
+    // The ids are global device ids already.
+    if (groups.empty()) groups.push_back(all(replicas * partitions));
+    return groups;
+  }
+  // A channel on a module of one replica talks across partitions; otherwise
+  // the ids are replicas: of this partition alone without a channel, of
+  // every partition with one.
+  const bool across_partitions = channel && replicas == 1;
+  if (groups.empty())
+    groups.push_back(all(across_partitions ? partitions : replicas));
+  std::vector<std::vector<int64_t>> out;
+  for (const std::vector<int64_t>& g : groups) {
+    if (across_partitions) {
+      out.push_back(g);
+    } else if (channel) {
+      std::vector<int64_t> devices;
+      for (int64_t r : g) {
+        for (int64_t p = 0; p < partitions; ++p) {
+          devices.push_back(r * partitions + p);
+        }
+      }
+      out.push_back(devices);
+    } else {
+      for (int64_t p = 0; p < partitions; ++p) {
+        std::vector<int64_t> devices;
+        for (int64_t r : g) devices.push_back(r * partitions + p);
+        out.push_back(devices);
+      }
+    }
+  }
+  return out;
+}
+
+bool ReplicationAnalysis::IsReplicatedWithin(
+    const HloInstruction* hlo, const HloInstruction& collective) const {
+  if (IsReplicated(hlo)) return true;
+  std::optional<std::vector<int64_t>> classes = Classes(hlo);
+  if (!classes.has_value() || !collective.has_attrs()) return false;
+  const std::vector<int64_t>& values = *classes;
+  for (const std::vector<int64_t>& g :
+       CollectiveDeviceGroups(collective, replicas_, partitions_)) {
+    for (int64_t d : g) {
+      if (d < 0 || d >= static_cast<int64_t>(values.size()) ||
+          values[d] != values[g.front()]) {
+        return false;
+      }
+    }
   }
   return true;
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "hlo/module.h"
@@ -30,17 +31,28 @@ struct CountedLoop {
 /// otherwise.
 std::optional<CountedLoop> AnalyzeCountedLoop(const HloInstruction& loop);
 
-/// Which instructions hold the same value on every replica (within each
-/// replica group of the collectives that define them): constants, iotas,
-/// all-reduce/all-gather results, and anything computed from replicated
-/// values without replica-id/partition-id, rng or infeed. Entry parameters
-/// are replicated only where parameter_replication says so. While-loop
-/// state is replicated when its initial value and every iteration's value
-/// are (a fixed point).
+/// Which instructions hold the same value on every device: constants,
+/// iotas, all-reduce/all-gather results over one group of every device,
+/// and anything computed from replicated values without replica-id/
+/// partition-id, rng or infeed. Entry parameters are replicated only where
+/// parameter_replication says so. While-loop state is replicated when its
+/// initial value and every iteration's value are (a fixed point).
+///
+/// Beyond that (XLA's partial replication), values that agree only within
+/// groups of devices are tracked per device: known integer functions of the
+/// device id (replica-id, partition-id, constant tables indexed by them,
+/// arithmetic and comparisons on those), results of collectives over
+/// several groups, and what is computed from either. A module that does
+/// not give its replica count is taken to run on as many replicas as its
+/// collectives name.
 class ReplicationAnalysis {
  public:
   static ReplicationAnalysis Run(const HloModule& module);
   bool IsReplicated(const HloInstruction* hlo) const;
+  /// Whether `hlo` holds the same value on every member of each group of
+  /// `collective` (an all-reduce or reduce-scatter).
+  bool IsReplicatedWithin(const HloInstruction* hlo,
+                          const HloInstruction& collective) const;
 
  private:
   using Flags = std::vector<bool>;  // per tuple element (one for arrays)
@@ -49,8 +61,32 @@ class ReplicationAnalysis {
   void Set(const HloInstruction* hlo, Flags flags);
   void VisitComputation(const HloComputation* c,
                         const std::vector<Flags>& params);
+  static bool SameFunctionEverywhere(const HloInstruction* hlo);
+  void ComputeDeviceValues(const HloInstruction* hlo);
+  std::optional<std::vector<int64_t>> DeviceValues(
+      const HloInstruction* hlo) const;
+  std::optional<std::vector<int64_t>> KnownValues(
+      const HloInstruction* hlo) const;
+  std::optional<std::vector<int64_t>> DerivedClasses(
+      const HloInstruction* hlo) const;
+  std::optional<std::vector<int64_t>> Classes(const HloInstruction* hlo) const;
   absl::flat_hash_map<const HloInstruction*, Flags> replicated_;
+  int64_t replicas_ = 1;
+  int64_t partitions_ = 1;
+  // Every element of the instruction equals values[d] on device d (global
+  // id replica * partitions + partition).
+  absl::flat_hash_map<const HloInstruction*, std::vector<int64_t>>
+      device_values_;
+  // Devices with equal labels hold equal values of the instruction (the
+  // collective groups and device ids it depends on, not the values).
+  absl::flat_hash_map<const HloInstruction*, std::vector<int64_t>>
+      device_classes_;
 };
+
+/// The groups of global device ids that `collective` reduces over, by XLA's
+/// group modes (the evaluator's reading of replica_groups).
+std::vector<std::vector<int64_t>> CollectiveDeviceGroups(
+    const HloInstruction& collective, int64_t replicas, int64_t partitions);
 
 }  // namespace xlite
 

@@ -1,511 +1,141 @@
 // while-loop-all-reduce-code-motion: an all-reduce whose result is only
 // accumulated into a loop-carried buffer moves after the loop (the body
 // accumulates unreduced values; one all-reduce runs on the total). See
-// ../shared/specs/while-loop-all-reduce-code-motion.md.
+// ../shared/specs/while-loop-all-reduce-code-motion.md. The patterns live
+// in all_reduce_code_motion_match.cc, the setup rewrites in
+// all_reduce_code_motion_setup.cc; this file drives them and rewrites.
 
 #include "passes/while_loop_all_reduce_code_motion.h"
 
-#include <algorithm>
+#include <memory>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/str_cat.h"
 #include "hlo/primitive_type.h"
+#include "passes/all_reduce_code_motion_match.h"
+#include "passes/all_reduce_code_motion_setup.h"
 #include "passes/hlo_util.h"
 #include "passes/loop_analysis.h"
 
 namespace xlite {
 namespace {
 
-bool IsForwarding(const HloInstruction* h) {
-  switch (h->opcode()) {
-    case HloOpcode::kConvert:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kReshape:
-    case HloOpcode::kTranspose:
-      return true;
-    default:
-      return false;
-  }
-}
-
-// The reducer is a single binary op of its parameters; returns it.
-std::optional<HloOpcode> ReductionKind(const HloInstruction* ar) {
-  const HloComputation* f = ar->to_apply();
-  const HloInstruction* r = f->root_instruction();
-  if (f->num_parameters() != 2 || r->operand_count() != 2) return std::nullopt;
-  const bool params = (r->operand(0) == f->parameter_instruction(0) &&
-                       r->operand(1) == f->parameter_instruction(1)) ||
-                      (r->operand(0) == f->parameter_instruction(1) &&
-                       r->operand(1) == f->parameter_instruction(0));
-  if (!params) return std::nullopt;
-  return r->opcode();
-}
-
-bool SummableType(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::kBF16:
-    case PrimitiveType::kF16:
-    case PrimitiveType::kF32:
-    case PrimitiveType::kF64:
-    case PrimitiveType::kS8:
-    case PrimitiveType::kS16:
-    case PrimitiveType::kS32:
-    case PrimitiveType::kS64:
-    case PrimitiveType::kU8:
-    case PrimitiveType::kU16:
-    case PrimitiveType::kU32:
-    case PrimitiveType::kU64:
-      return true;
-    default:
-      return false;
-  }
-}
-
-HloInstruction* SingleUser(const HloInstruction* h) {
-  return h->user_count() == 1 ? h->users()[0] : nullptr;
-}
-
-bool SameOffsets(const HloInstruction* ds, const HloInstruction* dus) {
-  // dynamic-slice(operand, i...) and dynamic-update-slice(operand, update, i...)
-  if (ds->operand_count() + 1 != dus->operand_count()) return false;
-  for (int64_t i = 1; i < ds->operand_count(); ++i) {
-    if (ds->operand(i) != dus->operand(i + 1)) return false;
-  }
-  return true;
-}
-
-// One all-reduce to move: where its accumulated buffer lives.
-struct Accumulation {
-  HloInstruction* all_reduce;
-  int64_t index;  // tuple element of the buffer
-  // Dynamic-update-slice pattern: the region of the buffer the loop writes
-  // (start, limit per dimension); empty for the accumulation pattern.
-  std::vector<std::pair<int64_t, int64_t>> region;
-  // Reduce-scatter: the accumulation add and the buffer's element read,
-  // whose shapes widen to the pre-scatter shape.
-  HloInstruction* scatter_add = nullptr;
-  HloInstruction* scatter_buffer = nullptr;
+// The while loops running each computation as their body, and the
+// computations called some other way too. A body shared by several loops
+// is rewritten for all of them at once (as XLA does); one also used as a
+// condition or a callee is left alone.
+struct LoopCallers {
+  absl::flat_hash_map<const HloComputation*, std::vector<HloInstruction*>>
+      loops;
+  absl::flat_hash_set<const HloComputation*> other;
 };
 
-// Largest (trip count + 1) x all-reduce bytes the DUS pattern accepts.
-constexpr int64_t kDusSizeLimitBytes = int64_t{1} << 30;
-
-// The buffer's tuple element `index` is private to the pattern: `out`
-// reaches the body's ROOT exactly once, at `index`; `buffer` is the only
-// get-tuple-element of that index; the condition never reads it.
-bool OwnsTupleElement(const HloInstruction* loop, const HloInstruction* buffer,
-                      const HloInstruction* out, int64_t index) {
-  const HloComputation* body = loop->while_body();
-  const HloInstruction* root = body->root_instruction();
-  int64_t uses = 0;
-  for (int64_t i = 0; i < root->operand_count(); ++i) {
-    if (root->operand(i) == out) {
-      if (i != index) return false;
-      ++uses;
-    }
-  }
-  if (uses != 1) return false;
-  for (const HloInstruction* u : body->parameter_instruction(0)->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement) return false;
-    if (u->tuple_index() == index && u != buffer) return false;
-  }
-  for (const HloInstruction* u :
-       loop->while_condition()->parameter_instruction(0)->users()) {
-    if (u->opcode() != HloOpcode::kGetTupleElement ||
-        u->tuple_index() == index) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// The dynamic-update-slice pattern (any reduction): the all-reduce's value,
-// through reshape/convert, is written by a chain of DUS ops at constant or
-// induction-variable offsets into a buffer the loop carries.
-std::optional<Accumulation> MatchDynamicUpdateSlice(HloInstruction* ar,
-                                                    const HloInstruction* loop) {
-  const HloComputation* body = loop->while_body();
-  const HloInstruction* param = body->parameter_instruction(0);
-  const HloInstruction* root = body->root_instruction();
-  std::optional<HloOpcode> kind = ReductionKind(ar);
-  if (ar->operand_count() != 1 || !ar->shape().IsArray() ||
-      !kind.has_value() || HasControlDeps(ar) ||
-      (*kind != HloOpcode::kAdd && *kind != HloOpcode::kMultiply &&
-       *kind != HloOpcode::kMinimum && *kind != HloOpcode::kMaximum)) {
-    return std::nullopt;
-  }
-  std::optional<CountedLoop> counted = AnalyzeCountedLoop(*loop);
-  if (!counted.has_value() || counted->init != 0 || counted->step != 1) {
-    return std::nullopt;
-  }
-  const int64_t bytes =
-      ar->shape().ElementCount() * StorageBytes(ar->shape().element_type());
-  if ((counted->bound + 1) * bytes > kDusSizeLimitBytes) return std::nullopt;
-  auto is_indvar = [&](const HloInstruction* h) {
-    return h->opcode() == HloOpcode::kGetTupleElement &&
-           h->operand(0) == param && h->tuple_index() == counted->index;
-  };
-  HloInstruction* cur = ar;
-  while (true) {
-    HloInstruction* user = SingleUser(cur);
-    if (user == nullptr) return std::nullopt;
-    if (user->opcode() == HloOpcode::kReshape ||
-        user->opcode() == HloOpcode::kConvert) {
-      cur = user;
-      continue;
-    }
-    break;
-  }
-  // The chain of dynamic-update-slices, each updating with the previous.
-  HloInstruction* last = nullptr;
-  std::vector<std::pair<int64_t, int64_t>> region;
-  while (true) {
-    HloInstruction* user = SingleUser(cur);
-    if (user == nullptr || user->opcode() != HloOpcode::kDynamicUpdateSlice ||
-        user->operand(1) != cur || user->operand(0) == cur) {
-      break;
-    }
-    const Shape& update = cur->shape();
-    region.clear();
-    for (int64_t d = 2; d < user->operand_count(); ++d) {
-      const HloInstruction* index = user->operand(d);
-      const int64_t size = update.dimensions(d - 2);
-      const int64_t dim = user->shape().dimensions(d - 2);
-      if (std::optional<int64_t> c = ScalarIntConstant(index)) {
-        const int64_t start = std::clamp<int64_t>(*c, 0, dim - size);
-        region.push_back({start, start + size});
-      } else if (is_indvar(index) && size == 1) {
-        region.push_back({0, std::min(counted->trip_count, dim)});
-      } else {
-        return std::nullopt;
+LoopCallers FindLoopCallers(const HloModule& module) {
+  LoopCallers callers;
+  for (const HloComputation* c : module.computations()) {
+    for (HloInstruction* h : c->instructions()) {
+      if (h->opcode() == HloOpcode::kWhile) {
+        callers.loops[h->while_body()].push_back(h);
+        callers.other.insert(h->while_condition());
+        continue;
+      }
+      for (const HloComputation* callee : h->called_computations()) {
+        callers.other.insert(callee);
       }
     }
-    last = user;
-    cur = user;
   }
-  if (last == nullptr) return std::nullopt;
-  const HloInstruction* buffer = last->operand(0);
-  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
-      buffer->operand(0) != param || buffer->user_count() != 1) {
-    return std::nullopt;
-  }
-  const int64_t index = buffer->tuple_index();
-  if (SingleUser(last) != root || !OwnsTupleElement(loop, buffer, last, index)) {
-    return std::nullopt;
-  }
-  return Accumulation{ar, index, region};
+  return callers;
 }
 
-// Checks the SUM accumulation pattern for `ar` in `loop`'s body.
-std::optional<Accumulation> MatchAccumulation(
-    HloInstruction* ar, const HloInstruction* loop,
-    const ReplicationAnalysis& replication) {
-  const HloComputation* body = loop->while_body();
-  const HloInstruction* param = body->parameter_instruction(0);
-  const HloInstruction* root = body->root_instruction();
-  if (ar->operand_count() != 1 || !ar->shape().IsArray() ||
-      ReductionKind(ar) != HloOpcode::kAdd ||
-      !SummableType(ar->shape().element_type()) || HasControlDeps(ar)) {
-    return std::nullopt;
+// The collective that replaces `tmpl` after the loop, on `operand`.
+HloInstruction* AddCollectiveLike(HloComputation* c, const HloInstruction* tmpl,
+                                  HloInstruction* operand, const Shape& shape) {
+  std::unique_ptr<HloInstruction> copy =
+      tmpl->CloneWithNewOperands(shape, {operand});
+  copy->set_name(c->parent()->NewInstructionName(tmpl->name()));
+  // Outside the loop the collective needs a channel of its own kind; XLA
+  // gives the default id when the original had none.
+  if (!copy->mutable_attrs().channel_id.has_value()) {
+    copy->mutable_attrs().channel_id = 1;
   }
-  // all-reduce -> forwarding ops, broadcasts and selects against zero
-  // (with a predicate every replica agrees on) -> add.
-  HloInstruction* cur = ar;
-  HloInstruction* add = nullptr;
-  while (true) {
-    HloInstruction* user = SingleUser(cur);
-    if (user == nullptr) return std::nullopt;
-    if (user->opcode() == HloOpcode::kAdd) {
-      add = user;
-      break;
-    }
-    const bool select_with_zero =
-        user->opcode() == HloOpcode::kSelect &&
-        user->operand(0) != cur &&
-        replication.IsReplicated(user->operand(0)) &&
-        ((user->operand(1) == cur && IsUniform(user->operand(2), 0)) ||
-         (user->operand(2) == cur && IsUniform(user->operand(1), 0)));
-    // Multiplying a non-scalar all-reduce by a value every replica holds
-    // (a broadcast scalar all-reduce, a constant) is linear, so it may
-    // move; a scalar all-reduce times anything stays (the other factor
-    // could be a collective that moves too).
-    const bool linear_multiply =
-        user->opcode() == HloOpcode::kMultiply && ar->shape().rank() > 0 &&
-        user->operand(0) != user->operand(1) &&
-        replication.IsReplicated(
-            user->operand(user->operand(0) == cur ? 1 : 0));
-    if (!IsForwarding(user) && user->opcode() != HloOpcode::kBroadcast &&
-        user->opcode() != HloOpcode::kSlice && !select_with_zero &&
-        !linear_multiply) {
-      return std::nullopt;
-    }
-    cur = user;
-  }
-  if (add->operand(0) == add->operand(1)) return std::nullopt;
-  // The buffer: forwarding ops, at most one dynamic-slice, then
-  // get-tuple-element(parameter(0)).
-  HloInstruction* buffer = add->mutable_operand(add->operand(0) == cur ? 1 : 0);
-  const HloInstruction* ds = nullptr;
-  while (IsForwarding(buffer) || buffer->opcode() == HloOpcode::kDynamicSlice) {
-    if (buffer->opcode() == HloOpcode::kDynamicSlice) {
-      if (ds != nullptr) return std::nullopt;
-      ds = buffer;
-    }
-    if (buffer->user_count() != 1) return std::nullopt;
-    buffer = buffer->mutable_operand(0);
-  }
-  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
-      buffer->operand(0) != param) {
-    return std::nullopt;
-  }
-  const int64_t index = buffer->tuple_index();
-  // The sum returns to the same tuple element (at most one DUS on the way,
-  // pairing with the dynamic-slice).
-  HloInstruction* out = add;
-  const HloInstruction* dus = nullptr;
-  while (true) {
-    HloInstruction* user = SingleUser(out);
-    if (user == nullptr) return std::nullopt;
-    if (user == root) break;
-    if (user->opcode() == HloOpcode::kDynamicUpdateSlice &&
-        user->operand(1) == out && dus == nullptr) {
-      dus = user;
-    } else if (!IsForwarding(user)) {
-      return std::nullopt;
-    }
-    out = user;
-  }
-  if ((ds == nullptr) != (dus == nullptr)) return std::nullopt;
-  if (ds != nullptr) {
-    if (dus->operand(0) != buffer || !SameOffsets(ds, dus)) return std::nullopt;
-    for (int64_t i = 1; i < ds->operand_count(); ++i) {
-      if (!replication.IsReplicated(ds->operand(i))) return std::nullopt;
-    }
-  }
-  // The buffer has no other reader: its get-tuple-element feeds only the
-  // chain (and the DUS).
-  const int64_t expected_users = dus != nullptr ? 2 : 1;
-  if (buffer->user_count() != expected_users ||
-      !OwnsTupleElement(loop, buffer, out, index)) {
-    return std::nullopt;
-  }
-  return Accumulation{ar, index};
+  return c->AddInstruction(std::move(copy));
 }
 
-// reduce-scatter(x) added straight into get-tuple-element(param, i) and
-// returned at i: the body can accumulate x itself (the buffer widens to
-// x's shape) and one reduce-scatter runs after the loop.
-std::optional<Accumulation> MatchReduceScatter(HloInstruction* rs,
-                                               const HloInstruction* loop) {
-  const HloInstruction* param = loop->while_body()->parameter_instruction(0);
-  if (rs->operand_count() != 1 || !rs->shape().IsArray() ||
-      ReductionKind(rs) != HloOpcode::kAdd ||
-      !SummableType(rs->shape().element_type()) || HasControlDeps(rs)) {
-    return std::nullopt;
-  }
-  HloInstruction* add = SingleUser(rs);
-  if (add == nullptr || add->opcode() != HloOpcode::kAdd ||
-      add->operand(0) == add->operand(1)) {
-    return std::nullopt;
-  }
-  HloInstruction* buffer = add->mutable_operand(add->operand(0) == rs ? 1 : 0);
-  if (buffer->opcode() != HloOpcode::kGetTupleElement ||
-      buffer->operand(0) != param || buffer->user_count() != 1 ||
-      !OwnsTupleElement(loop, buffer, add, buffer->tuple_index())) {
-    return std::nullopt;
-  }
-  Accumulation m{rs, buffer->tuple_index()};
-  m.scatter_add = add;
-  m.scatter_buffer = buffer;
-  return m;
+HloInstruction* AddConvertTo(HloComputation* c, HloInstruction* h,
+                             PrimitiveType type) {
+  if (h->shape().element_type() == type) return h;
+  Shape shape = h->shape();
+  shape.set_element_type(type);
+  return AddNew(c, HloOpcode::kConvert, shape, {h});
 }
 
-absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
-                               const ReplicationAnalysis& replication,
-                               const AllReduceCodeMotionOptions& options) {
-  HloComputation* body = loop->while_body();
+// After the loop, the dynamic-update-slice pattern: reduce only the region
+// the loop wrote (in the collective's type) and write it back.
+HloInstruction* ReduceRegion(HloComputation* c, const Accumulation& m,
+                             const HloInstruction* tmpl,
+                             HloInstruction* buffer) {
+  const Shape& shape = buffer->shape();
+  std::vector<int64_t> dims;
+  std::vector<SliceDimension> slice;
+  bool sliced = false;
+  for (size_t d = 0; d < m.region.size(); ++d) {
+    const auto [start, limit] = m.region[d];
+    dims.push_back(limit - start);
+    slice.push_back({start, limit, 1});
+    sliced |= dims.back() != shape.dimensions(d);
+  }
+  HloInstruction* total = buffer;
+  if (sliced) {
+    total =
+        AddNew(c, HloOpcode::kSlice,
+               LayoutLike(Shape(shape.element_type(), dims), buffer), {buffer});
+    total->mutable_attrs().slice = slice;
+  }
+  total = AddConvertTo(c, total, tmpl->shape().element_type());
+  HloInstruction* reduced = AddCollectiveLike(c, tmpl, total, total->shape());
+  reduced = AddConvertTo(c, reduced, shape.element_type());
+  if (!sliced) return reduced;
+  std::vector<HloInstruction*> operands = {buffer, reduced};
+  for (const auto& region : m.region) {
+    Literal offset = Literal::ScalarInt(PrimitiveType::kS64, region.first);
+    offset.mutable_shape_for_layout() =
+        LayoutLike(Shape(PrimitiveType::kS64, {}), buffer);
+    operands.push_back(AddConstant(c, std::move(offset)));
+  }
+  return AddNew(c, HloOpcode::kDynamicUpdateSlice, shape, operands);
+}
+
+// After the loop, an accumulation: reduce the total (in the collective's
+// type) and add the initial value the loop no longer starts from.
+HloInstruction* ReduceTotal(HloComputation* c, const Accumulation& m,
+                            const HloInstruction* tmpl, HloInstruction* total,
+                            const Shape& buffer, HloInstruction* init) {
+  if (m.kind == MoveKind::kReduceScatter) {
+    HloInstruction* rs = AddCollectiveLike(c, tmpl, total, tmpl->shape());
+    return AddNew(c, HloOpcode::kAdd, buffer, {rs, init});
+  }
+  total = AddConvertTo(c, total, tmpl->shape().element_type());
+  HloInstruction* reduced = AddCollectiveLike(c, tmpl, total, total->shape());
+  reduced = AddConvertTo(c, reduced, buffer.element_type());
+  return AddNew(c, HloOpcode::kAdd, buffer, {reduced, init});
+}
+
+// Replaces the uses of `loop` by `results` (the old result's elements):
+// get-tuple-element users read them directly; others (and the root) see
+// an equivalent tuple.
+absl::Status ForwardResults(HloInstruction* loop, const Shape& state,
+                            const std::vector<HloInstruction*>& users,
+                            bool was_root,
+                            const std::vector<HloInstruction*>& results) {
   HloComputation* c = loop->parent();
-  HloModule& module = *c->parent();
-  if (!loop->shape().IsTuple() ||
-      body->parameter_instruction(0)->IsRoot() ||
-      body->root_instruction()->opcode() != HloOpcode::kTuple) {
-    return false;
-  }
-  std::vector<Accumulation> moves;
-  absl::flat_hash_set<int64_t> indices;
-  for (HloInstruction* h : body->MakeInstructionPostOrder()) {
-    std::optional<Accumulation> m;
-    if (h->opcode() == HloOpcode::kAllReduce) {
-      // The DUS pattern first (any reduction), then the SUM accumulation.
-      m = MatchDynamicUpdateSlice(h, loop);
-      if (!m.has_value()) m = MatchAccumulation(h, loop, replication);
-    } else if (h->opcode() == HloOpcode::kReduceScatter &&
-               options.enable_reduce_scatter) {
-      m = MatchReduceScatter(h, loop);
-    }
-    if (m.has_value() && indices.insert(m->index).second) moves.push_back(*m);
-  }
-  if (moves.empty()) return false;
-  const Shape state = loop->shape();
-  // The loop state after the rewrite: reduce-scatter buffers widen.
-  Shape new_state = state;
-  for (const Accumulation& m : moves) {
-    if (m.scatter_add != nullptr) {
-      new_state.mutable_tuple_shapes()[m.index] =
-          m.all_reduce->operand(0)->shape();
-    }
-  }
-  HloInstruction* old_init = loop->mutable_operand(0);
-  // Elements of the old initial state.
-  std::vector<HloInstruction*> init_elements;
-  for (int64_t i = 0; i < state.tuple_shapes_size(); ++i) {
-    if (old_init->opcode() == HloOpcode::kTuple) {
-      init_elements.push_back(old_init->mutable_operand(i));
-    } else {
-      HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
-                                 state.tuple_shapes(i), {old_init});
-      g->set_index(i);
-      init_elements.push_back(g);
-    }
-  }
-  // 1. The accumulators start at zero.
-  std::vector<HloInstruction*> new_elements = init_elements;
-  for (const Accumulation& m : moves) {
-    if (!m.region.empty()) continue;  // DUS buffers keep their contents
-    new_elements[m.index] =
-        AddFilledLike(c, new_state.tuple_shapes(m.index), 0, loop);
-  }
-  HloInstruction* new_init =
-      AddNew(c, HloOpcode::kTuple, new_state, new_elements);
-  absl::Status s = loop->ReplaceOperandWithDifferentShape(0, new_init);
-  if (!s.ok()) return s;
-  if (new_state != state) {
-    // Widen the state: the loop, both parameters and the body's root.
-    *loop->mutable_shape() = new_state;
-    *body->parameter_instruction(0)->mutable_shape() = new_state;
-    *loop->while_condition()->parameter_instruction(0)->mutable_shape() =
-        new_state;
-    *body->root_instruction()->mutable_shape() = new_state;
-  }
-  if (old_init->opcode() == HloOpcode::kTuple && old_init->users().empty() &&
-      IsRemovableWhenDead(old_init)) {
-    s = c->RemoveInstruction(old_init);
-    if (!s.ok()) return s;
-  }
-  // 2. Inside, the all-reduces become their operands.
-  std::vector<std::unique_ptr<HloInstruction>> templates;
-  for (const Accumulation& m : moves) {
-    templates.push_back(m.all_reduce->CloneWithNewOperands(
-        m.all_reduce->shape(), {m.all_reduce->mutable_operand(0)}));
-    if (m.scatter_add != nullptr) {
-      // The body accumulates the full, unscattered values.
-      HloInstruction* x = m.all_reduce->mutable_operand(0);
-      *m.scatter_buffer->mutable_shape() = x->shape();
-      HloInstruction* sum =
-          AddNew(body, HloOpcode::kAdd, x->shape(), {x, m.scatter_buffer});
-      s = body->root_instruction()->ReplaceOperandWithDifferentShape(m.index,
-                                                                     sum);
-      if (!s.ok()) return s;
-      s = body->RemoveInstruction(m.scatter_add);
-      if (!s.ok()) return s;
-      s = body->RemoveInstruction(m.all_reduce);
-      if (!s.ok()) return s;
-      continue;
-    }
-    s = ReplaceInstruction(m.all_reduce, m.all_reduce->mutable_operand(0),
-                           /*always_remove=*/true);
-    if (!s.ok()) return s;
-  }
-  // 3. After the loop: all-reduce the totals and add the initial values.
-  const std::vector<HloInstruction*> users = loop->users();
-  const bool was_root = loop->IsRoot();
-  std::vector<HloInstruction*> results;
-  for (int64_t i = 0; i < new_state.tuple_shapes_size(); ++i) {
-    HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
-                               new_state.tuple_shapes(i), {loop});
-    g->set_index(i);
-    results.push_back(g);
-  }
-  for (size_t k = 0; k < moves.size(); ++k) {
-    const int64_t i = moves[k].index;
-    const HloInstruction* tmpl = templates[k].get();
-    const Shape& buffer = state.tuple_shapes(i);
-    HloInstruction* total = results[i];
-    const PrimitiveType ar_type = tmpl->shape().element_type();
-    if (moves[k].scatter_add != nullptr) {
-      std::unique_ptr<HloInstruction> rs =
-          tmpl->CloneWithNewOperands(tmpl->shape(), {total});
-      rs->set_name(module.NewInstructionName(tmpl->name()));
-      if (!rs->mutable_attrs().channel_id.has_value()) {
-        rs->mutable_attrs().channel_id = 1;
-      }
-      HloInstruction* scattered = c->AddInstruction(std::move(rs));
-      results[i] = AddNew(c, HloOpcode::kAdd, buffer,
-                          {scattered, init_elements[i]});
-      continue;
-    }
-    const std::vector<std::pair<int64_t, int64_t>>& region = moves[k].region;
-    bool sliced = false;
-    if (!region.empty()) {
-      // Reduce only the region the loop wrote.
-      std::vector<int64_t> dims;
-      std::vector<SliceDimension> slice;
-      for (size_t d = 0; d < region.size(); ++d) {
-        dims.push_back(region[d].second - region[d].first);
-        slice.push_back({region[d].first, region[d].second, 1});
-        sliced |= dims.back() != buffer.dimensions(d);
-      }
-      if (sliced) {
-        total = AddNew(c, HloOpcode::kSlice,
-                       LayoutLike(Shape(buffer.element_type(), dims), loop),
-                       {total});
-        total->mutable_attrs().slice = slice;
-      }
-    }
-    Shape ar_shape = total->shape();
-    ar_shape.set_element_type(ar_type);
-    if (buffer.element_type() != ar_type) {
-      total = AddNew(c, HloOpcode::kConvert, ar_shape, {total});
-    }
-    std::unique_ptr<HloInstruction> ar =
-        tmpl->CloneWithNewOperands(ar_shape, {total});
-    ar->set_name(module.NewInstructionName(tmpl->name()));
-    if (!ar->mutable_attrs().channel_id.has_value()) {
-      ar->mutable_attrs().channel_id = 1;
-    }
-    HloInstruction* reduced = c->AddInstruction(std::move(ar));
-    if (buffer.element_type() != ar_type) {
-      Shape back = ar_shape;
-      back.set_element_type(buffer.element_type());
-      reduced = AddNew(c, HloOpcode::kConvert, back, {reduced});
-    }
-    if (!region.empty()) {
-      if (sliced) {
-        std::vector<HloInstruction*> operands = {results[i], reduced};
-        for (const auto& [start, limit] : region) {
-          Literal offset = Literal::ScalarInt(PrimitiveType::kS64, start);
-          offset.mutable_shape_for_layout() =
-              LayoutLike(Shape(PrimitiveType::kS64, {}), loop);
-          operands.push_back(AddConstant(c, std::move(offset)));
-        }
-        reduced = AddNew(c, HloOpcode::kDynamicUpdateSlice, buffer, operands);
-      }
-      results[i] = reduced;
-      continue;
-    }
-    results[i] = AddNew(c, HloOpcode::kAdd, buffer,
-                        {reduced, init_elements[i]});
-  }
-  // get-tuple-element users read the new values directly; others (and the
-  // root) see a tuple equivalent to the old result.
   HloInstruction* tuple = nullptr;
+  absl::Status s;
   for (HloInstruction* u : users) {
     if (u->opcode() == HloOpcode::kGetTupleElement) {
       s = ReplaceInstruction(u, results[u->tuple_index()]);
     } else {
-      if (tuple == nullptr) {
+      if (tuple == nullptr)
         tuple = AddNew(c, HloOpcode::kTuple, state, results);
-      }
       s = loop->ReplaceUseWith(u, tuple);
     }
     if (!s.ok()) return s;
@@ -517,69 +147,164 @@ absl::StatusOr<bool> MoveOutOf(HloInstruction* loop,
   // Element reads nobody needed.
   for (HloInstruction* g : results) {
     if (g->users().empty() && !g->IsRoot() && IsRemovableWhenDead(g) &&
-        g->opcode() == HloOpcode::kGetTupleElement) {
+        g->opcode() == HloOpcode::kGetTupleElement && g->operand(0) == loop) {
       s = c->RemoveInstruction(g);
       if (!s.ok()) return s;
     }
   }
-  return true;
+  return absl::OkStatus();
 }
 
-// Setup: add(convert(all-reduce(x)), y) -> add(all-reduce(convert(x)), y)
-// inside loop bodies, so the collective runs in the accumulator's type.
-absl::StatusOr<bool> SinkConverts(HloModule& module) {
-  bool changed = false;
-  for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* loop : InstructionsWithOpcode(c, HloOpcode::kWhile)) {
-      HloComputation* body = loop->while_body();
-      for (HloInstruction* ar :
-           InstructionsWithOpcode(body, HloOpcode::kAllReduce)) {
-        if (ar->operand_count() != 1 ||
-            !ar->shape().IsArray() || HasControlDeps(ar)) {
-          continue;
-        }
-        HloInstruction* cv = SingleUser(ar);
-        if (cv == nullptr || cv->opcode() != HloOpcode::kConvert ||
-            SingleUser(cv) == nullptr ||
-            SingleUser(cv)->opcode() != HloOpcode::kAdd) {
-          continue;
-        }
-        std::optional<HloOpcode> kind = ReductionKind(ar);
-        const PrimitiveType t = cv->shape().element_type();
-        if (kind != HloOpcode::kAdd || !SummableType(t)) continue;
-        // The same reduction in the wider type.
-        auto reducer = std::make_unique<HloComputation>(
-            module.NewComputationName(ar->to_apply()->name()));
-        HloComputation* f = module.AddComputation(std::move(reducer));
-        std::vector<HloInstruction*> params;
-        for (int64_t i = 0; i < 2; ++i) {
-          std::unique_ptr<HloInstruction> p =
-              HloInstruction::Create(HloOpcode::kParameter, Shape(t, {}));
-          p->set_index(i);
-          p->set_name(module.NewInstructionName(i == 0 ? "x" : "y"));
-          params.push_back(f->AddInstruction(std::move(p)));
-        }
-        f->set_root_instruction(
-            AddNew(f, HloOpcode::kAdd, Shape(t, {}), params));
-        HloInstruction* wide =
-            AddNew(body, HloOpcode::kConvert, cv->shape(),
-                   {ar->mutable_operand(0)});
-        std::unique_ptr<HloInstruction> moved =
-            ar->CloneWithNewOperands(cv->shape(), {wide});
-        moved->set_name(module.NewInstructionName(ar->name()));
-        moved->set_called_computation(0, f);
-        HloInstruction* raw = body->AddInstruction(std::move(moved));
-        absl::Status s = cv->ReplaceAllUsesWith(raw);
-        if (!s.ok()) return s;
-        s = body->RemoveInstruction(cv);
-        if (!s.ok()) return s;
-        s = body->RemoveInstruction(ar);
-        if (!s.ok()) return s;
-        changed = true;
-      }
+using Templates =
+    absl::flat_hash_map<const HloInstruction*, std::unique_ptr<HloInstruction>>;
+
+// Outside one loop: accumulators start at zero, the loop state takes
+// `new_state`, and the moved collectives run on the loop's results.
+absl::Status RewriteLoop(HloInstruction* loop,
+                         const std::vector<Accumulation>& moves,
+                         const Templates& templates, const Shape& new_state) {
+  HloComputation* c = loop->parent();
+  const Shape state = loop->shape();
+  HloInstruction* old_init = loop->mutable_operand(0);
+  std::vector<HloInstruction*> init_elements;
+  for (int64_t i = 0; i < state.tuple_shapes_size(); ++i) {
+    if (old_init->opcode() == HloOpcode::kTuple) {
+      init_elements.push_back(old_init->mutable_operand(i));
+    } else {
+      HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
+                                 state.tuple_shapes(i), {old_init});
+      g->set_index(i);
+      init_elements.push_back(g);
     }
   }
-  return changed;
+  std::vector<HloInstruction*> new_elements = init_elements;
+  for (const Accumulation& m : moves) {
+    if (m.kind == MoveKind::kRegion) continue;  // DUS buffers keep contents
+    new_elements[m.index] =
+        AddFilledLike(c, new_state.tuple_shapes(m.index), 0, loop);
+  }
+  HloInstruction* new_init =
+      AddNew(c, HloOpcode::kTuple, new_state, new_elements);
+  absl::Status s = loop->ReplaceOperandWithDifferentShape(0, new_init);
+  if (!s.ok()) return s;
+  *loop->mutable_shape() = new_state;
+  if (old_init->opcode() == HloOpcode::kTuple && old_init->users().empty() &&
+      IsRemovableWhenDead(old_init)) {
+    s = c->RemoveInstruction(old_init);
+    if (!s.ok()) return s;
+  }
+  const std::vector<HloInstruction*> users = loop->users();
+  const bool was_root = loop->IsRoot();
+  std::vector<HloInstruction*> results;
+  for (int64_t i = 0; i < new_state.tuple_shapes_size(); ++i) {
+    HloInstruction* g = AddNew(c, HloOpcode::kGetTupleElement,
+                               new_state.tuple_shapes(i), {loop});
+    g->set_index(i);
+    results.push_back(g);
+  }
+  for (const Accumulation& m : moves) {
+    const HloInstruction* tmpl = templates.at(m.collective).get();
+    const int64_t i = m.index;
+    results[i] = m.kind == MoveKind::kRegion
+                     ? ReduceRegion(c, m, tmpl, results[i])
+                     : ReduceTotal(c, m, tmpl, results[i],
+                                   state.tuple_shapes(i), init_elements[i]);
+  }
+  return ForwardResults(loop, state, users, was_root, results);
+}
+
+// Inside the shared body: the collectives become their operands (a
+// reduce-scatter's buffer widens to the unscattered shape), and the state
+// shape of the body and of every loop's condition follows.
+absl::Status RewriteBody(const LoopBody& lb,
+                         const std::vector<Accumulation>& moves,
+                         const Shape& new_state) {
+  HloComputation* body = lb.body;
+  if (body->parameter_instruction(0)->shape() != new_state) {
+    *body->parameter_instruction(0)->mutable_shape() = new_state;
+    *body->root_instruction()->mutable_shape() = new_state;
+    for (HloInstruction* loop : lb.loops) {
+      *loop->while_condition()->parameter_instruction(0)->mutable_shape() =
+          new_state;
+    }
+  }
+  absl::flat_hash_set<const HloInstruction*> done;
+  for (const Accumulation& m : moves) {
+    if (!done.insert(m.collective).second) continue;
+    HloInstruction* x = m.collective->mutable_operand(0);
+    absl::Status s;
+    if (m.kind == MoveKind::kReduceScatter) {
+      // The body accumulates the full, unscattered values.
+      *m.scatter_buffer->mutable_shape() = x->shape();
+      HloInstruction* sum =
+          AddNew(body, HloOpcode::kAdd, x->shape(), {x, m.scatter_buffer});
+      s = body->root_instruction()->ReplaceOperandWithDifferentShape(m.index,
+                                                                     sum);
+      if (s.ok()) s = body->RemoveInstruction(m.scatter_add);
+      if (s.ok()) s = body->RemoveInstruction(m.collective);
+    } else {
+      s = ReplaceInstruction(m.collective, x, /*always_remove=*/true);
+    }
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+// Moves what can move out of the loops running `lb.body`.
+absl::StatusOr<bool> MoveOutOfBody(const LoopBody& lb,
+                                   const AllReduceCodeMotionOptions& options) {
+  const HloInstruction* param = lb.body->parameter_instruction(0);
+  if (lb.body->num_parameters() != 1 || !param->shape().IsTuple() ||
+      param->IsRoot() ||
+      lb.body->root_instruction()->opcode() != HloOpcode::kTuple) {
+    return false;
+  }
+  for (const HloInstruction* loop : lb.loops) {
+    if (loop->shape() != param->shape()) return false;
+  }
+  std::vector<Accumulation> moves;
+  absl::flat_hash_set<int64_t> indices;
+  for (HloInstruction* h : lb.body->MakeInstructionPostOrder()) {
+    if (h->opcode() != HloOpcode::kAllReduce &&
+        h->opcode() != HloOpcode::kReduceScatter) {
+      continue;
+    }
+    std::vector<Accumulation> found =
+        MatchCollective(h, lb, options.enable_reduce_scatter);
+    // A buffer fed by two collectives would need both moved together.
+    bool clash = false;
+    absl::flat_hash_set<int64_t> mine;
+    for (const Accumulation& m : found) {
+      clash |= indices.contains(m.index) || !mine.insert(m.index).second;
+    }
+    if (clash) continue;
+    indices.insert(mine.begin(), mine.end());
+    moves.insert(moves.end(), found.begin(), found.end());
+  }
+  if (moves.empty()) return false;
+  Shape new_state = param->shape();
+  for (const Accumulation& m : moves) {
+    if (m.kind == MoveKind::kReduceScatter) {
+      new_state.mutable_tuple_shapes()[m.index] =
+          m.collective->operand(0)->shape();
+    }
+  }
+  // The collectives to recreate after each loop, kept before the body
+  // drops them.
+  Templates templates;
+  for (const Accumulation& m : moves) {
+    if (!templates.contains(m.collective)) {
+      templates[m.collective] = m.collective->CloneWithNewOperands(
+          m.collective->shape(), {m.collective->mutable_operand(0)});
+    }
+  }
+  for (HloInstruction* loop : lb.loops) {
+    absl::Status s = RewriteLoop(loop, moves, templates, new_state);
+    if (!s.ok()) return s;
+  }
+  absl::Status s = RewriteBody(lb, moves, new_state);
+  if (!s.ok()) return s;
+  return true;
 }
 
 }  // namespace
@@ -594,8 +319,9 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
     bool spmd = false;
     for (const HloComputation* c : module.computations()) {
       for (const HloInstruction* h : c->instructions()) {
-        spmd |= h->has_sharding() ||
-                (h->has_attrs() && h->attrs().collective->use_global_device_ids);
+        spmd |=
+            h->has_sharding() ||
+            (h->has_attrs() && h->attrs().collective->use_global_device_ids);
       }
     }
     if (!spmd) return false;
@@ -612,23 +338,33 @@ absl::StatusOr<bool> RunWhileLoopAllReduceCodeMotion(
   }
   bool changed = false;
   if (options.run_setup_passes) {
-    absl::StatusOr<bool> setup = SinkConverts(module);
+    if (options.enable_reduce_scatter) {
+      absl::StatusOr<bool> setup = ReorderReduceScatterTranspose(module);
+      if (!setup.ok()) return setup.status();
+      changed |= *setup;
+    }
+    absl::StatusOr<bool> setup =
+        ReorderConvertCollectiveAdd(module, options.enable_reduce_scatter);
     if (!setup.ok()) return setup.status();
     changed |= *setup;
   }
   // Callees first: an inner loop's collective moves into the outer body,
-  // where the outer loop may move it again.
-  // The replication analysis runs once per computation with loops: what an
-  // earlier rewrite adds is unknown to it, so it counts as not replicated.
+  // where the outer loop may move it again. The replication analysis is
+  // redone after a rewrite, which adds and frees instructions.
+  const LoopCallers callers = FindLoopCallers(module);
+  std::optional<ReplicationAnalysis> replication;
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    const std::vector<HloInstruction*> loops =
-        InstructionsWithOpcode(c, HloOpcode::kWhile);
-    if (loops.empty()) continue;
-    const ReplicationAnalysis replication = ReplicationAnalysis::Run(module);
-    for (HloInstruction* loop : loops) {
-      absl::StatusOr<bool> moved = MoveOutOf(loop, replication, options);
-      if (!moved.ok()) return moved.status();
-      changed |= *moved;
+    auto it = callers.loops.find(c);
+    if (it == callers.loops.end() || callers.other.contains(c)) continue;
+    if (!replication.has_value()) {
+      replication = ReplicationAnalysis::Run(module);
+    }
+    const LoopBody lb{c, it->second, &*replication};
+    absl::StatusOr<bool> moved = MoveOutOfBody(lb, options);
+    if (!moved.ok()) return moved.status();
+    if (*moved) {
+      changed = true;
+      replication.reset();
     }
   }
   return changed;

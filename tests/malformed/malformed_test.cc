@@ -182,6 +182,39 @@ const std::vector<Case>& Cases() {
       {"ConstantFloatOverflow",
        "HloModule m\nENTRY e {\n  ROOT c = f16[] constant(1e10)\n}",
        "m.hlo:3:27: error: value 1e10 is out of range for f16"},
+      // XLA rejects a finite number past the double range instead of
+      // reading infinity; for narrower types, one that rounds to infinity.
+      {"ConstantDoubleOverflow",
+       "HloModule m\nENTRY e {\n  ROOT c = f64[] constant(1.8e308)\n}",
+       "m.hlo:3:27: error: value 1.8e308 is out of range for f64"},
+      {"ConstantDoubleOverflowNegative",
+       "HloModule m\nENTRY e {\n  ROOT c = f32[2] constant({1, -2e400})\n}",
+       "m.hlo:3:32: error: value -2e400 is out of range for f32"},
+      {"ConstantBf16Overflow",
+       "HloModule m\nENTRY e {\n  ROOT c = bf16[] constant(3.4e38)\n}",
+       "m.hlo:3:28: error: value 3.4e38 is out of range for bf16"},
+      {"ConstantComplexOverflow",
+       "HloModule m\nENTRY e {\n  ROOT c = c128[] constant((1e999, 0))\n}",
+       "m.hlo:3:29: error: real part 1e999 is out of range for c128"},
+      {"ResultAccuracyUnknownMode",
+       "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
+       "exponential(p), result_accuracy={mode=fastest}\n}",
+       "m.hlo:4:56: error: unknown result_accuracy mode 'fastest'; expected "
+       "default, highest or tolerance"},
+      {"ResultAccuracyUnknownKey",
+       "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
+       "exponential(p), result_accuracy={precision=1}\n}",
+       "m.hlo:4:51: error: expected mode= or tolerance= in result_accuracy, "
+       "found 'precision'"},
+      {"ResultAccuracyUnknownToleranceField",
+       "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
+       "exponential(p), result_accuracy={tolerance={atol=1,eps=2}}\n}",
+       "m.hlo:4:69: error: unknown tolerance field 'eps'; expected atol, rtol "
+       "or ulps"},
+      {"ResultAccuracyNotANumber",
+       "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
+       "exponential(p), result_accuracy={tolerance={ulps=x}}\n}",
+       "m.hlo:4:67: error: expected a number for ulps"},
       {"ConstantDecimalForInt",
        "HloModule m\nENTRY e {\n  ROOT c = s32[] constant(1.5)\n}",
        "m.hlo:3:27: error: expected an integer for s32, found 1.5"},
@@ -282,13 +315,13 @@ const std::vector<Case>& Cases() {
        "HloModule m, entry_computation_layout={(f32[3]{0})->f32[3]{0}}\nENTRY "
        "e "
        "{\n  ROOT p = f32[2] parameter(0)\n}",
-       "m.hlo: error: entry_computation_layout parameter 0 f32[3]{0} does not "
-       "fit parameter f32[2]{0}"},
+       "m.hlo:3:8: error: %p: entry_computation_layout parameter 0 f32[3]{0} "
+       "does not fit parameter f32[2]{0}"},
       {"AliasOutOfRange",
        "HloModule m, input_output_alias={ {1}: (0, {}, may-alias) }\nENTRY e "
        "{\n  ROOT p = f32[2] parameter(0)\n}",
-       "m.hlo: error: input_output_alias output index {1} does not exist in "
-       "f32[2]{0}"},
+       "m.hlo:2:7: error: input_output_alias output index {1} does not exist "
+       "in f32[2]{0}"},
       {"AsyncDoneWrongOperand",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT d = f32[] "
        "custom-call-done(p)\n}",
