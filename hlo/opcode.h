@@ -117,7 +117,7 @@ namespace xlite {
   X(kRoundNearestAfz, "round-nearest-afz", 1)                       \
   X(kRoundNearestEven, "round-nearest-even", 1)                     \
   X(kRsqrt, "rsqrt", 1)                                             \
-  X(kScaledDot, "scaled-dot", 4)                                    \
+  X(kScaledDot, "scaled-dot", kVariadic)                            \
   X(kScan, "scan", kVariadic)                                       \
   X(kScatter, "scatter", kVariadic)                                 \
   X(kSelect, "select", 3)                                           \

@@ -191,6 +191,8 @@ int MinOperands(HloOpcode op) {
       return 2;
     case HloOpcode::kScatter:
       return 3;
+    case HloOpcode::kScaledDot:
+      return 4;
     case HloOpcode::kAllGather:
     case HloOpcode::kAllGatherStart:
     case HloOpcode::kAllReduce:

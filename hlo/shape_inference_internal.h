@@ -44,6 +44,8 @@ Shape TupleOrSingle(std::vector<Shape> shapes);
 absl::StatusOr<Shape> InferDot(const Shape& lhs, const Shape& rhs,
                                const DotDimensionNumbers& d,
                                PrimitiveType declared_type);
+/// scaled-dot (shape_inference_scaled_dot.cc).
+absl::StatusOr<Shape> InferScaledDot(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferConvolution(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferGather(const HloInstruction& hlo);
 absl::StatusOr<Shape> InferScatter(const HloInstruction& hlo);

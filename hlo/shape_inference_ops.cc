@@ -338,9 +338,7 @@ absl::StatusOr<Shape> InferNonElementwiseShape(const HloInstruction& hlo) {
                       hlo.shape().IsArray() ? hlo.shape().element_type()
                                             : operand(0).element_type());
     case HloOpcode::kScaledDot:
-      return InferDot(operand(0), operand(2), a.dot->dnums,
-                      hlo.shape().IsArray() ? hlo.shape().element_type()
-                                            : operand(0).element_type());
+      return InferScaledDot(hlo);
     case HloOpcode::kRaggedDot: {
       // lhs [.., m, k] ragged along lhs_ragged_dims; rhs has a group dim.
       DotDimensionNumbers d = a.dot->dnums;

@@ -5,14 +5,37 @@
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/struct.pb.h"
-#include "google/protobuf/util/json_util.h"
+#include "hlo/block_scaled_config.h"
 #include "hlo/float_types.h"
 #include "hlo/primitive_type.h"
+#include "passes/block_scaling_internal.h"
 #include "passes/hlo_util.h"
 
 namespace xlite {
+namespace block_scaling_internal {
+
+absl::Status Error(const HloInstruction* h, absl::string_view message) {
+  const absl::string_view what = h->opcode() == HloOpcode::kCustomCall
+                                     ? h->attrs().custom_call->target
+                                     : HloOpcodeString(h->opcode());
+  return absl::InvalidArgumentError(
+      absl::StrCat(h->name(), " (", what, "): ", message));
+}
+
+bool DefaultLayout(const Shape& s) {
+  return !s.has_layout() || s.layout() == xlite::DefaultLayout(s.rank());
+}
+
+}  // namespace block_scaling_internal
+
 namespace {
+
+using block_scaling_internal::Builder;
+using block_scaling_internal::DefaultLayout;
+using block_scaling_internal::DotParts;
+using block_scaling_internal::Error;
+using block_scaling_internal::Last;
+using block_scaling_internal::RoundUp;
 
 constexpr char kBlockScaledDot[] = "__op$block_scaled_dot";
 constexpr char kCudnnBlockScaledDot[] = "__cudnn$blockScaledDot";
@@ -33,100 +56,15 @@ bool IsCall(const HloInstruction* h, absl::string_view target) {
          h->attrs().custom_call->target == target;
 }
 
-int64_t Last(const Shape& s) { return s.dimensions(s.rank() - 1); }
-int64_t RoundUp(int64_t x, int64_t m) { return (x + m - 1) / m * m; }
-
-absl::Status Error(const HloInstruction* h, absl::string_view message) {
-  return absl::InvalidArgumentError(
-      absl::StrCat(h->name(), " (", h->attrs().custom_call->target,
-                   "): ", message));
+// The explicit block size (hlo/block_scaled_config.h, shared with the
+// evaluator so hlo-run and the rewritten module agree).
+absl::StatusOr<std::optional<int64_t>> ConfiguredBlockSize(
+    const HloInstruction* h) {
+  absl::StatusOr<std::optional<int64_t>> block =
+      BlockSizeFromBackendConfig(h->backend_config());
+  if (!block.ok()) return Error(h, block.status().message());
+  return block;
 }
-
-// backend_config={"block_scaled_dot_backend_config":{"block_size":N}},
-// read with protobuf's JSON parser.
-std::optional<int64_t> ConfiguredBlockSize(const HloInstruction* h) {
-  if (h->backend_config().empty()) return std::nullopt;
-  google::protobuf::Struct config;
-  if (!google::protobuf::util::JsonStringToMessage(h->backend_config(),
-                                                   &config)
-           .ok()) {
-    return std::nullopt;
-  }
-  auto outer = config.fields().find("block_scaled_dot_backend_config");
-  if (outer == config.fields().end() || !outer->second.has_struct_value()) {
-    return std::nullopt;
-  }
-  const auto& inner = outer->second.struct_value().fields();
-  auto size = inner.find("block_size");
-  if (size == inner.end() || !size->second.has_number_value()) {
-    return std::nullopt;
-  }
-  return static_cast<int64_t>(size->second.number_value());
-}
-
-// Builds instructions in one computation, shapes given layouts like `like`.
-class Builder {
- public:
-  Builder(HloComputation* c, const HloInstruction* like) : c_(c), like_(like) {}
-  HloComputation* computation() const { return c_; }
-
-  Shape S(PrimitiveType t, std::vector<int64_t> dims) const {
-    return LayoutLike(Shape(t, dims), like_);
-  }
-  HloInstruction* Convert(HloInstruction* x, PrimitiveType t) {
-    if (x->shape().element_type() == t) return x;
-    Shape s = x->shape();
-    s.set_element_type(t);
-    return AddNew(c_, HloOpcode::kConvert, s, {x});
-  }
-  HloInstruction* Reshape(HloInstruction* x, std::vector<int64_t> dims) {
-    if (std::vector<int64_t>(x->shape().dimensions().begin(),
-                             x->shape().dimensions().end()) == dims) {
-      return x;
-    }
-    return AddReshape(c_, x, S(x->shape().element_type(), dims));
-  }
-  HloInstruction* Binary(HloOpcode op, HloInstruction* a, HloInstruction* b) {
-    return AddNew(c_, op, a->shape(), {a, b});
-  }
-  HloInstruction* Slice(HloInstruction* x, std::vector<int64_t> limits) {
-    bool whole = true;
-    std::vector<SliceDimension> dims;
-    for (size_t i = 0; i < limits.size(); ++i) {
-      dims.push_back({0, limits[i], 1});
-      whole &= limits[i] == x->shape().dimensions(i);
-    }
-    if (whole) return x;
-    HloInstruction* s =
-        AddNew(c_, HloOpcode::kSlice, S(x->shape().element_type(), limits), {x});
-    s->mutable_attrs().slice = dims;
-    return s;
-  }
-  HloInstruction* Zero(PrimitiveType t) {
-    Literal l = Literal::Scalar(t, 0);
-    l.mutable_shape_for_layout() = S(t, {});
-    return AddConstant(c_, std::move(l));
-  }
-  // Pads the last two dims at the high end up to `dims`.
-  HloInstruction* PadTo(HloInstruction* x, std::vector<int64_t> dims) {
-    bool same = true;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      same &= dims[i] == x->shape().dimensions(i);
-    }
-    if (same) return x;
-    const PrimitiveType t = x->shape().element_type();
-    HloInstruction* p = AddNew(c_, HloOpcode::kPad, S(t, dims), {x, Zero(t)});
-    PaddingConfig& config = p->mutable_attrs().padding;
-    for (size_t i = 0; i < dims.size(); ++i) {
-      config.dimensions.push_back({0, dims[i] - x->shape().dimensions(i), 0});
-    }
-    return p;
-  }
-
- private:
-  HloComputation* c_;
-  const HloInstruction* like_;
-};
 
 // The layout of the broadcast that adds the block dimension after the
 // scale's last dimension: the operand's order with the new (most-numbered)
@@ -139,10 +77,6 @@ Layout BlockBroadcastLayout(const Shape& scale) {
     m2m.push_back(d);
   }
   return Layout(m2m);
-}
-
-bool DefaultLayout(const Shape& s) {
-  return !s.has_layout() || s.layout() == xlite::DefaultLayout(s.rank());
 }
 
 // convert(data) * reshape(broadcast(convert(scale))) in type `t`, the
@@ -196,15 +130,6 @@ HloInstruction* ContractLast(Builder& b, HloInstruction* lhs,
   return dot;
 }
 
-struct DotParts {
-  HloInstruction* lhs;
-  HloInstruction* rhs;
-  HloInstruction* lhs_scale;
-  HloInstruction* rhs_scale = nullptr;
-  HloInstruction* global = nullptr;
-  int64_t lhs_block = 0;
-  int64_t rhs_block = 0;
-};
 
 absl::StatusOr<DotParts> Inspect(HloInstruction* h) {
   const int64_t n = h->operand_count();
@@ -225,14 +150,16 @@ absl::StatusOr<DotParts> Inspect(HloInstruction* h) {
        p.global->shape().element_type() != h->shape().element_type())) {
     return Error(h, "the global scale must be a scalar of the result type");
   }
-  std::optional<int64_t> configured = ConfiguredBlockSize(h);
+  absl::StatusOr<std::optional<int64_t>> configured_or =
+      ConfiguredBlockSize(h);
+  if (!configured_or.ok()) return configured_or.status();
+  const std::optional<int64_t> configured = *configured_or;
   auto block_of = [&](HloInstruction* data,
                       HloInstruction* scale) -> absl::StatusOr<int64_t> {
     if (scale->shape().rank() != rank) {
       return Error(h, "scales must have the data's rank");
     }
     if (configured.has_value()) {
-      if (*configured <= 0) return Error(h, "block_size must be positive");
       return *configured;
     }
     const int64_t k = Last(data->shape()), sk = Last(scale->shape());
@@ -321,6 +248,10 @@ Family FamilyOf(PrimitiveType data, PrimitiveType scale) {
   return Family::kNone;
 }
 
+}  // namespace
+
+namespace block_scaling_internal {
+
 bool CudnnEligible(HloInstruction* h, const DotParts& p,
                    const BlockScalingTarget& target) {
   if (!target.cudnn.AtLeast(9, 10) || target.compute_capability_major < 10 ||
@@ -360,8 +291,8 @@ bool CudnnEligible(HloInstruction* h, const DotParts& p,
   return true;
 }
 
-absl::Status ToCudnn(HloInstruction* h, const DotParts& p,
-                     const BlockScalingTarget& target) {
+HloInstruction* BuildCudnnCall(HloInstruction* h, const DotParts& p,
+                               const BlockScalingTarget& target) {
   HloComputation* c = h->parent();
   Builder b(c, h);
   const int64_t rank = h->shape().rank();
@@ -399,8 +330,12 @@ absl::Status ToCudnn(HloInstruction* h, const DotParts& p,
   if (scale_inside) operands.push_back(p.global);
   Shape tuple = Shape::Tuple({b.S(t, padded_dims),
                               b.S(PrimitiveType::kU8, {0})});
+  // A custom call keeps its other attributes; a scaled-dot becomes one.
   std::unique_ptr<HloInstruction> call_owner =
-      h->CloneWithNewOperands(tuple, operands);
+      h->opcode() == HloOpcode::kCustomCall
+          ? h->CloneWithNewOperands(tuple, operands)
+          : HloInstruction::Create(HloOpcode::kCustomCall, tuple, operands);
+  call_owner->set_metadata(h->metadata());
   call_owner->set_name(c->parent()->NewInstructionName("cudnn-block-scaled-dot"));
   call_owner->mutable_attrs().custom_call->target = kCudnnBlockScaledDot;
   call_owner->set_backend_config("");
@@ -413,14 +348,19 @@ absl::Status ToCudnn(HloInstruction* h, const DotParts& p,
     HloInstruction* g = AddBroadcast(c, p.global, result->shape(), {});
     result = b.Binary(HloOpcode::kMultiply, result, g);
   }
-  result = b.Slice(result, out_dims);
-  return ReplaceKeepingShape(h, result);
+  return b.Slice(result, out_dims);
 }
+
+}  // namespace block_scaling_internal
+
+namespace {
 
 // dequantize(data, scale) -> its expansion in place.
 absl::Status ExpandDequantize(HloInstruction* h) {
   if (h->operand_count() != 2) return Error(h, "takes (data, scale)");
-  std::optional<int64_t> block = ConfiguredBlockSize(h);
+  absl::StatusOr<std::optional<int64_t>> configured = ConfiguredBlockSize(h);
+  if (!configured.ok()) return configured.status();
+  std::optional<int64_t> block = *configured;
   const int64_t k = Last(h->operand(0)->shape());
   const int64_t sk = Last(h->operand(1)->shape());
   if (!block.has_value()) {
@@ -471,7 +411,9 @@ absl::Status ExpandQuantize(HloInstruction* h) {
   const Shape& ss = h->shape().tuple_shapes(1);
   const int64_t k = Last(x->shape());
   const int64_t sk = Last(ss);
-  std::optional<int64_t> block = ConfiguredBlockSize(h);
+  absl::StatusOr<std::optional<int64_t>> configured = ConfiguredBlockSize(h);
+  if (!configured.ok()) return configured.status();
+  std::optional<int64_t> block = *configured;
   if (!block.has_value()) {
     if (sk == 0 || k % sk != 0) {
       return Error(h, "the block size K / scale_K is not a whole number");
@@ -521,13 +463,17 @@ absl::StatusOr<bool> RunBlockScalingRewriter(HloModule& module,
   bool changed = false;
   for (HloComputation* c : module.MakeComputationPostOrder()) {
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
-      if (h->opcode() != HloOpcode::kCustomCall) continue;
       absl::Status s = absl::OkStatus();
-      if (IsCall(h, kBlockScaledDot)) {
+      if (h->opcode() == HloOpcode::kScaledDot) {
+        s = block_scaling_internal::RewriteScaledDot(h, target);
+      } else if (h->opcode() != HloOpcode::kCustomCall) {
+        continue;
+      } else if (IsCall(h, kBlockScaledDot)) {
         absl::StatusOr<DotParts> parts = Inspect(h);
         if (!parts.ok()) return parts.status();
-        s = CudnnEligible(h, *parts, target) ? ToCudnn(h, *parts, target)
-                                             : Expand(h, *parts);
+        s = CudnnEligible(h, *parts, target)
+                ? ReplaceKeepingShape(h, BuildCudnnCall(h, *parts, target))
+                : Expand(h, *parts);
       } else if (IsCall(h, kDequantize)) {
         s = ExpandDequantize(h);
       } else if (IsCall(h, kQuantize)) {

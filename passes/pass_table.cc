@@ -3,8 +3,6 @@
 
 #include <functional>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_split.h"
 #include "passes/block_scaling.h"
 #include "passes/passes.h"
 #include "passes/while_loop_all_reduce_code_motion.h"
@@ -102,26 +100,20 @@ const PassRegistry& PassRegistry::Global() {
       {"block-scaling-rewriter",
        "rewrites block-scaled dots for cuDNN or into HLO; expands "
        "(de)quantize",
-       {{"cudnn_version", Type::kString, "0.0.0",
+       {{"cudnn_version", Type::kVersion, "0.0.0",
          "cuDNN version X.Y.Z of the target (0: none; from --gpu-spec / "
          "--cudnn-version)"},
-        {"compute_capability", Type::kString, "0.0",
-         "compute capability M.m of the target (from --gpu-spec)"}},
+        {"compute_capability", Type::kComputeCapability, "0.0",
+         "compute capability M.m[a|f] of the target, as XLA writes it "
+         "(from --gpu-spec)"}},
        [](const PassOptions& o) -> std::unique_ptr<HloPass> {
          BlockScalingTarget target;
-         absl::StatusOr<gpu::CudnnVersion> v =
-             gpu::ParseCudnnVersion(o.GetString("cudnn_version"));
-         if (v.ok()) target.cudnn = *v;
-         std::vector<std::string> cc =
-             absl::StrSplit(o.GetString("compute_capability"), '.');
-         if (!cc.empty()) {
-           (void)absl::SimpleAtoi(cc[0], &target.compute_capability_major);
-         }
-         if (cc.size() > 1) {
-           (void)absl::SimpleAtoi(cc[1].substr(0, cc[1].find_first_not_of(
-                                                      "0123456789")),
-                                  &target.compute_capability_minor);
-         }
+         const DottedVersion v = o.GetVersion("cudnn_version");
+         target.cudnn = {v.major, v.minor, v.patch};
+         const ComputeCapability cc =
+             o.GetComputeCapability("compute_capability");
+         target.compute_capability_major = cc.major;
+         target.compute_capability_minor = cc.minor;
          return std::make_unique<FunctionPass>(
              "block-scaling-rewriter", [target](HloModule& m) {
                return RunBlockScalingRewriter(m, target);

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-#include "absl/strings/numbers.h"
+#include "hlo/block_scaled_config.h"
 #include "hlo/evaluator/collectives.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/float_types.h"
@@ -19,24 +19,13 @@ absl::Status Invalid(absl::string_view what) {
   return absl::InvalidArgumentError(what);
 }
 
-// backend_config={"block_scaled_dot_backend_config":{"block_size":N}}.
-std::optional<int64_t> ConfiguredBlockSize(const std::string& config) {
-  const size_t at = config.find("\"block_size\"");
-  if (at == std::string::npos) return std::nullopt;
-  size_t p = config.find(':', at);
-  if (p == std::string::npos) return std::nullopt;
-  ++p;
-  while (p < config.size() && (config[p] == ' ' || config[p] == '"')) ++p;
-  size_t end = p;
-  while (end < config.size() &&
-         std::isdigit(static_cast<unsigned char>(config[end]))) {
-    ++end;
-  }
-  int64_t v;
-  if (!absl::SimpleAtoi(absl::string_view(config).substr(p, end - p), &v)) {
-    return std::nullopt;
-  }
-  return v;
+// The explicit block size of a call (the rewriter reads it the same way).
+absl::StatusOr<std::optional<int64_t>> ConfiguredBlockSize(
+    const HloInstruction& call) {
+  absl::StatusOr<std::optional<int64_t>> block =
+      BlockSizeFromBackendConfig(call.backend_config());
+  if (!block.ok()) return Invalid(block.status().message());
+  return block;
 }
 
 int64_t Last(const Shape& s) { return s.dimensions(s.rank() - 1); }
@@ -119,7 +108,10 @@ absl::StatusOr<Literal> BlockScaledDot(const HloInstruction& call,
   }
   const int64_t k = Last(ls);
   const Shape& lss = ops[2]->shape();
-  std::optional<int64_t> block = ConfiguredBlockSize(call.backend_config());
+  absl::StatusOr<std::optional<int64_t>> configured =
+      ConfiguredBlockSize(call);
+  if (!configured.ok()) return configured.status();
+  std::optional<int64_t> block = *configured;
   if (!block.has_value()) {
     if (Last(lss) == 0 || k % Last(lss) != 0) {
       return Invalid("the block size K / scale_K does not divide K");
@@ -146,7 +138,7 @@ absl::StatusOr<Literal> BlockScaledDot(const HloInstruction& call,
     // (MXFP8 data can meet NVFP4 data: blocks of 32 and 16).
     int64_t rhs_block = *block;
     const Shape& rss = ops[3]->shape();
-    if (!ConfiguredBlockSize(call.backend_config()).has_value()) {
+    if (!configured->has_value()) {
       if (Last(rss) == 0 || k % Last(rss) != 0) {
         return Invalid("the block size K / scale_K does not divide K");
       }
@@ -269,7 +261,10 @@ absl::StatusOr<Literal> Quantize(const HloInstruction& call,
   const Shape& ss = call.shape().tuple_shapes(1);
   const Literal& x = *ops[0];
   const int64_t k = Last(x.shape());
-  std::optional<int64_t> block = ConfiguredBlockSize(call.backend_config());
+  absl::StatusOr<std::optional<int64_t>> configured =
+      ConfiguredBlockSize(call);
+  if (!configured.ok()) return configured.status();
+  std::optional<int64_t> block = *configured;
   if (!block.has_value()) {
     if (Last(ss) == 0 || k % Last(ss) != 0) {
       return Invalid("the block size K / scale_K does not divide K");
@@ -303,7 +298,10 @@ absl::StatusOr<Literal> DequantizeCall(const HloInstruction& call,
                                        absl::Span<const Literal* const> ops) {
   if (ops.size() != 2) return Invalid("__op$dequantize takes (data, scale)");
   const int64_t k = Last(ops[0]->shape());
-  std::optional<int64_t> block = ConfiguredBlockSize(call.backend_config());
+  absl::StatusOr<std::optional<int64_t>> configured =
+      ConfiguredBlockSize(call);
+  if (!configured.ok()) return configured.status();
+  std::optional<int64_t> block = *configured;
   const int64_t scale_k = Last(ops[1]->shape());
   if (!block.has_value()) {
     if (scale_k == 0 || k % scale_k != 0) {

@@ -138,10 +138,17 @@ std::vector<int64_t> DynamicStarts(Operands operands, size_t first,
 }  // namespace
 
 std::vector<uint8_t> ToPhysical(const Literal& literal) {
-  const Shape& shape = literal.shape();
+  return ToPhysicalAs(literal, literal.shape());
+}
+
+std::vector<uint8_t> ToPhysicalAs(const Literal& literal, const Shape& layout) {
+  const Shape& shape =
+      layout.IsArray() && layout.dimensions() == literal.shape().dimensions()
+          ? layout
+          : literal.shape();
   if (IsRowMajor(shape)) return literal.data();
   std::vector<uint8_t> out(literal.data().size());
-  const int64_t w = ElementBytes(shape);
+  const int64_t w = ElementBytes(literal.shape());
   const std::vector<int64_t> physical = PhysicalStrides(shape);
   int64_t linear = 0;
   ForEachIndex(shape.dimensions(), [&](absl::Span<const int64_t> index) {
@@ -181,15 +188,22 @@ absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
       return out;
     }
     case HloOpcode::kBitcast: {
+      // Element i of the operand's physical order becomes element i of the
+      // result's, as the instructions' declared layouts say (the operand
+      // value's own shape may carry another layout, e.g. a tuple element's).
+      // The element type may change when the byte sizes agree (XLA allows
+      // that); sub-byte types only keep their type.
       const Literal& in = *operands[0];
-      // Same bytes in physical order; the element type may change when
-      // the sizes agree (XLA allows that).
-      if (in.data().size() != static_cast<size_t>(shape.ByteSizeOfElements()) ||
-          BitWidth(in.shape().element_type()) < 8 ||
-          BitWidth(shape.element_type()) < 8) {
+      const PrimitiveType from = in.shape().element_type();
+      const PrimitiveType to = shape.element_type();
+      const bool same_type = from == to;
+      if ((same_type && in.element_count() != shape.ElementCount()) ||
+          (!same_type &&
+           (in.data().size() != static_cast<size_t>(shape.ByteSizeOfElements()) ||
+            BitWidth(from) < 8 || BitWidth(to) < 8))) {
         return InstructionError(hlo, "bitcast changes the data size");
       }
-      return FromPhysical(shape, ToPhysical(in));
+      return FromPhysical(shape, ToPhysicalAs(in, hlo.operand(0)->shape()));
     }
     case HloOpcode::kBroadcast: {
       const Literal& in = *operands[0];

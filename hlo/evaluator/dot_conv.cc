@@ -1,11 +1,12 @@
 // dot (any batch/contracting dimensions, preferred element type) and
 // convolution (any dim_labels, strides, padding, dilations, feature and
-// batch groups). Operands are converted to the result type first, as XLA
-// does; f32/f64/c64/c128 matrix products go through Eigen.
+// batch groups). Operands are converted to the accumulation type first
+// (dot_kernels.h: f32 for narrow floats, as XLA:CPU computes them) and the
+// result rounded once; real floats go through Eigen.
 
-#include <Eigen/Core>
 #include <cstring>
 
+#include "hlo/evaluator/dot_kernels.h"
 #include "hlo/evaluator/element_types.h"
 #include "hlo/evaluator/internal.h"
 
@@ -25,22 +26,7 @@ Literal Arrange(const Literal& in, absl::Span<const int64_t> batch,
   for (int64_t d : batch) *b *= in.shape().dimensions(d);
   for (int64_t d : rows) *r *= in.shape().dimensions(d);
   for (int64_t d : cols) *c *= in.shape().dimensions(d);
-  std::vector<int64_t> dims;
-  for (int64_t d : perm) dims.push_back(in.shape().dimensions(d));
-  Literal out(Shape(in.shape().element_type(), dims));
-  const int64_t w = ElementBytes(in.shape());
-  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
-  int64_t linear = 0;
-  ForEachIndex(dims, [&](absl::Span<const int64_t> index) {
-    int64_t source = 0;
-    for (size_t k = 0; k < perm.size(); ++k) {
-      source += index[k] * in_strides[perm[k]];
-    }
-    std::memcpy(out.mutable_data().data() + linear * w,
-                in.data().data() + source * w, w);
-    ++linear;
-  });
-  return out;
+  return Permute(in, perm);
 }
 
 std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batch,
@@ -56,72 +42,20 @@ std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batch,
   return free;
 }
 
-// out[b] = lhs[b] (M x K) * rhs[b] (K x N), all row-major in type Tr.
-template <typename Tr>
-void MatMul(const Literal& lhs, const Literal& rhs, Literal& out, int64_t B,
-            int64_t M, int64_t K, int64_t N) {
-  using S = typename Tr::Storage;
-  using C = typename Tr::Compute;
-  const S* a = Data<Tr>(lhs);
-  const S* b = Data<Tr>(rhs);
-  S* c = MutableData<Tr>(out);
-  if constexpr (std::is_same_v<S, float> || std::is_same_v<S, double> ||
-                kIsComplex<Tr>) {
-    using Matrix =
-        Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-    for (int64_t i = 0; i < B; ++i) {
-      Eigen::Map<const Matrix> x(a + i * M * K, M, K);
-      Eigen::Map<const Matrix> y(b + i * K * N, K, N);
-      Eigen::Map<Matrix> z(c + i * M * N, M, N);
-      z.noalias() = x * y;
-    }
-  } else if constexpr (Tr::kKind == Kind::kPred) {
-    for (int64_t i = 0; i < B * M * N; ++i) c[i] = 0;
-    for (int64_t bi = 0; bi < B; ++bi) {
-      for (int64_t m = 0; m < M; ++m) {
-        for (int64_t k = 0; k < K; ++k) {
-          if (!a[(bi * M + m) * K + k]) continue;
-          for (int64_t n = 0; n < N; ++n) {
-            if (b[(bi * K + k) * N + n]) c[(bi * M + m) * N + n] = 1;
-          }
-        }
-      }
-    }
-  } else {
-    // Narrow floats accumulate in float and round once; integers wrap.
-    using Acc = std::conditional_t<kIsInt<Tr>, uint64_t, C>;
-    std::vector<Acc> row(N);
-    for (int64_t bi = 0; bi < B; ++bi) {
-      for (int64_t m = 0; m < M; ++m) {
-        std::fill(row.begin(), row.end(), Acc(0));
-        for (int64_t k = 0; k < K; ++k) {
-          const Acc x = static_cast<Acc>(Tr::Load(a[(bi * M + m) * K + k]));
-          const S* yrow = b + (bi * K + k) * N;
-          for (int64_t n = 0; n < N; ++n) {
-            row[n] += x * static_cast<Acc>(Tr::Load(yrow[n]));
-          }
-        }
-        for (int64_t n = 0; n < N; ++n) {
-          c[(bi * M + m) * N + n] = Tr::Store(static_cast<C>(row[n]));
-        }
-      }
-    }
-  }
-}
-
 }  // namespace
 
 absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
                                     const Literal& rhs_operand,
                                     const DotDimensionNumbers& d,
                                     const Shape& shape) {
-  const PrimitiveType type = shape.element_type();
-  const Literal lhs_in = lhs_operand.shape().element_type() == type
-                             ? lhs_operand
-                             : ConvertLiteral(lhs_operand, type);
-  const Literal rhs_in = rhs_operand.shape().element_type() == type
-                             ? rhs_operand
-                             : ConvertLiteral(rhs_operand, type);
+  const PrimitiveType lhs_type = lhs_operand.shape().element_type();
+  const PrimitiveType rhs_type = rhs_operand.shape().element_type();
+  const PrimitiveType type =
+      AccumulationType(lhs_type, rhs_type, shape.element_type());
+  const Literal lhs_in = lhs_type == type ? lhs_operand
+                                          : ConvertLiteral(lhs_operand, type);
+  const Literal rhs_in = rhs_type == type ? rhs_operand
+                                          : ConvertLiteral(rhs_operand, type);
   const std::vector<int64_t> lhs_free =
       FreeDims(lhs_in.shape().rank(), d.lhs_batch_dimensions,
                d.lhs_contracting_dimensions);
@@ -138,61 +72,19 @@ absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
     return absl::InvalidArgumentError(
         "dot operands disagree on batch or contracting sizes");
   }
-  Literal out(shape);
+  Shape accumulated = shape;
+  accumulated.set_element_type(type);
+  Literal out(accumulated);
   if (out.element_count() != B * M * N) {
     return absl::InvalidArgumentError("dot result shape does not match");
   }
-  DispatchArrayType(type, [&](auto tr) {
-    MatMul<decltype(tr)>(lhs, rhs, out, B, M, K, N);
-    return 0;
-  });
-  return out;
+  MatMul(lhs, rhs, out, B, M, K, N);
+  return RoundResult(out, lhs_type, rhs_type, shape);
 }
 
 absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
   return DotLiterals(*operands[0], *operands[1], hlo.attrs().dot->dnums,
                      hlo.shape());
-}
-
-namespace {
-
-// x[idx] * scale[idx / block] (per-dimension blocks), in `type`.
-Literal BlockScale(const Literal& x, const Literal& scale, PrimitiveType type) {
-  Shape shape = x.shape();
-  shape.set_element_type(type);
-  Literal out(shape);
-  const Shape& ss = scale.shape();
-  std::vector<int64_t> block(shape.rank(), 1);
-  for (int64_t d = 0; d < shape.rank() && d < ss.rank(); ++d) {
-    block[d] = std::max<int64_t>(1, shape.dimensions(d) /
-                                        std::max<int64_t>(1, ss.dimensions(d)));
-  }
-  const std::vector<int64_t> sstr = Strides(ss.dimensions());
-  int64_t linear = 0;
-  ForEachIndex(shape.dimensions(), [&](absl::Span<const int64_t> idx) {
-    int64_t at = 0;
-    for (int64_t d = 0; d < ss.rank(); ++d) {
-      at += std::min(idx[d] / block[d], ss.dimensions(d) - 1) * sstr[d];
-    }
-    out.SetFromDouble(linear, x.GetAsDouble(linear) * scale.GetAsDouble(at));
-    ++linear;
-  });
-  return out;
-}
-
-}  // namespace
-
-// scaled-dot(lhs, lhs_scale, rhs, rhs_scale): each operand times its scale
-// broadcast over blocks, then the dot.
-absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& hlo,
-                                      Operands operands) {
-  const PrimitiveType type = hlo.shape().element_type();
-  const Literal lhs = BlockScale(*operands[0], *operands[1], type);
-  const Literal rhs = BlockScale(*operands[2], *operands[3], type);
-  absl::StatusOr<Literal> out =
-      DotLiterals(lhs, rhs, hlo.attrs().dot->dnums, hlo.shape());
-  if (!out.ok()) return InstructionError(hlo, out.status().message());
-  return out;
 }
 
 // ragged-dot(lhs, rhs, group_sizes): the rows of lhs's ragged dimension
@@ -364,19 +256,27 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
   if (!hlo.attrs().conv->dnums.has_value()) {
     return InstructionError(hlo, "convolution has no dim_labels");
   }
-  const PrimitiveType type = hlo.shape().element_type();
-  const Literal input = operands[0]->shape().element_type() == type
-                            ? *operands[0]
-                            : ConvertLiteral(*operands[0], type);
-  const Literal kernel = operands[1]->shape().element_type() == type
-                             ? *operands[1]
-                             : ConvertLiteral(*operands[1], type);
-  Literal out(hlo.shape());
-  DispatchArrayType(type, [&](auto tr) {
-    Convolve<decltype(tr)>(hlo, input, kernel, out);
-    return 0;
-  });
-  return out;
+  const PrimitiveType lhs_type = operands[0]->shape().element_type();
+  const PrimitiveType rhs_type = operands[1]->shape().element_type();
+  const PrimitiveType type =
+      AccumulationType(lhs_type, rhs_type, hlo.shape().element_type());
+  const Literal input = lhs_type == type ? *operands[0]
+                                         : ConvertLiteral(*operands[0], type);
+  const Literal kernel = rhs_type == type ? *operands[1]
+                                          : ConvertLiteral(*operands[1], type);
+  Shape accumulated = hlo.shape();
+  accumulated.set_element_type(type);
+  Literal out(accumulated);
+  const ConvolutionAttributes& conv = *hlo.attrs().conv;
+  if (!ConvolveByGemm(*conv.dnums, hlo.attrs().window.value_or(Window()),
+                      conv.feature_group_count, conv.batch_group_count, input,
+                      kernel, out)) {
+    DispatchArrayType(type, [&](auto tr) {
+      Convolve<decltype(tr)>(hlo, input, kernel, out);
+      return 0;
+    });
+  }
+  return RoundResult(out, lhs_type, rhs_type, hlo.shape());
 }
 
 }  // namespace xlite::eval

@@ -206,8 +206,13 @@ absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
     case HloOpcode::kStochasticConvert:
       return EvalStochasticConvert(hlo, *operands[0], *operands[1]);
     case HloOpcode::kCall:
-    case HloOpcode::kFusion:
       return Call(*hlo.called_computations()[0], operands);
+    case HloOpcode::kFusion: {
+      ++fusion_depth_;
+      absl::StatusOr<Literal> out = Call(*hlo.called_computations()[0], operands);
+      --fusion_depth_;
+      return out;
+    }
     case HloOpcode::kWhile: {
       Literal state = *operands[0];
       for (int64_t iteration = 0;; ++iteration) {

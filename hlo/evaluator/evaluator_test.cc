@@ -346,14 +346,15 @@ TEST(DotConv, ScaledDotAppliesBlockScales) {
   const std::string m = R"(HloModule m
 ENTRY e {
   a = f8e4m3fn[1,4] parameter(0)
-  as = f8e8m0fnu[1,2] parameter(1)
-  b = f8e4m3fn[1,4] parameter(2)
+  b = f8e4m3fn[1,4] parameter(1)
+  as = f8e8m0fnu[1,2] parameter(2)
   bs = f8e8m0fnu[1,1] parameter(3)
-  ROOT d = f32[1,1] scaled-dot(a, as, b, bs), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  ROOT d = f32[1,1] scaled-dot(a, b, as, bs), lhs_contracting_dims={1}, rhs_contracting_dims={1}
 })";
+  // XLA's operand order: (lhs, rhs, lhs_scale, rhs_scale).
   // (1*2 + 2*2 + 3*0.5 + 4*0.5) * 4 = 9.5 * 4 = 38.
-  EXPECT_EQ(Eval(m, {"f8e4m3fn[1,4] {{1, 2, 3, 4}}", "f8e8m0fnu[1,2] {{2, 0.5}}",
-                     "f8e4m3fn[1,4] {{1, 1, 1, 1}}", "f8e8m0fnu[1,1] {{4}}"}),
+  EXPECT_EQ(Eval(m, {"f8e4m3fn[1,4] {{1, 2, 3, 4}}", "f8e4m3fn[1,4] {{1, 1, 1, 1}}",
+                     "f8e8m0fnu[1,2] {{2, 0.5}}", "f8e8m0fnu[1,1] {{4}}"}),
             "f32[1,1] { {38} }");
 }
 

@@ -51,6 +51,9 @@ class Evaluator {
   /// How many times this device ran `hlo` before (collectives match the
   /// k-th run on every device).
   int64_t NextRun(const HloInstruction* hlo) { return runs_[hlo]++; }
+  /// Whether a fusion's computation is being evaluated (XLA:CPU leaves the
+  /// reduces inside fusions in sequential order; see EvalReduce).
+  bool in_fusion() const { return fusion_depth_ > 0; }
 
  private:
   absl::StatusOr<Literal> Visit(const HloInstruction& hlo, Operands operands);
@@ -61,6 +64,7 @@ class Evaluator {
   std::mt19937_64 rng_;
   uint64_t rng_state_ = 0;
   int depth_ = 0;
+  int fusion_depth_ = 0;
   absl::flat_hash_map<const HloInstruction*, int64_t> runs_;
   // Post orders of the computations called so far (loops and reducers call
   // the same ones many times).
@@ -110,6 +114,9 @@ int64_t ScalarIndex(const Literal& literal);
 
 /// Physical (layout) order <-> the logical row-major order Literal uses.
 std::vector<uint8_t> ToPhysical(const Literal& literal);
+/// The same with the layout of `layout` (the declared shape of the
+/// instruction that produced `literal`) when its dimensions match.
+std::vector<uint8_t> ToPhysicalAs(const Literal& literal, const Shape& layout);
 Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes);
 
 // ------------------------------------------------------- opcode families

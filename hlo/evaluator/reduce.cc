@@ -5,100 +5,11 @@
 
 #include <cstring>
 
+#include "hlo/evaluator/accumulation.h"
 #include "hlo/evaluator/element_types.h"
 #include "hlo/evaluator/internal.h"
 
 namespace xlite::eval {
-
-namespace {
-
-// acc = op(acc, x) for one binary opcode, rounding to the type every step.
-template <typename Tr>
-bool ApplyBinary(HloOpcode op, typename Tr::Storage& acc,
-                 typename Tr::Storage x) {
-  using C = typename Tr::Compute;
-  const C a = Tr::Load(acc), b = Tr::Load(x);
-  if constexpr (Tr::kKind == Kind::kPred) {
-    switch (op) {
-      case HloOpcode::kAnd:
-      case HloOpcode::kMinimum:
-      case HloOpcode::kMultiply:
-        acc = Tr::Store(a && b);
-        return true;
-      case HloOpcode::kOr:
-      case HloOpcode::kMaximum:
-      case HloOpcode::kAdd:
-        acc = Tr::Store(a || b);
-        return true;
-      case HloOpcode::kXor:
-        acc = Tr::Store(a != b);
-        return true;
-      default:
-        return false;
-    }
-  } else if constexpr (kIsInt<Tr>) {
-    using U = std::make_unsigned_t<C>;
-    switch (op) {
-      case HloOpcode::kAdd:
-        acc = Tr::Store(static_cast<C>(static_cast<U>(a) + static_cast<U>(b)));
-        return true;
-      case HloOpcode::kMultiply:
-        acc = Tr::Store(static_cast<C>(static_cast<U>(a) * static_cast<U>(b)));
-        return true;
-      case HloOpcode::kMaximum:
-        acc = Tr::Store(a > b ? a : b);
-        return true;
-      case HloOpcode::kMinimum:
-        acc = Tr::Store(a < b ? a : b);
-        return true;
-      case HloOpcode::kAnd:
-        acc = Tr::Store(static_cast<C>(a & b));
-        return true;
-      case HloOpcode::kOr:
-        acc = Tr::Store(static_cast<C>(a | b));
-        return true;
-      case HloOpcode::kXor:
-        acc = Tr::Store(static_cast<C>(a ^ b));
-        return true;
-      default:
-        return false;
-    }
-  } else if constexpr (kIsFloat<Tr>) {
-    switch (op) {
-      case HloOpcode::kAdd:
-        acc = Tr::Store(a + b);
-        return true;
-      case HloOpcode::kMultiply:
-        acc = Tr::Store(a * b);
-        return true;
-      case HloOpcode::kMaximum:
-        acc = Tr::Store(std::isnan(a)   ? a
-                        : std::isnan(b) ? b
-                                        : (a >= b ? a : b));
-        return true;
-      case HloOpcode::kMinimum:
-        acc = Tr::Store(std::isnan(a)   ? a
-                        : std::isnan(b) ? b
-                                        : (a <= b ? a : b));
-        return true;
-      default:
-        return false;
-    }
-  } else {
-    switch (op) {
-      case HloOpcode::kAdd:
-        acc = Tr::Store(a + b);
-        return true;
-      case HloOpcode::kMultiply:
-        acc = Tr::Store(a * b);
-        return true;
-      default:
-        return false;
-    }
-  }
-}
-
-}  // namespace
 
 // ---------------------------------------------------------------- combiner
 
@@ -161,104 +72,6 @@ absl::Status Combiner::Combine(absl::Span<Literal* const> accumulators,
 
 namespace {
 
-// Maps each input index to its output position: out_strides_for_input[d]
-// is the output stride of input dimension d, 0 for reduced dimensions.
-std::vector<int64_t> OutputStridesForInput(const Shape& input,
-                                           absl::Span<const int64_t> reduced) {
-  std::vector<bool> is_reduced(input.rank(), false);
-  for (int64_t d : reduced) is_reduced[d] = true;
-  std::vector<int64_t> kept_dims;
-  for (int64_t d = 0; d < input.rank(); ++d) {
-    if (!is_reduced[d]) kept_dims.push_back(input.dimensions(d));
-  }
-  const std::vector<int64_t> out_strides = Strides(kept_dims);
-  std::vector<int64_t> result(input.rank(), 0);
-  int64_t k = 0;
-  for (int64_t d = 0; d < input.rank(); ++d) {
-    if (!is_reduced[d]) result[d] = out_strides[k++];
-  }
-  return result;
-}
-
-// Fills `out` with copies of the scalar `value`.
-void Fill(Literal& out, const Literal& value) {
-  const int64_t w = ElementBytes(out.shape());
-  const int64_t n = out.element_count();
-  for (int64_t i = 0; i < n; ++i) {
-    std::memcpy(out.mutable_data().data() + i * w, value.data().data(), w);
-  }
-}
-
-}  // namespace
-
-absl::StatusOr<Literal> EvalReduce(Evaluator& evaluator,
-                                   const HloInstruction& hlo,
-                                   Operands operands) {
-  const int k = static_cast<int>(operands.size() / 2);
-  const Shape& input = operands[0]->shape();
-  std::vector<Literal> outs;
-  for (int i = 0; i < k; ++i) {
-    const Shape& s =
-        hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(i) : hlo.shape();
-    outs.emplace_back(s);
-    Fill(outs.back(), *operands[k + i]);
-  }
-  const std::vector<int64_t> map =
-      OutputStridesForInput(input, hlo.dimensions());
-  Combiner combiner(evaluator, *hlo.to_apply(), k);
-  if (combiner.binary_op().has_value()) {
-    const HloOpcode op = *combiner.binary_op();
-    bool ok = true;
-    DispatchArrayType(input.element_type(), [&](auto tr) {
-      using Tr = decltype(tr);
-      const auto* x = Data<Tr>(*operands[0]);
-      auto* acc = MutableData<Tr>(outs[0]);
-      int64_t linear = 0;
-      const int64_t rank = input.rank();
-      // Innermost dimension in a tight loop.
-      const int64_t inner = rank == 0 ? 1 : input.dimensions(rank - 1);
-      const int64_t inner_stride = rank == 0 ? 0 : map[rank - 1];
-      std::vector<int64_t> outer(input.dimensions().begin(),
-                                 input.dimensions().end());
-      if (rank > 0) outer.pop_back();
-      ForEachIndex(outer, [&](absl::Span<const int64_t> index) {
-        int64_t o = 0;
-        for (size_t d = 0; d < index.size(); ++d) o += index[d] * map[d];
-        for (int64_t i = 0; i < inner; ++i) {
-          ok &= ApplyBinary<Tr>(op, acc[o + i * inner_stride], x[linear + i]);
-        }
-        linear += inner;
-      });
-      return 0;
-    });
-    if (ok) {
-      outs[0].mutable_shape_for_layout() =
-          hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(0) : hlo.shape();
-      if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
-      return std::move(outs[0]);
-    }
-    // Not natively supported for this type: fall back to the interpreter.
-    for (int i = 0; i < k; ++i) Fill(outs[i], *operands[k + i]);
-  }
-  std::vector<Literal*> accs;
-  for (Literal& o : outs) accs.push_back(&o);
-  std::vector<const Literal*> values(operands.begin(), operands.begin() + k);
-  int64_t linear = 0;
-  absl::Status status = absl::OkStatus();
-  ForEachIndex(input.dimensions(), [&](absl::Span<const int64_t> index) {
-    if (!status.ok()) return;
-    int64_t o = 0;
-    for (size_t d = 0; d < index.size(); ++d) o += index[d] * map[d];
-    status = combiner.Combine(accs, o, values, linear);
-    ++linear;
-  });
-  if (!status.ok()) return status;
-  if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
-  return std::move(outs[0]);
-}
-
-namespace {
-
 // Iterates the input positions of the window of output `out_index`: calls
 // f(input_linear_index) for each position inside the (unpadded, undilated)
 // input.
@@ -304,7 +117,7 @@ absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
   for (int i = 0; i < k; ++i) {
     outs.emplace_back(hlo.shape().IsTuple() ? hlo.shape().tuple_shapes(i)
                                             : hlo.shape());
-    Fill(outs.back(), *operands[k + i]);
+    FillWith(outs.back(), *operands[k + i]);
   }
   const Shape& out_shape = outs[0].shape();
   const std::vector<int64_t> in_strides = Strides(input.dimensions());
@@ -333,7 +146,7 @@ absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
       if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
       return std::move(outs[0]);
     }
-    for (int i = 0; i < k; ++i) Fill(outs[i], *operands[k + i]);
+    for (int i = 0; i < k; ++i) FillWith(outs[i], *operands[k + i]);
   }
   int64_t o = 0;
   ForEachIndex(out_shape.dimensions(), [&](absl::Span<const int64_t> idx) {
@@ -358,7 +171,7 @@ absl::StatusOr<Literal> EvalSelectAndScatter(Evaluator& evaluator,
   const HloComputation& select = *hlo.called_computations()[0];
   const HloComputation& scatter = *hlo.called_computations()[1];
   Literal out(hlo.shape());
-  Fill(out, init);
+  FillWith(out, init);
   const std::vector<int64_t> in_strides = Strides(input.dimensions());
   Combiner scatter_combiner(evaluator, scatter, 1);
   absl::Status status = absl::OkStatus();

@@ -238,6 +238,125 @@ ENTRY e {
             std::string::npos);
 }
 
+TEST(BlockScalingRewriter, ExplicitBlockSizeAgreesWithTheEvaluator) {
+  // K = 224 with 8 scale blocks: the default block would be 28, the
+  // configured one is 32 (the last block partly padding). XLA's tests spell
+  // the key unquoted; proto JSON spells an int64 as a string. The evaluator
+  // (hlo-run) and the rewritten module must read both alike.
+  for (const char* config :
+       {R"({"block_scaled_dot_backend_config":{block_size:32}})",
+        R"({"block_scaled_dot_backend_config":{"block_size":"32"}})",
+        R"({"block_scaled_dot_backend_config":{"block_size":32}})"}) {
+    SCOPED_TRACE(config);
+    for (const Band& band : {kBands[0], kBands[5]}) {
+      const std::string text =
+          Check(Dot("f8e4m3fn[4,16,224]", "f8e4m3fn[4,32,224]",
+                    "f8e5m2[4,16,8]", "f8e5m2[4,32,8]", "f32[4,16,32]", false,
+                    config),
+                band);
+      EXPECT_NE(text.find("slice={[0:4], [0:16], [0:7]}"), std::string::npos)
+          << text;
+    }
+  }
+  // A block size that is not a positive integer, or a config that is not
+  // JSON, is an error for both.
+  for (const char* config :
+       {R"({"block_scaled_dot_backend_config":{"block_size":0}})",
+        R"({"block_scaled_dot_backend_config":{"block_size":"x"}})",
+        R"({"block_scaled_dot_backend_config":{"block_size":2.5}})",
+        R"({"block_scaled_dot_backend_config":{"block_size":32} "x"})"}) {
+    SCOPED_TRACE(config);
+    auto module = ParseHloModule(Dot("f8e4m3fn[4,64]", "f8e4m3fn[8,64]",
+                                     "f8e8m0fnu[4,2]", "f8e8m0fnu[8,2]",
+                                     "f32[4,8]", false, config));
+    ASSERT_TRUE(module.ok()) << module.status().message();
+    std::vector<Literal> args;
+    for (const char* shape : {"f8e4m3fn[4,64]", "f8e4m3fn[8,64]",
+                              "f8e8m0fnu[4,2]", "f8e8m0fnu[8,2]"}) {
+      args.push_back(Literal(*ParseShape(shape)));
+    }
+    EXPECT_FALSE(EvaluateModule(**module, args).ok());
+    EXPECT_FALSE(RunBlockScalingRewriter(**module, {}).ok());
+  }
+}
+
+// scaled-dot(lhs, rhs, lhs_scale, rhs_scale[, input_global_scale,
+// weight_global_scale]) with the given dimension numbers.
+std::string ScaledDot(const std::string& lhs, const std::string& rhs,
+                      const std::string& ls, const std::string& rs,
+                      const std::string& out, const std::string& dims,
+                      bool globals = false) {
+  std::string text = absl::StrCat(
+      "HloModule m\nENTRY e {\n  lhs = ", lhs, " parameter(0)\n  rhs = ", rhs,
+      " parameter(1)\n  lhs_scale = ", ls, " parameter(2)\n  rhs_scale = ", rs,
+      " parameter(3)\n");
+  if (globals) {
+    absl::StrAppend(&text, "  input_global_scale = f32[] parameter(4)\n",
+                    "  weight_global_scale = f32[] parameter(5)\n");
+  }
+  absl::StrAppend(&text, "  ROOT r = ", out,
+                  " scaled-dot(lhs, rhs, lhs_scale, rhs_scale",
+                  globals ? ", input_global_scale, weight_global_scale" : "",
+                  "), ", dims, "\n}\n");
+  return text;
+}
+
+TEST(BlockScalingRewriter, ScaledDotInEveryBand) {
+  const std::string k = "lhs_contracting_dims={1}, rhs_contracting_dims={1}";
+  struct Case {
+    std::string hlo;
+    bool cudnn_capable;  // takes cuDNN where the band allows it
+  };
+  const Case cases[] = {
+      // MXFP8, rows padded to 128 for cuDNN.
+      {ScaledDot("f8e4m3fn[64,64]", "f8e4m3fn[32,64]", "f8e8m0fnu[64,2]",
+                 "f8e8m0fnu[32,2]", "f16[64,32]", k),
+       true},
+      // Batched MXFP8, mixed e4m3 x e5m2.
+      {ScaledDot("f8e4m3fn[2,16,64]", "f8e5m2[2,8,64]", "f8e8m0fnu[2,16,2]",
+                 "f8e8m0fnu[2,8,2]", "f32[2,16,8]",
+                 "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                 "rhs_batch_dims={0}, rhs_contracting_dims={2}"),
+       true},
+      // NVFP4 with the two global scales.
+      {ScaledDot("f4e2m1fn[16,64]", "f4e2m1fn[32,64]", "f8e4m3fn[16,4]",
+                 "f8e4m3fn[32,4]", "bf16[16,32]", k, /*globals=*/true),
+       true},
+      // e5m2 x e5m2: never cuDNN.
+      {ScaledDot("f8e5m2[16,64]", "f8e5m2[8,64]", "f8e8m0fnu[16,2]",
+                 "f8e8m0fnu[8,2]", "f32[16,8]", k),
+       false},
+      // 2-D blocks (4 rows x 32 columns) with f32 scales, rhs K-major.
+      {ScaledDot("f8e4m3fn[8,64]", "f8e4m3fn[64,16]", "f32[2,2]", "f32[2,4]",
+                 "f32[8,16]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+       false},
+  };
+  for (const Case& c : cases) {
+    for (const Band& band : kBands) {
+      SCOPED_TRACE(absl::StrCat(band.name, "\n", c.hlo));
+      const std::string text = Check(c.hlo, band);
+      EXPECT_EQ(text.find(" scaled-dot("), std::string::npos) << text;
+      const bool cudnn = c.cudnn_capable && band.cc_major >= 10 &&
+                         (band.cudnn_major > 9 || band.cudnn_minor >= 10);
+      EXPECT_EQ(UsesCudnn(text), cudnn) << text;
+    }
+  }
+}
+
+TEST(BlockScalingRewriter, ScaledDotWithOnlyTheRhsScaled) {
+  // XLA's placeholder for an unscaled lhs: a bf16 scalar scale.
+  const std::string text = Check(R"(HloModule m
+ENTRY e {
+  lhs = bf16[16,64] parameter(0)
+  rhs = f8e4m3fn[32,64] parameter(1)
+  lhs_scale = bf16[] constant(1)
+  rhs_scale = f8e8m0fnu[32,2] parameter(2)
+  ROOT r = bf16[16,32] scaled-dot(lhs, rhs, lhs_scale, rhs_scale), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+})",
+                                 kBands[5]);
+  EXPECT_NE(text.find("dot(%lhs, %multiply"), std::string::npos) << text;
+}
+
 TEST(GlobalScaleFusion, FoldsScalarMultiply) {
   const std::string m = R"(HloModule m
 ENTRY e {
