@@ -1,5 +1,10 @@
 #include "hlo/module_equal.h"
 
+#include <algorithm>
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/printer.h"
@@ -55,7 +60,68 @@ bool ComputationsEqual(const HloComputation& a, const HloComputation& b,
   return true;
 }
 
+// The line of `text` around position `at`.
+std::string LineAt(const std::string& text, size_t at) {
+  const size_t start = at == 0 ? 0 : text.rfind('\n', at - 1) + 1;
+  const size_t end = text.find('\n', at);
+  return text.substr(start, end == std::string::npos ? end : end - start);
+}
+
 }  // namespace
+
+std::string PrintModuleComputationsByName(const HloModule& module) {
+  const std::string printed = PrintModule(module);
+  // Each computation the module prints is a block that starts a line and
+  // reads as PrintComputation gives it; one not found (not printed on its
+  // own) stays where it is.
+  struct Block {
+    size_t at;
+    std::string name;
+    std::string text;
+  };
+  std::vector<Block> blocks;
+  for (const HloComputation* c : module.computations()) {
+    std::string text = PrintComputation(*c);
+    const size_t at = printed.find(absl::StrCat("\n", text));
+    if (at == std::string::npos) continue;
+    blocks.push_back({at + 1, c->name(), std::move(text)});
+  }
+  std::sort(blocks.begin(), blocks.end(),
+            [](const Block& x, const Block& y) { return x.at < y.at; });
+  std::string rest;
+  size_t from = 0;
+  std::vector<Block> moved;
+  for (Block& b : blocks) {
+    if (b.at < from) continue;  // Inside another block: leave it there.
+    rest.append(printed, from, b.at - from);
+    from = b.at + b.text.size();
+    moved.push_back(std::move(b));
+  }
+  rest.append(printed, from, std::string::npos);
+  blocks = std::move(moved);
+  std::sort(blocks.begin(), blocks.end(), [](const Block& x, const Block& y) {
+    return std::tie(x.name, x.text) < std::tie(y.name, y.text);
+  });
+  for (const Block& b : blocks) absl::StrAppend(&rest, "\n", b.text);
+  return rest;
+}
+
+bool PrintsEqualUpToComputationOrder(const HloModule& a, const HloModule& b,
+                                     std::string* difference) {
+  const std::string x = PrintModuleComputationsByName(a);
+  const std::string y = PrintModuleComputationsByName(b);
+  if (x == y) return true;
+  if (difference != nullptr) {
+    const size_t at =
+        std::mismatch(x.begin(), x.begin() + std::min(x.size(), y.size()),
+                      y.begin())
+            .first -
+        x.begin();
+    *difference = absl::StrCat("first:  ", LineAt(x, at),
+                               "\nsecond: ", LineAt(y, at));
+  }
+  return false;
+}
 
 bool ModulesEqual(const HloModule& a, const HloModule& b,
                   std::string* difference) {

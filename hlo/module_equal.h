@@ -15,6 +15,19 @@ namespace xlite {
 bool ModulesEqual(const HloModule& a, const HloModule& b,
                   std::string* difference = nullptr);
 
+/// The module's text (PrintModule) with the computations it prints moved
+/// after everything else, in name order. XLA's computation order is not
+/// kept across a reparse, so round-trip properties compare this form: it
+/// is equal for modules that print the same up to the order of their
+/// computations, whatever order the printer picks.
+std::string PrintModuleComputationsByName(const HloModule& module);
+
+/// True if `a` and `b` print identically up to the order of their
+/// computations. On inequality, `difference` (if given) quotes the first
+/// line that differs.
+bool PrintsEqualUpToComputationOrder(const HloModule& a, const HloModule& b,
+                                     std::string* difference = nullptr);
+
 }  // namespace xlite
 
 #endif  // XLITE_HLO_MODULE_EQUAL_H_

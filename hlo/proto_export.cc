@@ -5,6 +5,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/proto_attributes.h"
 #include "hlo/proto_convert.h"
@@ -12,7 +13,23 @@
 namespace xlite {
 namespace {
 
-void ExportMetadata(const OpMetadata& m, xla::OpMetadata* p) {
+// A profile type as the text gives it: XLA prints and reads the enum's
+// number; xlite also reads its name, in any case.
+absl::Status ExportProfileType(absl::string_view text, xla::OpMetadata* p) {
+  int value;
+  xla::ProfileType type;
+  if (absl::SimpleAtoi(text, &value) && xla::ProfileType_IsValid(value)) {
+    p->add_profile_type(static_cast<xla::ProfileType>(value));
+  } else if (xla::ProfileType_Parse(absl::AsciiStrToUpper(text), &type)) {
+    p->add_profile_type(type);
+  } else {
+    return absl::InvalidArgumentError(
+        absl::StrCat("metadata profile_type ", text, " is not a ProfileType"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExportMetadata(const OpMetadata& m, xla::OpMetadata* p) {
   p->set_op_type(m.op_type);
   p->set_op_name(m.op_name);
   p->set_source_file(m.source_file);
@@ -21,17 +38,17 @@ void ExportMetadata(const OpMetadata& m, xla::OpMetadata* p) {
   p->set_source_column(static_cast<int32_t>(m.source_column));
   p->set_source_end_column(static_cast<int32_t>(m.source_end_column));
   for (const std::string& t : m.profile_type) {
-    const std::string upper = absl::AsciiStrToUpper(t);
-    xla::ProfileType type;
-    if (xla::ProfileType_Parse(upper, &type)) p->add_profile_type(type);
+    absl::Status status = ExportProfileType(t, p);
+    if (!status.ok()) return status;
   }
   p->set_deduplicated_name(m.deduplicated_name);
   p->set_preserve_layout(m.preserve_layout);
   p->set_stack_frame_id(static_cast<int32_t>(m.stack_frame_id));
   p->set_scheduling_name(m.scheduling_name);
+  return absl::OkStatus();
 }
 
-void ExportSharding(const HloSharding& s, xla::OpSharding* p) {
+absl::Status ExportSharding(const HloSharding& s, xla::OpSharding* p) {
   using Type = HloSharding::Type;
   switch (s.type) {
     case Type::kReplicated:
@@ -54,7 +71,8 @@ void ExportSharding(const HloSharding& s, xla::OpSharding* p) {
     case Type::kTuple:
       p->set_type(xla::OpSharding::TUPLE);
       for (const HloSharding& e : s.tuple_elements) {
-        ExportSharding(e, p->add_tuple_shardings());
+        absl::Status status = ExportSharding(e, p->add_tuple_shardings());
+        if (!status.ok()) return status;
       }
       break;
     case Type::kTiled:
@@ -81,7 +99,10 @@ void ExportSharding(const HloSharding& s, xla::OpSharding* p) {
       }
       break;
   }
-  for (const OpMetadata& m : s.metadata) ExportMetadata(m, p->add_metadata());
+  for (const OpMetadata& m : s.metadata) {
+    absl::Status status = ExportMetadata(m, p->add_metadata());
+    if (!status.ok()) return status;
+  }
   if (s.shard_group != HloSharding::ShardGroup::kNone) {
     p->set_is_shard_group(true);
     p->set_shard_group_id(s.shard_group_id);
@@ -89,6 +110,35 @@ void ExportSharding(const HloSharding& s, xla::OpSharding* p) {
                                 ? xla::OpSharding::AS
                                 : xla::OpSharding::LIKE);
   }
+  return absl::OkStatus();
+}
+
+// Metadata, sharding and the domain's shardings.
+absl::Status ExportMetadataAndShardings(const HloInstruction& hlo,
+                                        xla::HloInstructionProto* p) {
+  absl::Status status;
+  if (hlo.has_metadata()) {
+    status.Update(ExportMetadata(hlo.metadata(), p->mutable_metadata()));
+  }
+  if (hlo.has_sharding()) {
+    status.Update(ExportSharding(hlo.sharding(), p->mutable_sharding()));
+  }
+  const DomainAttributes& domain = *hlo.attrs().domain;
+  if (hlo.opcode() == HloOpcode::kDomain) {
+    // The text names the sides as seen from outside the domain (`entry=` is
+    // the users' side, `exit=` the operand's); XLA's proto names them from
+    // inside it: domain_entry_sharding is the operand's side. So text `exit=`
+    // goes to domain_entry_sharding and `entry=` to domain_exit_sharding.
+    if (domain.exit.has_value()) {
+      status.Update(
+          ExportSharding(*domain.exit, p->mutable_domain_entry_sharding()));
+    }
+    if (domain.entry.has_value()) {
+      status.Update(
+          ExportSharding(*domain.entry, p->mutable_domain_exit_sharding()));
+    }
+  }
+  return status;
 }
 
 void AddIndex(const ShapeIndex& index,
@@ -116,8 +166,9 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
       p->add_called_computation_ids(c->unique_id());
     }
   }
-  if (hlo.has_metadata()) ExportMetadata(hlo.metadata(), p->mutable_metadata());
-  if (hlo.has_sharding()) ExportSharding(hlo.sharding(), p->mutable_sharding());
+  if (absl::Status status = ExportMetadataAndShardings(hlo, p); !status.ok()) {
+    return status;
+  }
   if (!hlo.backend_config().empty())
     p->set_backend_config(hlo.backend_config());
   for (const auto& [key, value] : hlo.frontend_attributes()) {
@@ -408,16 +459,9 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   if (op == HloOpcode::kScan) {
     p->set_num_carries(a.num_carries);
     p->set_is_reverse(a.is_reverse);
-    if (a.is_associative) p->set_is_associative(xla::TRI_STATE_TRUE);
-  }
-  const DomainAttributes& domain = *a.domain;
-  if (op == HloOpcode::kDomain) {
-    if (domain.entry.has_value()) {
-      ExportSharding(*domain.entry, p->mutable_domain_entry_sharding());
-    }
-    if (domain.exit.has_value()) {
-      ExportSharding(*domain.exit, p->mutable_domain_exit_sharding());
-    }
+    // Set either way, as XLA's parser sets it and its proto writer writes it.
+    p->set_is_associative(a.is_associative ? xla::TRI_STATE_TRUE
+                                           : xla::TRI_STATE_FALSE);
   }
   return absl::OkStatus();
 }

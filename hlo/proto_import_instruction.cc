@@ -31,10 +31,10 @@ OpMetadata ImportMetadata(const xla::OpMetadata& p) {
   m.source_column = p.source_column();
   m.source_end_column = p.source_end_column();
   for (int t : p.profile_type()) {
-    // Values this schema does not name are dropped (they cannot print).
+    // Printed as numbers, as XLA prints and reads them. Values this schema
+    // does not name are dropped: XLA's parser would refuse them.
     if (!xla::ProfileType_IsValid(t)) continue;
-    m.profile_type.push_back(absl::AsciiStrToLower(
-        xla::ProfileType_Name(static_cast<xla::ProfileType>(t))));
+    m.profile_type.push_back(absl::StrCat(t));
   }
   m.deduplicated_name = p.deduplicated_name();
   m.preserve_layout = p.preserve_layout();
@@ -544,11 +544,13 @@ absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
   }
   if (op == HloOpcode::kDomain) {
     a.domain->kind = "sharding";
+    // The proto's entry side is the operand's, which the text calls `exit=`
+    // (see ExportInstruction).
     if (p.has_domain_entry_sharding()) {
-      a.domain->entry = ImportSharding(p.domain_entry_sharding());
+      a.domain->exit = ImportSharding(p.domain_entry_sharding());
     }
     if (p.has_domain_exit_sharding()) {
-      a.domain->exit = ImportSharding(p.domain_exit_sharding());
+      a.domain->entry = ImportSharding(p.domain_exit_sharding());
     }
   }
   if (hlo->attrs() == HloAttributes()) {

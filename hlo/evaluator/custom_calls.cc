@@ -1,11 +1,13 @@
 // custom-call dispatch and the reference implementations the global
-// registry ships: XLA:CPU's TopK, and the LAPACK FFI calls JAX emits on CPU
-// for Cholesky and triangular solves.
+// registry ships: XLA:CPU's TopK, the LAPACK FFI calls JAX emits on CPU
+// for Cholesky and triangular solves, the SPMD annotations and
+// AllocateBuffer that XLA runs on one device, and QR (qr.cc).
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
 #include "hlo/evaluator/collectives.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/evaluator/qr.h"
 
 namespace xlite::eval {
 namespace {
@@ -117,10 +119,47 @@ absl::StatusOr<Literal> TrsmCall(const HloInstruction& call,
                          call.shape());
 }
 
+// Sharding, SPMDFullToShardShape and SPMDShardToFullShape annotate values
+// for the SPMD partitioner; on one device a shard is the whole value, so
+// they pass their operand through. A shard shape that differs from the full
+// one means the module needs the partitioner first.
+absl::StatusOr<Literal> SpmdIdentityCall(
+    const HloInstruction& call, absl::Span<const Literal* const> operands) {
+  const std::string& target = call.attrs().custom_call->target;
+  if (operands.size() != 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(target, " takes one operand"));
+  }
+  if (!ShapesCompatible(operands[0]->shape(), call.shape())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        target, " from ", operands[0]->shape().ToString(false), " to ",
+        call.shape().ToString(false),
+        " splits the value over devices; only the one-device (identity) "
+        "form runs here"));
+  }
+  return *operands[0];
+}
+
+// XLA gives AllocateBuffer's result uninitialized memory; zeros are one
+// such content, and deterministic.
+absl::StatusOr<Literal> AllocateBufferCall(
+    const HloInstruction& call, absl::Span<const Literal* const> operands) {
+  if (!operands.empty()) {
+    return absl::InvalidArgumentError("AllocateBuffer takes no operands");
+  }
+  return Literal(call.shape());
+}
+
 }  // namespace
 
 void RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   registry.Register("TopK", TopKCall);
+  for (const char* target :
+       {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape"}) {
+    registry.Register(target, SpmdIdentityCall);
+  }
+  registry.Register("AllocateBuffer", AllocateBufferCall);
+  RegisterQrCustomCalls(registry);
   RegisterBlockScaledCustomCalls(registry);
   for (const char* prefix : {"s", "d", "c", "z"}) {
     registry.Register(absl::StrCat("lapack_", prefix, "potrf_ffi"), PotrfCall);

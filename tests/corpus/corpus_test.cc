@@ -49,8 +49,10 @@ TEST_P(CorpusTest, TextParsesVerifiesAndRoundTrips) {
     auto again = ParseHloModule(printed);
     ASSERT_TRUE(again.ok()) << again.status().message();
     ASSERT_TRUE(VerifyModule(**again).ok());
-    EXPECT_EQ(PrintModule(**again), printed) << path;
+    // Equal up to computation order, which XLA does not keep on a reparse.
     std::string difference;
+    EXPECT_TRUE(PrintsEqualUpToComputationOrder(*module, **again, &difference))
+        << path << ": " << difference;
     EXPECT_TRUE(ModulesEqual(*module, **again, &difference))
         << path << ": " << difference;
   }

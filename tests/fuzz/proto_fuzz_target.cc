@@ -1,14 +1,14 @@
 // libFuzzer entry point for the HloModuleProto reader (binary and text
 // format), the verifier, the printer and the proto writer. Beyond "no
 // crash": a proto that loads and verifies must print to text that parses
-// and verifies, and must export to a proto that loads to the same print.
-#include <algorithm>
+// and verifies, and must export to a proto that loads to the same print
+// (up to the order of computations, which XLA does not keep).
 #include <cstdint>
 #include <cstdlib>
 #include <iostream>
 #include <string>
-#include <vector>
 
+#include "hlo/module_equal.h"
 #include "hlo/parser.h"
 #include "hlo/printer.h"
 #include "hlo/proto_convert.h"
@@ -19,24 +19,6 @@ namespace {
 [[noreturn]] void Fail(const std::string& what, const std::string& detail) {
   std::cerr << what << "\n" << detail << "\n";
   std::abort();
-}
-
-// The printed module with its computations (blocks separated by an empty
-// line) sorted: XLA's computation order follows the module's order of
-// computations, which a proto round trip does not keep.
-std::string ModuloComputationOrder(const std::string& printed) {
-  std::vector<std::string> blocks;
-  size_t start = 0;
-  while (start < printed.size()) {
-    size_t end = printed.find("\n\n", start);
-    if (end == std::string::npos) end = printed.size();
-    blocks.push_back(printed.substr(start, end - start));
-    start = end + 2;
-  }
-  if (blocks.size() > 1) std::sort(blocks.begin() + 1, blocks.end());
-  std::string out;
-  for (const std::string& block : blocks) out += block + "\n\n";
-  return out;
 }
 
 }  // namespace
@@ -67,21 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (!back.ok()) {
     Fail("exported proto does not load", std::string(back.status().message()));
   }
-  const std::string printed_back =
-      ModuloComputationOrder(xlite::PrintModule(**back));
-  const std::string printed_sorted = ModuloComputationOrder(printed);
-  if (printed_back != printed_sorted) {
-    const std::string& printed = printed_sorted;
-    size_t at = 0;
-    while (at < printed.size() && at < printed_back.size() &&
-           printed[at] == printed_back[at]) {
-      ++at;
-    }
-    const size_t line = printed.rfind('\n', at) + 1;
-    Fail("exported proto prints differently",
-         "first:  " + printed.substr(line, printed.find('\n', at) - line) +
-             "\nagain:  " +
-             printed_back.substr(line, printed_back.find('\n', at) - line));
+  std::string difference;
+  if (!xlite::PrintsEqualUpToComputationOrder(**module, **back, &difference)) {
+    Fail("exported proto prints differently", difference);
   }
   return 0;
 }
