@@ -387,164 +387,213 @@ absl::StatusOr<Literal> EvalCollectivePermute(Evaluator& e,
   return Literal::Tuple(std::move(elements));
 }
 
+// The operands as one value: the operand itself, or a tuple of several.
+Literal Bundle(Operands operands) {
+  if (operands.size() == 1) return *operands[0];
+  std::vector<Literal> v;
+  for (const Literal* o : operands) v.push_back(*o);
+  return Literal::Tuple(std::move(v));
+}
+
+// What every participant contributed to one collective.
+struct Exchanged {
+  int64_t n = 0;         // participants
+  int64_t position = 0;  // this device's place among them
+  size_t operand_count = 0;
+  std::vector<Literal> values;  // per participant: its Bundle
+
+  // Operand `k` of participant `p`.
+  const Literal& operand_of(int64_t p, size_t k) const {
+    return operand_count == 1 ? values[p] : values[p].tuple_elements()[k];
+  }
+};
+
+// Finds this device's group and exchanges the operands (as one tuple when
+// there are several) with every participant.
+absl::StatusOr<Exchanged> ExchangeOperands(Evaluator& e,
+                                           const HloInstruction& hlo,
+                                           Operands operands) {
+  absl::StatusOr<std::vector<int64_t>> who = Participants(e, hlo);
+  if (!who.ok()) return who.status();
+  Exchanged x;
+  x.n = who->size();
+  x.position = std::find(who->begin(), who->end(), e.device()) - who->begin();
+  x.operand_count = operands.size();
+  absl::StatusOr<std::vector<Literal>> values =
+      Gather(e, hlo, *who, Bundle(operands));
+  if (!values.ok()) return values.status();
+  x.values = *std::move(values);
+  return x;
+}
+
+// Applies fn(k, column) to each operand k's column of participant values;
+// one result, or a tuple of them for several operands.
+template <typename F>
+absl::StatusOr<Literal> PerOperand(const Exchanged& x, F fn) {
+  std::vector<Literal> results;
+  for (size_t k = 0; k < x.operand_count; ++k) {
+    std::vector<Literal> column;
+    for (int64_t p = 0; p < x.n; ++p) column.push_back(x.operand_of(p, k));
+    absl::StatusOr<Literal> r = fn(k, column);
+    if (!r.ok()) return r.status();
+    results.push_back(*std::move(r));
+  }
+  if (results.size() == 1) return std::move(results[0]);
+  return Literal::Tuple(std::move(results));
+}
+
+// Element k of `shape` when it is a tuple, else `shape`.
+const Shape& ElementShape(const Shape& shape, size_t k) {
+  return shape.IsTuple() ? shape.tuple_shapes(k) : shape;
+}
+
+// all-reduce(-start), collective-reduce and reduce-scatter.
+absl::StatusOr<Literal> EvalAllReduceFamily(Evaluator& e,
+                                            const HloInstruction& hlo,
+                                            const Exchanged& x) {
+  const bool scatter = hlo.opcode() == HloOpcode::kReduceScatter;
+  return PerOperand(
+      x,
+      [&](size_t k,
+          const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+        absl::StatusOr<Literal> r = Reduce(e, hlo, column);
+        if (!r.ok()) return r.status();
+        if (scatter) {
+          return WithShape(Chunk(*r, hlo.dimensions()[0], x.n, x.position),
+                           ElementShape(hlo.shape(), k));
+        }
+        return WithShape(*std::move(r), ElementShape(hlo.shape(), k));
+      });
+}
+
+// all-gather(-start); the start form returns (operands, gathered).
+absl::StatusOr<Literal> EvalAllGather(const HloInstruction& hlo,
+                                      const Exchanged& x, Operands operands) {
+  const bool start = hlo.opcode() == HloOpcode::kAllGatherStart;
+  const Shape& shape = start ? hlo.shape().tuple_shapes(1) : hlo.shape();
+  absl::StatusOr<Literal> gathered = PerOperand(
+      x,
+      [&](size_t k,
+          const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+        return Concat(column, hlo.dimensions()[0], ElementShape(shape, k));
+      });
+  if (!gathered.ok() || !start) return gathered;
+  std::vector<Literal> elements;
+  elements.push_back(Bundle(operands));
+  elements.push_back(*std::move(gathered));
+  return Literal::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Literal> EvalAllToAll(const HloInstruction& hlo,
+                                     const Exchanged& x) {
+  if (!hlo.dimensions().empty()) {
+    // One array split along the dimension; chunk i goes to participant
+    // i; the received chunks concatenate in sender order.
+    const int64_t dim = hlo.dimensions()[0];
+    std::vector<Literal> received;
+    for (int64_t p = 0; p < x.n; ++p) {
+      received.push_back(Chunk(x.operand_of(p, 0), dim, x.n, x.position));
+    }
+    return Concat(received, dim, hlo.shape());
+  }
+  // Tuple form: operand i goes to participant i, so there is one
+  // operand per participant (a single operand when alone in its group).
+  if (static_cast<int64_t>(x.operand_count) != x.n) {
+    return InstructionError(
+        hlo, absl::StrCat("the all-to-all has ", x.operand_count,
+                          " operands for ", x.n, " participants"));
+  }
+  std::vector<Literal> received;
+  for (int64_t p = 0; p < x.n; ++p) {
+    received.push_back(
+        WithShape(x.operand_of(p, x.position), hlo.shape().tuple_shapes(p)));
+  }
+  return Literal::Tuple(std::move(received));
+}
+
+// Operands: input, output, input_offsets, send_sizes, output_offsets,
+// recv_sizes. Sender p sends rows [input_offsets[q], +send_sizes[q]) of its
+// input to participant q, which writes them at row output_offsets[q] (the
+// sender's view) of its output.
+absl::StatusOr<Literal> EvalRaggedAllToAll(const HloInstruction& hlo,
+                                           const Exchanged& x,
+                                           Operands operands) {
+  Literal out = WithShape(*operands[1], hlo.shape());
+  const Shape& in_shape = operands[0]->shape();
+  const int64_t rows_in = in_shape.rank() == 0 ? 1 : in_shape.dimensions(0);
+  const int64_t rows_out =
+      out.shape().rank() == 0 ? 1 : out.shape().dimensions(0);
+  const int64_t row_bytes =
+      rows_in == 0
+          ? 0
+          : static_cast<int64_t>(operands[0]->data().size()) / rows_in;
+  const int64_t updates =
+      operands[2]->element_count() / std::max<int64_t>(x.n, 1);
+  for (int64_t p = 0; p < x.n; ++p) {
+    const Literal& input = x.operand_of(p, 0);
+    for (int64_t u = 0; u < updates; ++u) {
+      const int64_t k = x.position * updates + u;
+      const int64_t from = x.operand_of(p, 2).GetAsInt64(k);
+      const int64_t size = x.operand_of(p, 3).GetAsInt64(k);
+      const int64_t to = x.operand_of(p, 4).GetAsInt64(k);
+      if (size < 0 || from < 0 || to < 0 || from + size > rows_in ||
+          to + size > rows_out) {
+        return InstructionError(
+            hlo, absl::StrCat("ragged-all-to-all: participant ", p,
+                              " sends rows [", from, ", ", from + size,
+                              ") to rows [", to, ", ", to + size,
+                              ") outside the buffers (", rows_in, " and ",
+                              rows_out, " rows)"));
+      }
+      std::memcpy(out.mutable_data().data() + to * row_bytes,
+                  input.data().data() + from * row_bytes, size * row_bytes);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
                                        Operands operands) {
   const HloOpcode op = hlo.opcode();
-  const int64_t me = e.device();
   if (op == HloOpcode::kCollectivePermute ||
       op == HloOpcode::kCollectivePermuteStart) {
     return EvalCollectivePermute(e, hlo, operands);
   }
-
-  absl::StatusOr<std::vector<int64_t>> who = Participants(e, hlo);
-  if (!who.ok()) return who.status();
-  const int64_t n = who->size();
-  const int64_t position =
-      std::find(who->begin(), who->end(), me) - who->begin();
-  // Every operand is exchanged as one tuple.
-  Literal mine = operands.size() == 1
-                     ? *operands[0]
-                     : Literal::Tuple(std::vector<Literal>([&] {
-                         std::vector<Literal> v;
-                         for (const Literal* o : operands) v.push_back(*o);
-                         return v;
-                       }()));
-  absl::StatusOr<std::vector<Literal>> values = Gather(e, hlo, *who, mine);
-  if (!values.ok()) return values.status();
-  auto operand_of = [&](int64_t participant, size_t k) -> const Literal& {
-    const Literal& v = (*values)[participant];
-    return operands.size() == 1 ? v : v.tuple_elements()[k];
-  };
-  auto per_operand = [&](auto fn) -> absl::StatusOr<Literal> {
-    std::vector<Literal> results;
-    for (size_t k = 0; k < operands.size(); ++k) {
-      std::vector<Literal> column;
-      for (int64_t p = 0; p < n; ++p) column.push_back(operand_of(p, k));
-      absl::StatusOr<Literal> r = fn(k, column);
-      if (!r.ok()) return r.status();
-      results.push_back(*std::move(r));
-    }
-    if (results.size() == 1) return std::move(results[0]);
-    return Literal::Tuple(std::move(results));
-  };
-  const Shape& shape = op == HloOpcode::kAllGatherStart
-                           ? hlo.shape().tuple_shapes(1)
-                           : hlo.shape();
-  auto element_shape = [&](size_t k) -> const Shape& {
-    return shape.IsTuple() ? shape.tuple_shapes(k) : shape;
-  };
   switch (op) {
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
     case HloOpcode::kCollectiveReduce:
-      return per_operand(
-          [&](size_t k,
-              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
-            absl::StatusOr<Literal> r = Reduce(e, hlo, column);
-            if (!r.ok()) return r.status();
-            return WithShape(*std::move(r), element_shape(k));
-          });
     case HloOpcode::kReduceScatter:
-      return per_operand(
-          [&](size_t k,
-              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
-            absl::StatusOr<Literal> r = Reduce(e, hlo, column);
-            if (!r.ok()) return r.status();
-            return WithShape(Chunk(*r, hlo.dimensions()[0], n, position),
-                             element_shape(k));
-          });
     case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart: {
-      absl::StatusOr<Literal> gathered = per_operand(
-          [&](size_t k,
-              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
-            return Concat(column, hlo.dimensions()[0], element_shape(k));
-          });
-      if (!gathered.ok() || op == HloOpcode::kAllGather) return gathered;
-      std::vector<Literal> elements;
-      elements.push_back(
-          operands.size() == 1 ? *operands[0] : Literal::Tuple([&] {
-            std::vector<Literal> v;
-            for (const Literal* o : operands) {
-              v.push_back(*o);
-            }
-            return v;
-          }()));
-      elements.push_back(*std::move(gathered));
-      return Literal::Tuple(std::move(elements));
-    }
-    case HloOpcode::kAllToAll: {
-      if (!hlo.dimensions().empty()) {
-        // One array split along the dimension; chunk i goes to participant
-        // i; the received chunks concatenate in sender order.
-        const int64_t dim = hlo.dimensions()[0];
-        std::vector<Literal> received;
-        for (int64_t p = 0; p < n; ++p) {
-          received.push_back(Chunk(operand_of(p, 0), dim, n, position));
-        }
-        return Concat(received, dim, hlo.shape());
-      }
-      // Tuple form: operand i goes to participant i, so there is one
-      // operand per participant (a single operand when alone in its group).
-      if (static_cast<int64_t>(operands.size()) != n) {
-        return InstructionError(
-            hlo, absl::StrCat("the all-to-all has ", operands.size(),
-                              " operands for ", n, " participants"));
-      }
-      std::vector<Literal> received;
-      for (int64_t p = 0; p < n; ++p) {
-        received.push_back(
-            WithShape(operand_of(p, position), hlo.shape().tuple_shapes(p)));
-      }
-      return Literal::Tuple(std::move(received));
-    }
-    case HloOpcode::kRaggedAllToAll: {
-      // Operands: input, output, input_offsets, send_sizes, output_offsets,
-      // recv_sizes. Sender p sends rows [input_offsets[q], +send_sizes[q])
-      // of its input to participant q, which writes them at row
-      // output_offsets[q] (the sender's view) of its output.
-      Literal out = WithShape(*operands[1], hlo.shape());
-      const Shape& in_shape = operands[0]->shape();
-      const int64_t rows_in = in_shape.rank() == 0 ? 1 : in_shape.dimensions(0);
-      const int64_t rows_out =
-          out.shape().rank() == 0 ? 1 : out.shape().dimensions(0);
-      const int64_t row_bytes =
-          rows_in == 0 ? 0
-                       : static_cast<int64_t>(operands[0]->data().size()) /
-                             rows_in;
-      const int64_t updates = operands[2]->element_count() / std::max<int64_t>(n, 1);
-      for (int64_t p = 0; p < n; ++p) {
-        const Literal& input = operand_of(p, 0);
-        for (int64_t u = 0; u < updates; ++u) {
-          const int64_t k = position * updates + u;
-          const int64_t from = operand_of(p, 2).GetAsInt64(k);
-          const int64_t size = operand_of(p, 3).GetAsInt64(k);
-          const int64_t to = operand_of(p, 4).GetAsInt64(k);
-          if (size < 0 || from < 0 || to < 0 || from + size > rows_in ||
-              to + size > rows_out) {
-            return InstructionError(
-                hlo, absl::StrCat("ragged-all-to-all: participant ", p,
-                                  " sends rows [", from, ", ", from + size,
-                                  ") to rows [", to, ", ", to + size,
-                                  ") outside the buffers (", rows_in, " and ",
-                                  rows_out, " rows)"));
-          }
-          std::memcpy(out.mutable_data().data() + to * row_bytes,
-                      input.data().data() + from * row_bytes, size * row_bytes);
-        }
-      }
-      return out;
-    }
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kRaggedAllToAll:
     case HloOpcode::kCollectiveBroadcast:
-      return per_operand(
-          [&](size_t k,
-              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
-            return WithShape(column[0], element_shape(k));
-          });
+      break;
     default:
       return InstructionError(hlo, "not a collective");
+  }
+  absl::StatusOr<Exchanged> x = ExchangeOperands(e, hlo, operands);
+  if (!x.ok()) return x.status();
+  switch (op) {
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+      return EvalAllGather(hlo, *x, operands);
+    case HloOpcode::kAllToAll:
+      return EvalAllToAll(hlo, *x);
+    case HloOpcode::kRaggedAllToAll:
+      return EvalRaggedAllToAll(hlo, *x, operands);
+    case HloOpcode::kCollectiveBroadcast:
+      return PerOperand(
+          *x,
+          [&](size_t k,
+              const std::vector<Literal>& column) -> absl::StatusOr<Literal> {
+            return WithShape(column[0], ElementShape(hlo.shape(), k));
+          });
+    default:
+      return EvalAllReduceFamily(e, hlo, *x);
   }
 }
 
