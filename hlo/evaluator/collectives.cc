@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <thread>
 
 #include "absl/strings/str_join.h"
@@ -285,20 +286,44 @@ Literal Chunk(const Literal& value, int64_t dim, int64_t count, int64_t index) {
   return out;
 }
 
-// The reduction of `values` (one per participant) with the op's computation.
+// The type XLA:CPU reduces a floating-point all-reduce or reduce-scatter
+// in: its all-reduce promotion runs bf16 ones in f32, and float
+// normalization runs f8/f4 ones in f16 (f8e8m0fnu in f32). The runtime
+// reduces in that type, participant by participant, and converts the
+// result back once. nullopt: reduce in the element type.
+std::optional<PrimitiveType> CollectiveReduceType(PrimitiveType type) {
+  if (!IsFloatingPoint(type)) return std::nullopt;
+  if (type == PrimitiveType::kBF16 || type == PrimitiveType::kF8E8M0FNU) {
+    return PrimitiveType::kF32;
+  }
+  if (BitWidth(type) <= 8) return PrimitiveType::kF16;
+  return std::nullopt;
+}
+
+// The reduction of `values` (one per participant, in participant order)
+// with the op's computation. A single binary op reduces in
+// CollectiveReduceType's type (XLA:CPU's runtime only reads the op's kind
+// off the computation); any other computation runs as written, rounding
+// every step to the element type.
 absl::StatusOr<Literal> Reduce(Evaluator& e, const HloInstruction& hlo,
                                const std::vector<Literal>& values) {
-  Literal acc = values[0];
   Combiner combiner(e, *hlo.to_apply(), 1);
-  for (size_t p = 1; p < values.size(); ++p) {
-    if (combiner.binary_op().has_value()) {
-      absl::StatusOr<Literal> next =
-          BinaryElementwise(*combiner.binary_op(), acc, values[p]);
+  if (combiner.binary_op().has_value()) {
+    const PrimitiveType type = values[0].shape().element_type();
+    const std::optional<PrimitiveType> wide = CollectiveReduceType(type);
+    Literal acc = wide ? ConvertLiteral(values[0], *wide) : values[0];
+    for (size_t p = 1; p < values.size(); ++p) {
+      absl::StatusOr<Literal> next = BinaryElementwise(
+          *combiner.binary_op(), acc,
+          wide ? ConvertLiteral(values[p], *wide) : values[p]);
       if (!next.ok()) return next.status();
       acc = *std::move(next);
-      continue;
     }
-    Literal* accs[] = {&acc};
+    return wide ? ConvertLiteral(acc, type) : acc;
+  }
+  Literal acc = values[0];
+  Literal* accs[] = {&acc};
+  for (size_t p = 1; p < values.size(); ++p) {
     const Literal* vals[] = {&values[p]};
     for (int64_t i = 0; i < acc.element_count(); ++i) {
       absl::Status s = combiner.Combine(accs, i, vals, i);
