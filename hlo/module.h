@@ -61,6 +61,11 @@ struct StackFrameIndex {
 };
 
 /// Module-level settings printed in the `HloModule` header.
+/// The most devices (replica_count x num_partitions) a module may name. A
+/// proto's device assignment lists one id per device, so an unchecked claim
+/// of 2^31 x 2^31 devices would make the writer allocate without bound.
+inline constexpr int64_t kMaxModuleDevices = int64_t{1} << 20;
+
 struct HloModuleConfig {
   bool is_scheduled = false;
   std::vector<InputOutputAlias> input_output_alias;

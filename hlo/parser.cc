@@ -125,11 +125,21 @@ bool Parser::ParseModuleHeader(HloModule* module) {
         return false;
       if (config.replica_count < 1)
         return s.ErrorAt(p, "replica_count must be >= 1");
+      if (config.replica_count > kMaxModuleDevices / config.num_partitions) {
+        return s.ErrorAt(p, absl::StrCat("replica_count x num_partitions "
+                                         "must be at most ",
+                                         kMaxModuleDevices));
+      }
     } else if (key == "num_partitions") {
       if (!s.ReadInt64(&config.num_partitions, "for num_partitions"))
         return false;
       if (config.num_partitions < 1) {
         return s.ErrorAt(p, "num_partitions must be >= 1");
+      }
+      if (config.num_partitions > kMaxModuleDevices / config.replica_count) {
+        return s.ErrorAt(p, absl::StrCat("replica_count x num_partitions "
+                                         "must be at most ",
+                                         kMaxModuleDevices));
       }
     } else if (key == "entry_computation_layout") {
       std::vector<Shape> params;

@@ -266,6 +266,12 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
     config.replica_count = std::max(1, p.device_assignment().replica_count());
     config.num_partitions =
         std::max(1, p.device_assignment().computation_count());
+    if (config.replica_count > kMaxModuleDevices / config.num_partitions) {
+      return Error("device_assignment",
+                   absl::StrCat("replica_count x computation_count must be "
+                                "at most ",
+                                kMaxModuleDevices));
+    }
   }
   // Names that would not read back from text (empty, odd characters,
   // repeated across computations) are renamed the way XLA's parser would.

@@ -36,6 +36,19 @@ TEST(ProtoFuzzRegression, SeedModules) {
   for (const std::string& f : files) RunModuleFile(f);
 }
 
+// Raw inputs the proto fuzzer once failed on, replayed byte for byte.
+TEST(ProtoFuzzRegression, Findings) {
+  std::vector<std::string> files =
+      testing::ListFiles("tests/fuzz/proto_findings", "");
+  ASSERT_FALSE(files.empty());
+  for (const std::string& f : files) {
+    std::optional<std::string> bytes = testing::ReadFile(f);
+    ASSERT_TRUE(bytes.has_value()) << f;
+    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes->data()),
+                           bytes->size());
+  }
+}
+
 TEST(ProtoFuzzRegression, SharedCorpus) {
   std::optional<std::string> dir = testing::SharedCorpusDir();
   if (!dir.has_value()) GTEST_SKIP() << "shared corpus not found";

@@ -88,6 +88,22 @@ TEST(MalformedProto, EveryTruncationFailsCleanly) {
   }
 }
 
+// Fuzz finding: a device assignment claiming 2^30 x 2^30 devices made the
+// writer list one id per device until it ran out of memory.
+TEST(MalformedProto, DeviceCountBeyondTheLimit) {
+  EXPECT_EQ(ErrorAfter([](xla::HloModuleProto& p) {
+              p.mutable_device_assignment()->set_replica_count(1 << 30);
+              p.mutable_device_assignment()->set_computation_count(1 << 30);
+            }),
+            "m.pb: error: device_assignment: replica_count x "
+            "computation_count must be at most 1048576");
+  EXPECT_EQ(ErrorAfter([](xla::HloModuleProto& p) {
+              p.mutable_device_assignment()->set_replica_count(1024);
+              p.mutable_device_assignment()->set_computation_count(1024);
+            }),
+            "OK");
+}
+
 TEST(MalformedProto, WrongMessageType) {
   xla::ShapeProto shape;
   shape.set_element_type(xla::F32);

@@ -45,6 +45,11 @@ const std::vector<Case>& Cases() {
        "allow_spmd_sharding_propagation_to_parameters, "
        "allow_spmd_sharding_propagation_to_output, replica_count, "
        "num_partitions, frontend_attributes"},
+      {"TooManyDevices",
+       "HloModule m, replica_count=1048576, num_partitions=2\n"
+       "ENTRY e { ROOT p = f32[] parameter(0) }",
+       "m.hlo:1:37: error: replica_count x num_partitions must be at most "
+       "1048576"},
       {"UnknownOpcode",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
        "frobnicate(p)\n}",
