@@ -143,11 +143,8 @@ TEST(Numerics, ReduceInsideAFusionRunsInOrder) {
   EXPECT_EQ(Values(hlo), std::vector<double>{1.140625});
 }
 
-std::string Text(const std::string& hlo, std::vector<std::string> args = {}) {
-  absl::StatusOr<Literal> result = Evaluate(hlo, std::move(args));
-  if (!result.ok()) return std::string(result.status().message());
-  return result->ToString();
-}
+// The result as text, or the error.
+constexpr auto& Text = eval_test::Eval;
 
 // XLA's fused transpose-by-bitcast (GpuKernelTilingTest): the bytes stay,
 // the layout changes, so the logical result is the transpose.
