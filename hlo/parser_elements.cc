@@ -57,9 +57,9 @@ bool ParseComplexElement(TextScanner& s, PrimitiveType type, int64_t index,
     } else if (token.empty() || !absl::SimpleAtod(token, &parts[i])) {
       return s.ErrorAt(q, "expected a number in a complex value");
     } else if (!std::isfinite(parts[i])) {
-      return s.ErrorAt(q, absl::StrCat(i == 0 ? "real" : "imaginary", " part ",
-                                       token, " is out of range for ",
-                                       PrimitiveTypeName(type)));
+      return s.ErrorAt(
+          q, absl::StrCat(i == 0 ? "real" : "imaginary", " part ", token,
+                          " is out of range for ", PrimitiveTypeName(type)));
     }
     const PrimitiveType part = ComplexComponentType(type);
     if (std::isfinite(parts[i]) &&

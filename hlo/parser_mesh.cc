@@ -167,8 +167,8 @@ bool ReadSubAxis(TextScanner& s, size_t p, const std::string& name,
   if (ref->pre_size < 1 || ref->size < 2 || ref->size >= axis_size ||
       axis_size % (ref->pre_size * ref->size) != 0) {
     return s.ErrorAt(p, absl::StrCat("sub-axis (", ref->pre_size, ")",
-                                     ref->size, " does not divide axis '",
-                                     name, "' of size ", axis_size));
+                                     ref->size, " does not divide axis '", name,
+                                     "' of size ", axis_size));
   }
   return true;
 }
