@@ -1,9 +1,12 @@
 // Structured attribute values: windows, dim labels, padding, slices,
 // replica groups, shardings, metadata, frontend attributes, aliasing.
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <utility>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -297,26 +300,154 @@ bool Parser::ParseSharding(HloSharding* sharding) {
   return ParseSingleSharding(sharding);
 }
 
+namespace {
+
+// Comma-separated integers, at least one.
+bool ReadIntList(TextScanner& s, std::vector<int64_t>* out, const What& what) {
+  do {
+    int64_t v;
+    if (!s.ReadInt64(&v, what)) return false;
+    out->push_back(v);
+  } while (s.Consume(','));
+  return true;
+}
+
+// After `devices`: `=[dims]` then the device list, or `<=[reshape dims]`
+// with an optional `T(perm)` (the iota form).
+bool ParseTileAssignment(TextScanner& s, HloSharding* sharding) {
+  if (!s.Expect('=', "after devices") ||
+      !s.Expect('[', "to start the tile assignment dimensions")) {
+    return false;
+  }
+  if (!ReadIntList(s, &sharding->tile_dimensions,
+                   "in the tile assignment dimensions")) {
+    return false;
+  }
+  if (!s.Expect(']', "to close the tile assignment dimensions")) return false;
+  if (!s.ConsumeString("<=")) {
+    return ReadIntList(s, &sharding->devices, "in the device list");
+  }
+  sharding->iota = true;
+  if (!s.Expect('[', "after '<='")) return false;
+  if (!ReadIntList(s, &sharding->iota_reshape_dims, "in iota reshape dims")) {
+    return false;
+  }
+  if (!s.Expect(']', "to close iota reshape dims")) return false;
+  if (s.Peek() == 'T' && s.PeekAt(1) == '(') {
+    s.Consume('T');
+    s.Consume('(');
+    if (!ReadIntList(s, &sharding->iota_transpose_perm, "in iota transpose")) {
+      return false;
+    }
+    if (!s.Expect(')', "to close the iota transpose")) return false;
+  }
+  return true;
+}
+
+// After `metadata`: `=` then one metadata, a list of them, or `{}`.
+bool ParseShardingMetadata(Parser& parser, HloSharding* sharding) {
+  TextScanner& s = parser.scanner();
+  if (!s.Expect('=', "after metadata")) return false;
+  if (s.Peek() == '{' && s.PeekAt(1) == '{') {
+    s.Consume('{');
+    do {
+      OpMetadata m;
+      if (!parser.ParseMetadata(&m)) return false;
+      sharding->metadata.push_back(std::move(m));
+    } while (s.Consume(','));
+    return s.Expect('}', "to close the metadata list");
+  }
+  if (s.Peek() == '{' && s.PeekAt(1) == '}') {
+    s.Consume('{');
+    s.Consume('}');
+    return true;
+  }
+  OpMetadata m;
+  if (!parser.ParseMetadata(&m)) return false;
+  sharding->metadata.push_back(std::move(m));
+  return true;
+}
+
+// After `last_tile_dims`: `={type, ...}` naming each trailing subgroup.
+bool ParseLastTileDims(TextScanner& s, HloSharding* sharding) {
+  if (!s.Expect('=', "after last_tile_dims") ||
+      !s.Expect('{', "to start last_tile_dims")) {
+    return false;
+  }
+  if (s.Consume('}')) return true;
+  using T = HloSharding::SubgroupType;
+  static constexpr std::pair<absl::string_view, T> kTypes[] = {
+      {"replicated", T::kReplicated}, {"manual", T::kManual},
+      {"maximal", T::kMaximal},       {"other", T::kOther},
+      {"unknown", T::kUnknown},       {"unreduced", T::kUnreduced},
+  };
+  do {
+    const size_t q = s.Position();
+    const std::string t = s.ReadIdentifier();
+    const auto* it = std::find_if(std::begin(kTypes), std::end(kTypes),
+                                  [&](const auto& e) { return e.first == t; });
+    if (it == std::end(kTypes)) {
+      return s.ErrorAt(q, absl::StrCat("unknown sharding type '", t, "'"));
+    }
+    sharding->last_tile_dims.push_back(it->second);
+  } while (s.Consume(','));
+  return s.Expect('}', "to close last_tile_dims");
+}
+
+// The kind words a sharding may hold; the first that is set, in this order,
+// decides its type.
+struct ShardingKind {
+  bool replicated = false, maximal = false, manual = false, unknown = false,
+       unreduced = false, tiled = false, have_device = false;
+};
+
+bool SetShardingType(TextScanner& s, size_t start, const ShardingKind& kind,
+                     HloSharding* sharding) {
+  using Type = HloSharding::Type;
+  if (kind.replicated) {
+    sharding->type = Type::kReplicated;
+  } else if (kind.maximal) {
+    if (!kind.have_device)
+      return s.ErrorAt(start, "maximal sharding needs device=N");
+    sharding->type = Type::kMaximal;
+  } else if (kind.manual) {
+    sharding->type = Type::kManual;
+  } else if (kind.unknown) {
+    sharding->type = Type::kUnknown;
+  } else if (kind.unreduced) {
+    sharding->type = Type::kUnreduced;
+  } else if (kind.tiled) {
+    sharding->type = Type::kTiled;
+    absl::Status valid = sharding->Validate();
+    if (!valid.ok()) return s.ErrorAt(start, valid.message());
+  } else {
+    return s.ErrorAt(start,
+                     "sharding needs replicated, maximal, manual, unknown "
+                     "or devices=");
+  }
+  return true;
+}
+
+}  // namespace
+
 bool Parser::ParseSingleSharding(HloSharding* sharding) {
   TextScanner& s = scanner_;
   const size_t start = s.Position();
   if (!s.Expect('{', "to start a sharding")) return false;
-  bool replicated = false, maximal = false, manual = false, unknown = false,
-       unreduced = false, tiled = false;
-  bool have_device = false;
+  ShardingKind kind;
   while (s.Peek() != '}' && !s.AtEnd()) {
     const size_t p = s.Position();
     std::string word = s.ReadIdentifier();
     if (word == "replicated") {
-      replicated = true;
+      kind.replicated = true;
     } else if (word == "maximal") {
-      maximal = true;
+      kind.maximal = true;
     } else if (word == "manual") {
-      manual = true;
+      kind.manual = true;
     } else if (word == "unknown") {
-      unknown = true;
+      kind.unknown = true;
     } else if (word == "unreduced") {
-      unreduced = true;
+      kind.unreduced = true;
     } else if (word == "last_tile_dim_replicate") {
       sharding->last_tile_dim_replicate = true;
     } else if (word == "shard_as" || word == "shard_like") {
@@ -332,95 +463,14 @@ bool Parser::ParseSingleSharding(HloSharding* sharding) {
           !s.ReadInt64(&sharding->device, "after device=")) {
         return false;
       }
-      have_device = true;
+      kind.have_device = true;
     } else if (word == "devices") {
-      tiled = true;
-      if (!s.Expect('=', "after devices") ||
-          !s.Expect('[', "to start the tile assignment dimensions")) {
-        return false;
-      }
-      do {
-        int64_t v;
-        if (!s.ReadInt64(&v, "in the tile assignment dimensions")) return false;
-        sharding->tile_dimensions.push_back(v);
-      } while (s.Consume(','));
-      if (!s.Expect(']', "to close the tile assignment dimensions"))
-        return false;
-      if (s.ConsumeString("<=")) {
-        sharding->iota = true;
-        if (!s.Expect('[', "after '<='")) return false;
-        do {
-          int64_t v;
-          if (!s.ReadInt64(&v, "in iota reshape dims")) return false;
-          sharding->iota_reshape_dims.push_back(v);
-        } while (s.Consume(','));
-        if (!s.Expect(']', "to close iota reshape dims")) return false;
-        if (s.Peek() == 'T' && s.PeekAt(1) == '(') {
-          s.Consume('T');
-          s.Consume('(');
-          do {
-            int64_t v;
-            if (!s.ReadInt64(&v, "in iota transpose")) return false;
-            sharding->iota_transpose_perm.push_back(v);
-          } while (s.Consume(','));
-          if (!s.Expect(')', "to close the iota transpose")) return false;
-        }
-      } else {
-        do {
-          int64_t v;
-          if (!s.ReadInt64(&v, "in the device list")) return false;
-          sharding->devices.push_back(v);
-        } while (s.Consume(','));
-      }
+      kind.tiled = true;
+      if (!ParseTileAssignment(s, sharding)) return false;
     } else if (word == "metadata") {
-      if (!s.Expect('=', "after metadata")) return false;
-      // One metadata or a list of them.
-      if (s.Peek() == '{' && s.PeekAt(1) == '{') {
-        s.Consume('{');
-        do {
-          OpMetadata m;
-          if (!ParseMetadata(&m)) return false;
-          sharding->metadata.push_back(std::move(m));
-        } while (s.Consume(','));
-        if (!s.Expect('}', "to close the metadata list")) return false;
-      } else if (s.Peek() == '{' && s.PeekAt(1) == '}') {
-        s.Consume('{');
-        s.Consume('}');
-      } else {
-        OpMetadata m;
-        if (!ParseMetadata(&m)) return false;
-        sharding->metadata.push_back(std::move(m));
-      }
+      if (!ParseShardingMetadata(*this, sharding)) return false;
     } else if (word == "last_tile_dims") {
-      if (!s.Expect('=', "after last_tile_dims") ||
-          !s.Expect('{', "to start last_tile_dims")) {
-        return false;
-      }
-      if (!s.Consume('}')) {
-        do {
-          const size_t q = s.Position();
-          std::string t = s.ReadIdentifier();
-          using T = HloSharding::SubgroupType;
-          T type;
-          if (t == "replicated")
-            type = T::kReplicated;
-          else if (t == "manual")
-            type = T::kManual;
-          else if (t == "maximal")
-            type = T::kMaximal;
-          else if (t == "other")
-            type = T::kOther;
-          else if (t == "unknown")
-            type = T::kUnknown;
-          else if (t == "unreduced")
-            type = T::kUnreduced;
-          else
-            return s.ErrorAt(q,
-                             absl::StrCat("unknown sharding type '", t, "'"));
-          sharding->last_tile_dims.push_back(type);
-        } while (s.Consume(','));
-        if (!s.Expect('}', "to close last_tile_dims")) return false;
-      }
+      if (!ParseLastTileDims(s, sharding)) return false;
     } else {
       return s.ErrorAt(
           p, word.empty()
@@ -429,29 +479,7 @@ bool Parser::ParseSingleSharding(HloSharding* sharding) {
     }
   }
   if (!s.Expect('}', "to close the sharding")) return false;
-  using Type = HloSharding::Type;
-  if (replicated) {
-    sharding->type = Type::kReplicated;
-  } else if (maximal) {
-    if (!have_device)
-      return s.ErrorAt(start, "maximal sharding needs device=N");
-    sharding->type = Type::kMaximal;
-  } else if (manual) {
-    sharding->type = Type::kManual;
-  } else if (unknown) {
-    sharding->type = Type::kUnknown;
-  } else if (unreduced) {
-    sharding->type = Type::kUnreduced;
-  } else if (tiled) {
-    sharding->type = Type::kTiled;
-    absl::Status valid = sharding->Validate();
-    if (!valid.ok()) return s.ErrorAt(start, valid.message());
-  } else {
-    return s.ErrorAt(start,
-                     "sharding needs replicated, maximal, manual, unknown "
-                     "or devices=");
-  }
-  return true;
+  return SetShardingType(s, start, kind, sharding);
 }
 
 bool Parser::ParseMetadata(OpMetadata* metadata) {

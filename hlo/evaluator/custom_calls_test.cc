@@ -9,29 +9,14 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/evaluator/test_util.h"
 
 namespace xlite {
 namespace {
 
 using C = std::complex<double>;
 
-absl::StatusOr<Literal> Evaluate(const std::string& hlo,
-                            const std::vector<std::string>& args) {
-  auto module = ParseHloModule(hlo);
-  if (!module.ok()) return module.status();
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return verified;
-  std::vector<Literal> literals;
-  for (const std::string& a : args) {
-    auto l = ParseLiteral(a);
-    if (!l.ok()) return l.status();
-    literals.push_back(*std::move(l));
-  }
-  return EvaluateModule(**module, literals);
-}
+using eval_test::Evaluate;
 
 void ExpectNear(const Literal& got, const std::vector<C>& want, double tol,
                 const std::string& what) {

@@ -173,185 +173,232 @@ Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes) {
   return out;
 }
 
+namespace {
+
+// ---- reshaping: the logical element order is kept or permuted.
+
+// Copy, reshape, dynamic-reshape and set-dimension-size: literals hold the
+// logical row-major order, so the bytes stay as they are.
+Literal Relabel(const Shape& shape, const Literal& in) {
+  Literal out = in;
+  out.mutable_shape_for_layout() = shape;
+  return out;
+}
+
+// Element i of the operand's physical order becomes element i of the
+// result's, as the instructions' declared layouts say (the operand value's
+// own shape may carry another layout, e.g. a tuple element's). The element
+// type may change when the byte sizes agree (XLA allows that); sub-byte
+// types only keep their type.
+absl::StatusOr<Literal> Bitcast(const HloInstruction& hlo, const Literal& in) {
+  const Shape& shape = hlo.shape();
+  const PrimitiveType from = in.shape().element_type();
+  const PrimitiveType to = shape.element_type();
+  const bool same_type = from == to;
+  if ((same_type && in.element_count() != shape.ElementCount()) ||
+      (!same_type &&
+       (in.data().size() != static_cast<size_t>(shape.ByteSizeOfElements()) ||
+        BitWidth(from) < 8 || BitWidth(to) < 8))) {
+    return InstructionError(hlo, "bitcast changes the data size");
+  }
+  return FromPhysical(shape, ToPhysicalAs(in, hlo.operand(0)->shape()));
+}
+
+Literal Broadcast(const HloInstruction& hlo, const Literal& in) {
+  const Shape& shape = hlo.shape();
+  Literal out(shape);
+  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+  std::vector<int64_t> strides(shape.rank(), 0);
+  const auto& dims = hlo.dimensions();
+  for (size_t i = 0; i < dims.size(); ++i) strides[dims[i]] = in_strides[i];
+  Gather(in.data().data(), out.mutable_data().data(), ElementBytes(shape),
+         shape.dimensions(), strides, 0);
+  return out;
+}
+
+// ---- slicing: a window of the operand is read or written.
+
+Literal Slice(const HloInstruction& hlo, const Literal& in) {
+  const Shape& shape = hlo.shape();
+  Literal out(shape);
+  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+  const auto& slice = hlo.attrs().slice;
+  std::vector<int64_t> strides(shape.rank());
+  int64_t offset = 0;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    strides[d] = in_strides[d] * slice[d].stride;
+    offset += slice[d].start * in_strides[d];
+  }
+  Gather(in.data().data(), out.mutable_data().data(), ElementBytes(shape),
+         shape.dimensions(), strides, offset);
+  return out;
+}
+
+Literal DynamicSlice(const HloInstruction& hlo, Operands operands) {
+  const Shape& shape = hlo.shape();
+  const Literal& in = *operands[0];
+  Literal out(shape);
+  const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
+  const std::vector<int64_t> starts =
+      DynamicStarts(operands, 1, in.shape(), shape.dimensions());
+  int64_t offset = 0;
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    offset += starts[d] * in_strides[d];
+  }
+  Gather(in.data().data(), out.mutable_data().data(), ElementBytes(shape),
+         shape.dimensions(), in_strides, offset);
+  return out;
+}
+
+Literal DynamicUpdateSlice(const HloInstruction& hlo, Operands operands) {
+  const Shape& shape = hlo.shape();
+  const int64_t w = ElementBytes(shape);
+  Literal out = Relabel(shape, *operands[0]);
+  const Literal& update = *operands[1];
+  const std::vector<int64_t> starts =
+      DynamicStarts(operands, 2, shape, update.shape().dimensions());
+  const std::vector<int64_t> out_strides = Strides(shape.dimensions());
+  int64_t linear = 0;
+  ForEachIndex(update.shape().dimensions(),
+               [&](absl::Span<const int64_t> index) {
+                 int64_t target = 0;
+                 for (size_t k = 0; k < index.size(); ++k) {
+                   target += (starts[k] + index[k]) * out_strides[k];
+                 }
+                 std::memcpy(out.mutable_data().data() + target * w,
+                             update.data().data() + linear * w, w);
+                 ++linear;
+               });
+  return out;
+}
+
+// ---- assembling: concatenate, pad and reverse.
+
+Literal Concatenate(const HloInstruction& hlo, Operands operands) {
+  const Shape& shape = hlo.shape();
+  const int64_t w = ElementBytes(shape);
+  Literal out(shape);
+  const int64_t dim = hlo.dimensions()[0];
+  // Rows: the elements before `dim` times the block each operand adds.
+  int64_t outer = 1;
+  for (int64_t d = 0; d < dim; ++d) outer *= shape.dimensions(d);
+  int64_t out_block = 1;
+  for (int64_t d = dim; d < shape.rank(); ++d) {
+    out_block *= shape.dimensions(d);
+  }
+  int64_t at = 0;
+  for (const Literal* in : operands) {
+    int64_t block = 1;
+    for (int64_t d = dim; d < shape.rank(); ++d) {
+      block *= in->shape().dimensions(d);
+    }
+    for (int64_t o = 0; o < outer; ++o) {
+      std::memcpy(out.mutable_data().data() + (o * out_block + at) * w,
+                  in->data().data() + o * block * w, block * w);
+    }
+    at += block;
+  }
+  return out;
+}
+
+Literal Pad(const HloInstruction& hlo, const Literal& in,
+            const Literal& value) {
+  const Shape& shape = hlo.shape();
+  const int64_t w = ElementBytes(shape);
+  Literal out(shape);
+  const int64_t n = out.element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    std::memcpy(out.mutable_data().data() + i * w, value.data().data(), w);
+  }
+  const auto& pad = hlo.attrs().padding.dimensions;
+  const std::vector<int64_t> out_strides = Strides(shape.dimensions());
+  int64_t linear = 0;
+  ForEachIndex(in.shape().dimensions(), [&](absl::Span<const int64_t> index) {
+    int64_t target = 0;
+    bool inside = true;
+    for (size_t k = 0; k < index.size(); ++k) {
+      const int64_t p =
+          pad[k].edge_padding_low + index[k] * (pad[k].interior_padding + 1);
+      if (p < 0 || p >= shape.dimensions(k)) {
+        inside = false;
+        break;
+      }
+      target += p * out_strides[k];
+    }
+    if (inside) {
+      std::memcpy(out.mutable_data().data() + target * w,
+                  in.data().data() + linear * w, w);
+    }
+    ++linear;
+  });
+  return out;
+}
+
+Literal Reverse(const HloInstruction& hlo, const Literal& in) {
+  const Shape& shape = hlo.shape();
+  Literal out(shape);
+  std::vector<int64_t> strides = Strides(shape.dimensions());
+  int64_t offset = 0;
+  for (int64_t d : hlo.dimensions()) {
+    offset += (shape.dimensions(d) - 1) * strides[d];
+    strides[d] = -strides[d];
+  }
+  Gather(in.data().data(), out.mutable_data().data(), ElementBytes(shape),
+         shape.dimensions(), strides, offset);
+  return out;
+}
+
+// ---- generated values: iota and dimension sizes.
+
+Literal Iota(const HloInstruction& hlo) {
+  const Shape& shape = hlo.shape();
+  Literal out(shape);
+  const int64_t dim = hlo.iota_dimension();
+  const std::vector<int64_t> strides = Strides(shape.dimensions());
+  const int64_t n = out.element_count();
+  const bool is_float = IsFloatingPoint(shape.element_type());
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t v = (i / strides[dim]) % shape.dimensions(dim);
+    if (is_float) {
+      out.SetFromDouble(i, static_cast<double>(v));
+    } else {
+      out.SetFromInt64(i, v);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
                                          Operands operands) {
   const Shape& shape = hlo.shape();
-  const int64_t w = shape.IsArray() ? ElementBytes(shape) : 0;
   switch (hlo.opcode()) {
     case HloOpcode::kCopy:
     case HloOpcode::kReshape:
     case HloOpcode::kDynamicReshape:
-    case HloOpcode::kSetDimensionSize: {
-      // Literals hold the logical row-major order: same bytes.
-      Literal out = *operands[0];
-      out.mutable_shape_for_layout() = shape;
-      return out;
-    }
-    case HloOpcode::kBitcast: {
-      // Element i of the operand's physical order becomes element i of the
-      // result's, as the instructions' declared layouts say (the operand
-      // value's own shape may carry another layout, e.g. a tuple element's).
-      // The element type may change when the byte sizes agree (XLA allows
-      // that); sub-byte types only keep their type.
-      const Literal& in = *operands[0];
-      const PrimitiveType from = in.shape().element_type();
-      const PrimitiveType to = shape.element_type();
-      const bool same_type = from == to;
-      if ((same_type && in.element_count() != shape.ElementCount()) ||
-          (!same_type &&
-           (in.data().size() != static_cast<size_t>(shape.ByteSizeOfElements()) ||
-            BitWidth(from) < 8 || BitWidth(to) < 8))) {
-        return InstructionError(hlo, "bitcast changes the data size");
-      }
-      return FromPhysical(shape, ToPhysicalAs(in, hlo.operand(0)->shape()));
-    }
-    case HloOpcode::kBroadcast: {
-      const Literal& in = *operands[0];
-      Literal out(shape);
-      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
-      std::vector<int64_t> strides(shape.rank(), 0);
-      const auto& dims = hlo.dimensions();
-      for (size_t i = 0; i < dims.size(); ++i) strides[dims[i]] = in_strides[i];
-      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
-             strides, 0);
-      return out;
-    }
+    case HloOpcode::kSetDimensionSize:
+      return Relabel(shape, *operands[0]);
+    case HloOpcode::kBitcast:
+      return Bitcast(hlo, *operands[0]);
+    case HloOpcode::kBroadcast:
+      return Broadcast(hlo, *operands[0]);
     case HloOpcode::kTranspose:
       return Transpose(*operands[0], shape, hlo.dimensions());
-    case HloOpcode::kSlice: {
-      const Literal& in = *operands[0];
-      Literal out(shape);
-      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
-      const auto& slice = hlo.attrs().slice;
-      std::vector<int64_t> strides(shape.rank());
-      int64_t offset = 0;
-      for (int64_t d = 0; d < shape.rank(); ++d) {
-        strides[d] = in_strides[d] * slice[d].stride;
-        offset += slice[d].start * in_strides[d];
-      }
-      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
-             strides, offset);
-      return out;
-    }
-    case HloOpcode::kDynamicSlice: {
-      const Literal& in = *operands[0];
-      Literal out(shape);
-      const std::vector<int64_t> in_strides = Strides(in.shape().dimensions());
-      const std::vector<int64_t> starts =
-          DynamicStarts(operands, 1, in.shape(), shape.dimensions());
-      int64_t offset = 0;
-      for (int64_t d = 0; d < shape.rank(); ++d) {
-        offset += starts[d] * in_strides[d];
-      }
-      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
-             in_strides, offset);
-      return out;
-    }
-    case HloOpcode::kDynamicUpdateSlice: {
-      Literal out = *operands[0];
-      out.mutable_shape_for_layout() = shape;
-      const Literal& update = *operands[1];
-      const std::vector<int64_t> starts =
-          DynamicStarts(operands, 2, shape, update.shape().dimensions());
-      const std::vector<int64_t> out_strides = Strides(shape.dimensions());
-      int64_t linear = 0;
-      ForEachIndex(update.shape().dimensions(),
-                   [&](absl::Span<const int64_t> index) {
-                     int64_t target = 0;
-                     for (size_t k = 0; k < index.size(); ++k) {
-                       target += (starts[k] + index[k]) * out_strides[k];
-                     }
-                     std::memcpy(out.mutable_data().data() + target * w,
-                                 update.data().data() + linear * w, w);
-                     ++linear;
-                   });
-      return out;
-    }
-    case HloOpcode::kConcatenate: {
-      Literal out(shape);
-      const int64_t dim = hlo.dimensions()[0];
-      // Rows: the elements before `dim` times the block each operand adds.
-      int64_t outer = 1;
-      for (int64_t d = 0; d < dim; ++d) outer *= shape.dimensions(d);
-      int64_t out_block = 1;
-      for (int64_t d = dim; d < shape.rank(); ++d) {
-        out_block *= shape.dimensions(d);
-      }
-      int64_t at = 0;
-      for (const Literal* in : operands) {
-        int64_t block = 1;
-        for (int64_t d = dim; d < shape.rank(); ++d) {
-          block *= in->shape().dimensions(d);
-        }
-        for (int64_t o = 0; o < outer; ++o) {
-          std::memcpy(out.mutable_data().data() + (o * out_block + at) * w,
-                      in->data().data() + o * block * w, block * w);
-        }
-        at += block;
-      }
-      return out;
-    }
-    case HloOpcode::kPad: {
-      const Literal& in = *operands[0];
-      const Literal& value = *operands[1];
-      Literal out(shape);
-      const int64_t n = out.element_count();
-      for (int64_t i = 0; i < n; ++i) {
-        std::memcpy(out.mutable_data().data() + i * w, value.data().data(), w);
-      }
-      const auto& pad = hlo.attrs().padding.dimensions;
-      const std::vector<int64_t> out_strides = Strides(shape.dimensions());
-      int64_t linear = 0;
-      ForEachIndex(
-          in.shape().dimensions(), [&](absl::Span<const int64_t> index) {
-            int64_t target = 0;
-            bool inside = true;
-            for (size_t k = 0; k < index.size(); ++k) {
-              const int64_t p = pad[k].edge_padding_low +
-                                index[k] * (pad[k].interior_padding + 1);
-              if (p < 0 || p >= shape.dimensions(k)) {
-                inside = false;
-                break;
-              }
-              target += p * out_strides[k];
-            }
-            if (inside) {
-              std::memcpy(out.mutable_data().data() + target * w,
-                          in.data().data() + linear * w, w);
-            }
-            ++linear;
-          });
-      return out;
-    }
-    case HloOpcode::kReverse: {
-      const Literal& in = *operands[0];
-      Literal out(shape);
-      std::vector<int64_t> strides = Strides(shape.dimensions());
-      int64_t offset = 0;
-      for (int64_t d : hlo.dimensions()) {
-        offset += (shape.dimensions(d) - 1) * strides[d];
-        strides[d] = -strides[d];
-      }
-      Gather(in.data().data(), out.mutable_data().data(), w, shape.dimensions(),
-             strides, offset);
-      return out;
-    }
-    case HloOpcode::kIota: {
-      Literal out(shape);
-      const int64_t dim = hlo.iota_dimension();
-      const std::vector<int64_t> strides = Strides(shape.dimensions());
-      const int64_t n = out.element_count();
-      const bool is_float = IsFloatingPoint(shape.element_type());
-      for (int64_t i = 0; i < n; ++i) {
-        const int64_t v = (i / strides[dim]) % shape.dimensions(dim);
-        if (is_float) {
-          out.SetFromDouble(i, static_cast<double>(v));
-        } else {
-          out.SetFromInt64(i, v);
-        }
-      }
-      return out;
-    }
+    case HloOpcode::kSlice:
+      return Slice(hlo, *operands[0]);
+    case HloOpcode::kDynamicSlice:
+      return DynamicSlice(hlo, operands);
+    case HloOpcode::kDynamicUpdateSlice:
+      return DynamicUpdateSlice(hlo, operands);
+    case HloOpcode::kConcatenate:
+      return Concatenate(hlo, operands);
+    case HloOpcode::kPad:
+      return Pad(hlo, *operands[0], *operands[1]);
+    case HloOpcode::kReverse:
+      return Reverse(hlo, *operands[0]);
+    case HloOpcode::kIota:
+      return Iota(hlo);
     case HloOpcode::kGetDimensionSize: {
       Literal out(shape);
       out.SetFromInt64(0, operands[0]->shape().dimensions(hlo.dimensions()[0]));

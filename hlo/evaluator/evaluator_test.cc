@@ -9,29 +9,13 @@
 
 #include <string>
 
+#include "hlo/evaluator/test_util.h"
 #include "hlo/parser.h"
-#include "hlo/verifier.h"
 
 namespace xlite {
 namespace {
 
-// Evaluates the module on literal-text arguments; returns the result as
-// text (or the error).
-std::string Eval(const std::string& hlo, std::vector<std::string> args = {}) {
-  auto module = ParseHloModule(hlo);
-  if (!module.ok()) return std::string(module.status().message());
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return std::string(verified.message());
-  std::vector<Literal> literals;
-  for (const std::string& a : args) {
-    auto l = ParseLiteral(a);
-    if (!l.ok()) return std::string(l.status().message());
-    literals.push_back(*std::move(l));
-  }
-  auto result = EvaluateModule(**module, literals);
-  if (!result.ok()) return std::string(result.status().message());
-  return result->ToString();
-}
+using eval_test::Eval;
 
 std::string Unary(const std::string& op, const std::string& type,
                   const std::string& value) {

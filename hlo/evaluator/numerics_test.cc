@@ -10,31 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
-#include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/evaluator/test_util.h"
 
 namespace xlite {
 namespace {
 
-absl::StatusOr<Literal> Run(const std::string& hlo,
-                            std::vector<std::string> args = {}) {
-  auto module = ParseHloModule(hlo);
-  if (!module.ok()) return module.status();
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return verified;
-  std::vector<Literal> literals;
-  for (const std::string& a : args) {
-    auto l = ParseLiteral(a);
-    if (!l.ok()) return l.status();
-    literals.push_back(*std::move(l));
-  }
-  return EvaluateModule(**module, literals);
-}
+using eval_test::Evaluate;
 
 std::vector<double> Values(const std::string& hlo,
                            std::vector<std::string> args = {}) {
-  absl::StatusOr<Literal> result = Run(hlo, std::move(args));
+  absl::StatusOr<Literal> result = Evaluate(hlo, std::move(args));
   EXPECT_TRUE(result.ok()) << result.status();
   std::vector<double> out;
   if (!result.ok()) return out;
@@ -158,11 +143,8 @@ TEST(Numerics, ReduceInsideAFusionRunsInOrder) {
   EXPECT_EQ(Values(hlo), std::vector<double>{1.140625});
 }
 
-std::string Text(const std::string& hlo, std::vector<std::string> args = {}) {
-  absl::StatusOr<Literal> result = Run(hlo, std::move(args));
-  if (!result.ok()) return std::string(result.status().message());
-  return result->ToString();
-}
+// The result as text, or the error.
+constexpr auto& Text = eval_test::Eval;
 
 // XLA's fused transpose-by-bitcast (GpuKernelTilingTest): the bytes stay,
 // the layout changes, so the logical result is the transpose.

@@ -6,28 +6,12 @@
 
 #include <string>
 
-#include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/evaluator/test_util.h"
 
 namespace xlite {
 namespace {
 
-std::string Eval(const std::string& hlo, const std::vector<std::string>& args) {
-  auto module = ParseHloModule(hlo);
-  if (!module.ok()) return std::string(module.status().message());
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return std::string(verified.message());
-  std::vector<Literal> literals;
-  for (const std::string& a : args) {
-    auto l = ParseLiteral(a);
-    if (!l.ok()) return std::string(l.status().message());
-    literals.push_back(*std::move(l));
-  }
-  auto result = EvaluateModule(**module, literals);
-  if (!result.ok()) return std::string(result.status().message());
-  return result->ToString();
-}
+using eval_test::Eval;
 
 TEST(ScaledDot, BlocksAlongEveryDimension) {
   // lhs blocks of 2 x 2 (one scale row for both rows), rhs one scale.

@@ -8,36 +8,12 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/evaluator/test_util.h"
 
 namespace xlite {
 namespace {
 
-// Runs `hlo` on `devices` replicas; argument d of every list goes to device
-// d. Returns each device's result as text, or the error.
-std::vector<std::string> RunOnReplicas(
-    const std::string& hlo, int64_t devices,
-    const std::vector<std::vector<std::string>>& args) {
-  auto module = ParseHloModule(hlo);
-  if (!module.ok()) return {std::string(module.status().message())};
-  absl::Status verified = VerifyModule(**module);
-  if (!verified.ok()) return {std::string(verified.message())};
-  std::vector<std::vector<Literal>> literals(devices);
-  for (int64_t d = 0; d < devices; ++d) {
-    for (const std::string& a : args[d]) {
-      auto l = ParseLiteral(a);
-      if (!l.ok()) return {std::string(l.status().message())};
-      literals[d].push_back(*std::move(l));
-    }
-  }
-  auto results = EvaluateOnDevices(**module, devices, 1, literals);
-  if (!results.ok()) return {std::string(results.status().message())};
-  std::vector<std::string> out;
-  for (const Literal& r : *results) out.push_back(r.ToString());
-  return out;
-}
+using eval_test::RunOnReplicas;
 
 TEST(XlaForms, CombinedCollectivePermute) {
   // Both operands travel together: replica 0 sends to 1 and 1 to 2; replica

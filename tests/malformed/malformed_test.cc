@@ -5,28 +5,13 @@
 #include <string>
 #include <vector>
 
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "tests/malformed/malformed_case.h"
 
 namespace xlite {
 namespace {
 
-struct Case {
-  std::string name;
-  std::string text;
-  std::string expected;  // first line of the error
-};
-
-// Parses and verifies like hlo-opt; returns the first line of the error.
-std::string FirstErrorLine(const std::string& text) {
-  ParseOptions options;
-  options.filename = "m.hlo";
-  auto module = ParseHloModule(text, options);
-  absl::Status status = module.ok() ? VerifyModule(**module) : module.status();
-  if (status.ok()) return "OK";
-  std::string message(status.message());
-  return message.substr(0, message.find('\n'));
-}
+using malformed::Case;
+using malformed::FirstErrorLine;
 
 const std::vector<Case>& Cases() {
   static const auto* const kCases = new std::vector<Case>{
