@@ -386,6 +386,12 @@ bool Parser::ParseDenseArray(const Shape& shape, Literal* literal) {
                        shape.ToString(false)));
     }
     const size_t p = s.Position();
+    if (count == 0) {
+      // Fuzz finding: element 0 of an empty array was written out of bounds.
+      return s.Error(absl::StrCat("a single value cannot set element 0 of ",
+                                  shape.ToString(false),
+                                  ", which has no elements"));
+    }
     if (!ParseElement(shape, 0, literal)) return false;
     if (count != 1) {
       Warn(p, absl::StrCat("a single value for an array of shape ",

@@ -29,5 +29,17 @@ TEST(LiteralFuzzRegression, OracleFiles) {
   }
 }
 
+// Raw inputs the literal fuzzer once failed on, replayed byte for byte.
+TEST(LiteralFuzzRegression, Findings) {
+  std::vector<std::string> files =
+      testing::ListFiles("tests/fuzz/findings/literal", "");
+  ASSERT_FALSE(files.empty());
+  for (const std::string& f : files) {
+    std::optional<std::string> bytes = testing::ReadFile(f);
+    ASSERT_TRUE(bytes.has_value()) << f;
+    testing::ReplayWithVariants(*bytes, /*flip_bytes=*/false);
+  }
+}
+
 }  // namespace
 }  // namespace xlite

@@ -39,7 +39,7 @@ TEST(ProtoFuzzRegression, SeedModules) {
 // Raw inputs the proto fuzzer once failed on, replayed byte for byte.
 TEST(ProtoFuzzRegression, Findings) {
   std::vector<std::string> files =
-      testing::ListFiles("tests/fuzz/proto_findings", "");
+      testing::ListFiles("tests/fuzz/findings/proto", "");
   ASSERT_FALSE(files.empty());
   for (const std::string& f : files) {
     std::optional<std::string> bytes = testing::ReadFile(f);

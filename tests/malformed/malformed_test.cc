@@ -35,6 +35,10 @@ const std::vector<Case>& Cases() {
        "ENTRY e { ROOT p = f32[] parameter(0) }",
        "m.hlo:1:37: error: replica_count x num_partitions must be at most "
        "1048576"},
+      {"BareValueForAnEmptyArray",
+       "HloModule m\nENTRY e { ROOT c = f32[0,3] constant(0) }",
+       "m.hlo:2:38: error: a single value cannot set element 0 of f32[0,3], "
+       "which has no elements"},
       {"UnknownOpcode",
        "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] "
        "frobnicate(p)\n}",
