@@ -8,6 +8,7 @@
 #include "hlo/evaluator/accumulation.h"
 #include "hlo/evaluator/element_types.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/evaluator/reduce_window_scan.h"
 
 namespace xlite::eval {
 
@@ -122,6 +123,13 @@ absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
   const Shape& out_shape = outs[0].shape();
   const std::vector<int64_t> in_strides = Strides(input.dimensions());
   Combiner combiner(evaluator, *hlo.to_apply(), k);
+  absl::StatusOr<bool> scanned =
+      EvalBlockedScanWindow(combiner, hlo, window, operands, outs);
+  if (!scanned.ok()) return scanned.status();
+  if (*scanned) {
+    if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
+    return std::move(outs[0]);
+  }
   std::vector<Literal*> accs;
   for (Literal& o : outs) accs.push_back(&o);
   std::vector<const Literal*> values(operands.begin(), operands.begin() + k);
