@@ -19,6 +19,7 @@
 
 #include "hlo/parser.h"
 #include "hlo/printer.h"
+#include "hlo/proto_convert.h"
 #include "hlo/verifier.h"
 #include "tests/benchmarks/module_generator.h"
 
@@ -102,6 +103,32 @@ void BM_ParseVerifyPrint(benchmark::State& state) {
   SetCounters(state, instructions);
 }
 BENCHMARK(BM_ParseVerifyPrint)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ProtoExport(benchmark::State& state) {
+  auto module = ParseOrDie(Text());
+  for (auto _ : state) {
+    auto proto = ModuleToProto(*module);
+    if (!proto.ok()) std::abort();
+    std::string bytes = SerializeDeterministic(*proto);
+    benchmark::DoNotOptimize(bytes);
+  }
+  SetCounters(state, module->instruction_count());
+}
+BENCHMARK(BM_ProtoExport)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_ProtoImport(benchmark::State& state) {
+  auto module = ParseOrDie(Text());
+  auto proto = ModuleToProto(*module);
+  if (!proto.ok()) std::abort();
+  const std::string bytes = SerializeDeterministic(*proto);
+  for (auto _ : state) {
+    auto imported = ModuleFromSerializedProto(bytes, false, "bench");
+    if (!imported.ok()) std::abort();
+    benchmark::DoNotOptimize(imported);
+  }
+  SetCounters(state, module->instruction_count());
+}
+BENCHMARK(BM_ProtoImport)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // Heap bytes in use (malloc's accounting, so freed parser scratch space
 // does not count).
