@@ -2,10 +2,10 @@
 // control dependencies, cloning.
 #include <gtest/gtest.h>
 
-#include "hlo/module_equal.h"
-#include "hlo/parser.h"
-#include "hlo/printer.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/text/module_equal.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/printer.h"
 
 namespace xlite {
 namespace {

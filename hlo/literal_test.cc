@@ -1,10 +1,10 @@
-#include "hlo/literal.h"
+#include "hlo/ir/literal.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {

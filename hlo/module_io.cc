@@ -6,10 +6,10 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "hlo/parser.h"
-#include "hlo/proto_convert.h"
-#include "hlo/text_scanner.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/text_scanner.h"
 
 namespace xlite {
 

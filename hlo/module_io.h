@@ -6,7 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

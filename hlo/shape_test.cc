@@ -1,8 +1,8 @@
-#include "hlo/shape.h"
+#include "hlo/ir/shape.h"
 
 #include <gtest/gtest.h>
 
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {

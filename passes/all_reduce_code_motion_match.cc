@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
-#include "hlo/primitive_type.h"
+#include "hlo/ir/primitive_type.h"
 #include "passes/hlo_util.h"
 
 namespace xlite {

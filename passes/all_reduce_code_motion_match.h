@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 #include "passes/loop_analysis.h"
 
 namespace xlite {

@@ -6,7 +6,7 @@
 // accumulates it, so the main pass can move it.
 
 #include "absl/status/statusor.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

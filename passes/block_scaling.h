@@ -6,7 +6,7 @@
 
 #include "absl/status/statusor.h"
 #include "gpu_backend/target_spec.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "hlo/computation.h"
-#include "hlo/instruction.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/instruction.h"
 #include "passes/block_scaling.h"
 #include "passes/hlo_util.h"
 
@@ -59,8 +59,8 @@ class Builder {
       whole &= limits[i] == x->shape().dimensions(i);
     }
     if (whole) return x;
-    HloInstruction* s =
-        AddNew(c_, HloOpcode::kSlice, S(x->shape().element_type(), limits), {x});
+    HloInstruction* s = AddNew(c_, HloOpcode::kSlice,
+                               S(x->shape().element_type(), limits), {x});
     s->mutable_attrs().slice = dims;
     return s;
   }

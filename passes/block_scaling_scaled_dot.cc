@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "hlo/block_scaled_config.h"
+#include "hlo/ir/block_scaled_config.h"
 #include "passes/block_scaling_internal.h"
 
 namespace xlite {
@@ -91,8 +91,8 @@ absl::StatusOr<HloInstruction*> DequantizeSide(Builder& b, HloInstruction* h,
   HloInstruction* blocked = AddBroadcast(b.computation(), wide_scale,
                                          b.S(t, expanded), broadcast_dims);
   HloInstruction* per_element = b.Reshape(
-      blocked, std::vector<int64_t>(ds.dimensions().begin(),
-                                    ds.dimensions().end()));
+      blocked,
+      std::vector<int64_t>(ds.dimensions().begin(), ds.dimensions().end()));
   return b.Binary(HloOpcode::kMultiply, wide_data, per_element);
 }
 

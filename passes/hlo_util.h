@@ -12,10 +12,10 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
-#include "hlo/computation.h"
-#include "hlo/instruction.h"
-#include "hlo/literal.h"
-#include "hlo/module.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/instruction.h"
+#include "hlo/ir/literal.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "absl/status/statusor.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

@@ -11,7 +11,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "hlo/primitive_type.h"
+#include "hlo/ir/primitive_type.h"
 #include "passes/all_reduce_code_motion_match.h"
 #include "passes/all_reduce_code_motion_setup.h"
 #include "passes/hlo_util.h"

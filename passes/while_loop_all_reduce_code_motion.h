@@ -2,7 +2,7 @@
 #define XLITE_PASSES_WHILE_LOOP_ALL_REDUCE_CODE_MOTION_H_
 
 #include "absl/status/statusor.h"
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

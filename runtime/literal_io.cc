@@ -2,15 +2,14 @@
 
 #include "runtime/literal_io.h"
 
-#include <random>
-
 #include <fstream>
+#include <random>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/module_io.h"
-#include "hlo/parser.h"
-#include "hlo/proto_convert.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {

@@ -11,8 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
-#include "hlo/literal.h"
-#include "hlo/module.h"
+#include "hlo/ir/literal.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

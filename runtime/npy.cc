@@ -15,7 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
-#include "hlo/attributes.h"
+#include "hlo/ir/attributes.h"
 #include "runtime/literal_io.h"
 
 namespace xlite {

@@ -13,9 +13,9 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/module_io.h"
-#include "hlo/verifier.h"
 #include "runtime/literal_io.h"
 #include "tools/tool_flags.h"
 

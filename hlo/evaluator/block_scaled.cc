@@ -7,10 +7,10 @@
 
 #include <cmath>
 
-#include "hlo/block_scaled_config.h"
 #include "hlo/evaluator/collectives.h"
 #include "hlo/evaluator/internal.h"
-#include "hlo/float_types.h"
+#include "hlo/ir/block_scaled_config.h"
+#include "hlo/ir/float_types.h"
 
 namespace xlite::eval {
 namespace {
@@ -108,8 +108,7 @@ absl::StatusOr<Literal> BlockScaledDot(const HloInstruction& call,
   }
   const int64_t k = Last(ls);
   const Shape& lss = ops[2]->shape();
-  absl::StatusOr<std::optional<int64_t>> configured =
-      ConfiguredBlockSize(call);
+  absl::StatusOr<std::optional<int64_t>> configured = ConfiguredBlockSize(call);
   if (!configured.ok()) return configured.status();
   std::optional<int64_t> block = *configured;
   if (!block.has_value()) {
@@ -261,8 +260,7 @@ absl::StatusOr<Literal> Quantize(const HloInstruction& call,
   const Shape& ss = call.shape().tuple_shapes(1);
   const Literal& x = *ops[0];
   const int64_t k = Last(x.shape());
-  absl::StatusOr<std::optional<int64_t>> configured =
-      ConfiguredBlockSize(call);
+  absl::StatusOr<std::optional<int64_t>> configured = ConfiguredBlockSize(call);
   if (!configured.ok()) return configured.status();
   std::optional<int64_t> block = *configured;
   if (!block.has_value()) {
@@ -298,8 +296,7 @@ absl::StatusOr<Literal> DequantizeCall(const HloInstruction& call,
                                        absl::Span<const Literal* const> ops) {
   if (ops.size() != 2) return Invalid("__op$dequantize takes (data, scale)");
   const int64_t k = Last(ops[0]->shape());
-  absl::StatusOr<std::optional<int64_t>> configured =
-      ConfiguredBlockSize(call);
+  absl::StatusOr<std::optional<int64_t>> configured = ConfiguredBlockSize(call);
   if (!configured.ok()) return configured.status();
   std::optional<int64_t> block = *configured;
   const int64_t scale_k = Last(ops[1]->shape());

@@ -11,9 +11,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {
@@ -28,8 +28,8 @@ std::vector<std::vector<double>> RunOnReplicas(const std::string& hlo) {
   if (!module.ok()) return out;
   absl::Status verified = VerifyModule(**module);
   EXPECT_TRUE(verified.ok()) << verified;
-  auto results = EvaluateOnDevices(**module, kReplicas, 1,
-                                   std::vector<std::vector<Literal>>(kReplicas));
+  auto results = EvaluateOnDevices(
+      **module, kReplicas, 1, std::vector<std::vector<Literal>>(kReplicas));
   EXPECT_TRUE(results.ok()) << results.status();
   if (!results.ok()) return out;
   for (const Literal& r : *results) {
@@ -88,9 +88,9 @@ $ROOT}
 // XLA:CPU's sums of the bf16 data below over 4 replicas (f32, rounded
 // once). Rounding every step in bf16 differs in 5 of the 16 elements
 // (-3696 for -3712 first).
-const std::vector<double> kBf16Sums = {
-    -3712, -3552, -3408, -3264, -3104, -2960, -2816, -2656,
-    -2528, -2368, -2224, -2080, -1928, -1776, -1632, -1480};
+const std::vector<double> kBf16Sums = {-3712, -3552, -3408, -3264, -3104, -2960,
+                                       -2816, -2656, -2528, -2368, -2224, -2080,
+                                       -1928, -1776, -1632, -1480};
 
 TEST(CollectiveNumerics, Bf16AllReduceSumsInF32) {
   const auto results = RunOnReplicas(Module(
@@ -111,11 +111,11 @@ TEST(CollectiveNumerics, Bf16AllReduceStartSumsInF32) {
 
 // Every operand of a combined all-reduce is promoted.
 TEST(CollectiveNumerics, Bf16TupleAllReduceSumsInF32) {
-  const auto results = RunOnReplicas(Module(
-      "bf16", 16, 2011,
-      "  x2 = bf16[16] negate(x)\n"
-      "  ROOT y = (bf16[16], bf16[16]) all-reduce(x, x2), "
-      "replica_groups={}, to_apply=r\n"));
+  const auto results =
+      RunOnReplicas(Module("bf16", 16, 2011,
+                           "  x2 = bf16[16] negate(x)\n"
+                           "  ROOT y = (bf16[16], bf16[16]) all-reduce(x, x2), "
+                           "replica_groups={}, to_apply=r\n"));
   std::vector<double> expected = kBf16Sums;
   for (double v : kBf16Sums) expected.push_back(-v);
   ASSERT_EQ(results.size(), kReplicas);
@@ -123,10 +123,10 @@ TEST(CollectiveNumerics, Bf16TupleAllReduceSumsInF32) {
 }
 
 TEST(CollectiveNumerics, Bf16ReduceScatterSumsInF32) {
-  const auto results = RunOnReplicas(Module(
-      "bf16", 16, 2011,
-      "  ROOT y = bf16[4] reduce-scatter(x), replica_groups={}, "
-      "dimensions={0}, to_apply=r\n"));
+  const auto results = RunOnReplicas(
+      Module("bf16", 16, 2011,
+             "  ROOT y = bf16[4] reduce-scatter(x), replica_groups={}, "
+             "dimensions={0}, to_apply=r\n"));
   ASSERT_EQ(results.size(), kReplicas);
   for (int d = 0; d < kReplicas; ++d) {
     EXPECT_EQ(results[d], std::vector<double>(kBf16Sums.begin() + 4 * d,
@@ -138,13 +138,12 @@ TEST(CollectiveNumerics, Bf16ReduceScatterSumsInF32) {
 // f8 collectives reduce in f16 (float normalization), then round to f8.
 // Rounding every step in f8e5m2 differs in 6 of the 16 elements.
 TEST(CollectiveNumerics, F8AllReduceSumsInF16) {
-  const auto results = RunOnReplicas(Module(
-      "f8e5m2", 16, 201,
-      "  ROOT y = f8e5m2[16] all-reduce(x), replica_groups={}, "
-      "to_apply=r\n"));
-  const std::vector<double> expected = {-80, 64,  20,  -32,  -96, 48,
-                                        4,   -48, -96, 40,   -12, -64,
-                                        -112, 28, -24, -64};
+  const auto results = RunOnReplicas(
+      Module("f8e5m2", 16, 201,
+             "  ROOT y = f8e5m2[16] all-reduce(x), replica_groups={}, "
+             "to_apply=r\n"));
+  const std::vector<double> expected = {-80, 64, 20,  -32, -96,  48, 4,   -48,
+                                        -96, 40, -12, -64, -112, 28, -24, -64};
   ASSERT_EQ(results.size(), kReplicas);
   for (const auto& r : results) EXPECT_EQ(r, expected);
 }
@@ -152,10 +151,10 @@ TEST(CollectiveNumerics, F8AllReduceSumsInF16) {
 // f16 stays f16: every step rounds, in the order of the replica group
 // (3, 1, 0, 2), not in device order (9 of 16 differ) nor in f32 (6 differ).
 TEST(CollectiveNumerics, F16AllReduceRoundsEveryStepInGroupOrder) {
-  const auto results = RunOnReplicas(Module(
-      "f16", 16, 8011,
-      "  ROOT y = f16[16] all-reduce(x), replica_groups={{3,1,0,2}}, "
-      "to_apply=r\n"));
+  const auto results = RunOnReplicas(
+      Module("f16", 16, 8011,
+             "  ROOT y = f16[16] all-reduce(x), replica_groups={{3,1,0,2}}, "
+             "to_apply=r\n"));
   const std::vector<double> expected = {
       -15712, -15560, -15408, -15264, -15112, -14960, -14816, -14664,
       -14512, -14368, -14216, -14080, -13928, -13776, -13632, -13480};

@@ -8,8 +8,8 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
-#include "hlo/attributes.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/attributes.h"
 
 namespace xlite::eval {
 

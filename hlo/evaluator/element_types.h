@@ -13,9 +13,9 @@
 #include <cstring>
 #include <type_traits>
 
-#include "hlo/float_types.h"
-#include "hlo/literal.h"
-#include "hlo/primitive_type.h"
+#include "hlo/ir/float_types.h"
+#include "hlo/ir/literal.h"
+#include "hlo/ir/primitive_type.h"
 
 namespace xlite::eval {
 

@@ -18,8 +18,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "hlo/literal.h"
-#include "hlo/module.h"
+#include "hlo/ir/literal.h"
+#include "hlo/ir/module.h"
 
 namespace xlite {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "hlo/evaluator/test_util.h"
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {
@@ -315,12 +315,14 @@ ENTRY e {
   g = s32[3] parameter(2)
   ROOT d = f32[4,2] ragged-dot(a, b, g), lhs_contracting_dims={1}, rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
 })";
-  const std::string a = "f32[4,3] {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}}";
+  const std::string a =
+      "f32[4,3] {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {9, 10, 11}}";
   const std::string b =
       "f32[3,3,2] {{{0, 1}, {2, 3}, {4, 5}}, {{6, 7}, {8, 9}, {10, 11}}, "
       "{{12, 13}, {14, 15}, {16, 17}}}";
-  EXPECT_EQ(Eval(m, {a, b, "s32[3] {1, 2, 1}"}),
-            "f32[4,2] { { 10, 13 }, { 100, 112 }, { 172, 193 }, { 424, 454 } }");
+  EXPECT_EQ(
+      Eval(m, {a, b, "s32[3] {1, 2, 1}"}),
+      "f32[4,2] { { 10, 13 }, { 100, 112 }, { 172, 193 }, { 424, 454 } }");
   // Rows past the groups are zero.
   EXPECT_EQ(Eval(m, {a, b, "s32[3] {1, 2, 0}"}),
             "f32[4,2] { { 10, 13 }, { 100, 112 }, { 172, 193 }, { 0, 0 } }");
@@ -337,9 +339,10 @@ ENTRY e {
 })";
   // XLA's operand order: (lhs, rhs, lhs_scale, rhs_scale).
   // (1*2 + 2*2 + 3*0.5 + 4*0.5) * 4 = 9.5 * 4 = 38.
-  EXPECT_EQ(Eval(m, {"f8e4m3fn[1,4] {{1, 2, 3, 4}}", "f8e4m3fn[1,4] {{1, 1, 1, 1}}",
-                     "f8e8m0fnu[1,2] {{2, 0.5}}", "f8e8m0fnu[1,1] {{4}}"}),
-            "f32[1,1] { {38} }");
+  EXPECT_EQ(
+      Eval(m, {"f8e4m3fn[1,4] {{1, 2, 3, 4}}", "f8e4m3fn[1,4] {{1, 1, 1, 1}}",
+               "f8e8m0fnu[1,2] {{2, 0.5}}", "f8e8m0fnu[1,1] {{4}}"}),
+      "f32[1,1] { {38} }");
 }
 
 TEST(Scan, CumulativeSumWithCarry) {

@@ -15,8 +15,8 @@
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/instruction.h"
-#include "hlo/literal.h"
+#include "hlo/ir/instruction.h"
+#include "hlo/ir/literal.h"
 
 namespace xlite::eval {
 

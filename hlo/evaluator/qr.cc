@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
-#include "hlo/primitive_type.h"
+#include "hlo/ir/primitive_type.h"
 
 namespace xlite::eval {
 namespace {
@@ -72,16 +72,16 @@ std::vector<int64_t> BatchDimsThen(const Shape& s, int64_t drop,
 }
 
 bool DimsAre(const Shape& s, const std::vector<int64_t>& dims) {
-  return s.IsArray() &&
-         std::vector<int64_t>(s.dimensions().begin(), s.dimensions().end()) ==
-             dims;
+  return s.IsArray() && std::vector<int64_t>(s.dimensions().begin(),
+                                             s.dimensions().end()) == dims;
 }
 
 // sqrt(x^2 + y^2 + z^2) without overflow in the squares (XLA's Norm).
 double Norm3(double x, double y, double z) {
   const double w = std::max({std::abs(x), std::abs(y), std::abs(z)});
   if (w == 0) return 0;
-  return w * std::sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
+  return w *
+         std::sqrt((x / w) * (x / w) + (y / w) * (y / w) + (z / w) * (z / w));
 }
 
 // Column j of matrix b: turns it into beta e_j + the reflector's vector
@@ -121,8 +121,7 @@ absl::StatusOr<Literal> QrCall(const HloInstruction& call,
 absl::StatusOr<Literal> HouseholderProductCall(
     const HloInstruction& call, absl::Span<const Literal* const> operands) {
   if (operands.size() != 2) {
-    return Invalid(
-        "ProductOfElementaryHouseholderReflectors takes (a, taus)");
+    return Invalid("ProductOfElementaryHouseholderReflectors takes (a, taus)");
   }
   return HouseholderProduct(*operands[0], *operands[1], call.shape());
 }
@@ -132,9 +131,10 @@ absl::StatusOr<Literal> HouseholderProductCall(
 absl::StatusOr<Literal> HouseholderQr(const Literal& a, const Shape& shape) {
   const Shape& s = a.shape();
   if (!s.IsArray() || s.rank() < 2 || !IsInexact(s.element_type())) {
-    return Invalid(absl::StrCat("Qr needs a floating-point or complex array "
-                                "of rank >= 2, got ",
-                                s.ToString(false)));
+    return Invalid(
+        absl::StrCat("Qr needs a floating-point or complex array "
+                     "of rank >= 2, got ",
+                     s.ToString(false)));
   }
   const int64_t m = s.dimensions(s.rank() - 2), n = s.dimensions(s.rank() - 1);
   const int64_t k = std::min(m, n);
@@ -145,8 +145,7 @@ absl::StatusOr<Literal> HouseholderQr(const Literal& a, const Shape& shape) {
       shape.tuple_shapes(1).element_type() != s.element_type()) {
     return Invalid(absl::StrCat("Qr of ", s.ToString(false), " returns (",
                                 s.ToString(false), ", taus[..., ", k,
-                                "]) of its type, not ",
-                                shape.ToString(false)));
+                                "]) of its type, not ", shape.ToString(false)));
   }
   Matrices q = ReadMatrices(a);
   std::vector<Complex> taus(q.batches * k, 0.0);
@@ -186,9 +185,9 @@ absl::StatusOr<Literal> HouseholderProduct(const Literal& a,
   }
   if (!DimsAre(shape, BatchDimsThen(s, 0, {})) ||
       shape.element_type() != s.element_type()) {
-    return Invalid(absl::StrCat(
-        "ProductOfElementaryHouseholderReflectors returns ", s.ToString(false),
-        ", not ", shape.ToString(false)));
+    return Invalid(
+        absl::StrCat("ProductOfElementaryHouseholderReflectors returns ",
+                     s.ToString(false), ", not ", shape.ToString(false)));
   }
   Matrices v = ReadMatrices(a);
   Matrices q{v.batches, m, n, std::vector<Complex>(v.values.size(), 0.0)};

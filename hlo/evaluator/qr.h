@@ -20,7 +20,7 @@
 
 #include "absl/status/statusor.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/literal.h"
+#include "hlo/ir/literal.h"
 
 namespace xlite::eval {
 

@@ -4,8 +4,8 @@
 // dimension numbers; the NVFP4 form divides by the weight global scale, as
 // XLA's global-scale expander does.
 
-#include "hlo/block_scaled_config.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/block_scaled_config.h"
 
 namespace xlite::eval {
 namespace {
@@ -32,8 +32,9 @@ absl::StatusOr<Literal> Dequantize(const HloInstruction& hlo,
   if (ss.rank() == 0) return data;
   if (ss.rank() != ds.rank()) {
     return InstructionError(
-        hlo, absl::StrCat(side, " scale ", ss.ToString(),
-                          " must have the rank of its operand ", ds.ToString()));
+        hlo,
+        absl::StrCat(side, " scale ", ss.ToString(),
+                     " must have the rank of its operand ", ds.ToString()));
   }
   std::vector<int64_t> block(ds.rank(), 1);
   for (int64_t d = 0; d < ds.rank(); ++d) {
@@ -61,8 +62,8 @@ absl::StatusOr<Literal> Dequantize(const HloInstruction& hlo,
     }
     // Both factors are exact in `type`, so one rounding of the double
     // product is the multiply in `type`.
-    out.SetFromDouble(linear, wide_data.GetAsDouble(linear) *
-                                  wide_scale.GetAsDouble(at));
+    out.SetFromDouble(
+        linear, wide_data.GetAsDouble(linear) * wide_scale.GetAsDouble(at));
     ++linear;
   });
   return out;

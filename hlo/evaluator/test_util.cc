@@ -3,9 +3,9 @@
 #include <memory>
 #include <utility>
 
+#include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/text/parser.h"
 
 namespace xlite::eval_test {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "hlo/literal.h"
+#include "hlo/ir/literal.h"
 
 namespace xlite::eval_test {
 

@@ -11,7 +11,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 #include "passes/loop_analysis.h"
 #include "passes/registry.h"
 
@@ -41,7 +41,8 @@ int64_t Count(const HloComputation& c, int64_t times) {
 }
 
 int Main(int argc, char** argv) {
-  std::cout << "| module | all-reduces executed before | after |\n|---|---|---|\n";
+  std::cout
+      << "| module | all-reduces executed before | after |\n|---|---|---|\n";
   for (int i = 1; i < argc; ++i) {
     std::ifstream in(argv[i]);
     std::stringstream text;

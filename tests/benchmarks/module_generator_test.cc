@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {

@@ -17,10 +17,10 @@
 #include <iostream>
 #include <string>
 
-#include "hlo/parser.h"
-#include "hlo/printer.h"
-#include "hlo/proto_convert.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/printer.h"
 #include "tests/benchmarks/module_generator.h"
 
 namespace xlite {

@@ -6,11 +6,11 @@
 
 #include <string>
 
-#include "hlo/module_equal.h"
-#include "hlo/parser.h"
-#include "hlo/printer.h"
-#include "hlo/proto_convert.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/module_equal.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/printer.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/paths.h"
 #include "tests/testing/proto_normalize.h"

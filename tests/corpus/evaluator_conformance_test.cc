@@ -12,9 +12,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/paths.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -7,13 +7,12 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
-
 #include <vector>
 
-#include "hlo/module_equal.h"
-#include "hlo/parser.h"
-#include "hlo/printer.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/text/module_equal.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/printer.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1 << 20)) return 0;
@@ -29,8 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto again = xlite::ParseHloModule(printed, options);
   std::string difference;
   if (!again.ok() || !xlite::VerifyModule(**again).ok() ||
-      !xlite::PrintsEqualUpToComputationOrder(**module, **again,
-                                              &difference)) {
+      !xlite::PrintsEqualUpToComputationOrder(**module, **again, &difference)) {
     std::cerr << "round trip failed for:\n"
               << text << "\nprinted:\n"
               << printed << "\n"

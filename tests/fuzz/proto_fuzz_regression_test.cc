@@ -6,8 +6,8 @@
 #include <string>
 
 #include "google/protobuf/text_format.h"
-#include "hlo/parser.h"
-#include "hlo/proto_convert.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/parser.h"
 #include "tests/fuzz/fuzz_replay.h"
 #include "tests/testing/paths.h"
 

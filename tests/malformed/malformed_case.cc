@@ -1,7 +1,7 @@
 #include "tests/malformed/malformed_case.h"
 
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/text/parser.h"
 
 namespace xlite::malformed {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "google/protobuf/text_format.h"
-#include "hlo/parser.h"
-#include "hlo/proto_convert.h"
-#include "hlo/verifier.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/proto/proto_convert.h"
+#include "hlo/text/parser.h"
 
 namespace xlite {
 namespace {

@@ -13,9 +13,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
+#include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
-#include "hlo/parser.h"
-#include "hlo/verifier.h"
+#include "hlo/text/parser.h"
 #include "passes/while_loop_all_reduce_code_motion.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/paths.h"

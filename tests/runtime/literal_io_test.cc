@@ -8,7 +8,7 @@
 #include <fstream>
 #include <string>
 
-#include "hlo/parser.h"
+#include "hlo/text/parser.h"
 #include "tests/testing/paths.h"
 
 namespace xlite {

@@ -1,7 +1,7 @@
 #ifndef XLITE_TESTS_TESTING_PROTO_NORMALIZE_H_
 #define XLITE_TESTS_TESTING_PROTO_NORMALIZE_H_
 
-#include "hlo/module.h"
+#include "hlo/ir/module.h"
 
 namespace xlite::testing {
 

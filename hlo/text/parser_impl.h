@@ -1,0 +1,145 @@
+#ifndef XLITE_HLO_TEXT_PARSER_IMPL_H_
+#define XLITE_HLO_TEXT_PARSER_IMPL_H_
+
+// Internal to the parser (parser.cc, parser_values.cc): not a public API.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "hlo/ir/module.h"
+#include "hlo/text/parser.h"
+#include "hlo/text/text_scanner.h"
+
+namespace xlite {
+namespace parser_internal {
+
+/// A reference to a computation by name, resolved once all computations are
+/// known (computations may be referenced before they are defined).
+struct ComputationRef {
+  HloInstruction* instruction;
+  int64_t slot;
+  std::string name;
+  size_t position;
+};
+
+/// Whether `opcode` accepts attribute `name` (XLA's per-opcode table).
+bool Allowed(HloOpcode opcode, absl::string_view name);
+/// Callee slots an opcode has before attributes fill them (while: 2).
+
+class Parser {
+ public:
+  Parser(absl::string_view text, const ParseOptions& options);
+
+  absl::StatusOr<std::unique_ptr<HloModule>> ParseModule();
+  absl::StatusOr<Shape> ParseShapeOnly();
+  absl::StatusOr<Literal> ParseLiteralOnly();
+
+  // ---- values (parser_values.cc)
+  bool ParseShape(Shape* shape);
+  bool ParseArrayShape(Shape* shape);
+  bool ParseLayout(Shape* shape);
+  /// Whether the '{' at `brace` (right after a shape) starts its layout.
+  bool StartsLayout(size_t brace);
+  /// True if a shape starts here (type name + '[' or a '(' tuple).
+  bool AtShape();
+  bool ParseLiteralValue(const Shape& shape, Literal* literal);
+  bool ParseSelfDescribingLiteral(Literal* literal);
+  bool ParseDenseArray(const Shape& shape, Literal* literal);
+  bool ParseElement(const Shape& shape, int64_t index, Literal* literal);
+  bool ParseBracedInts(std::vector<int64_t>* values, absl::string_view what);
+  bool ParseBracedIntLists(std::vector<std::vector<int64_t>>* values,
+                           absl::string_view what);
+  bool ParseShapeIndex(ShapeIndex* index);
+  bool ParseWindow(Window* window);
+  bool ParseDimLabels(ConvolutionDimensionNumbers* dnums);
+  bool ParsePadding(PaddingConfig* padding);
+  bool ParseSliceRanges(std::vector<SliceDimension>* slice);
+  bool ParseReplicaGroups(ReplicaGroups* groups);
+  /// `mesh['a'=2,'b'=2] {'b'}` (parser_mesh.cc).
+  bool ParseMeshReplicaGroups(ReplicaGroups* groups);
+  bool ParseSharding(HloSharding* sharding);
+  bool ParseSingleSharding(HloSharding* sharding);
+  bool ParseMetadata(OpMetadata* metadata);
+  bool ParseFrontendAttributes(FrontendAttributes* attrs);
+  bool ParsePrecisionList(std::vector<Precision>* precisions);
+  bool ParseOutputOperandAliasing(std::vector<OutputOperandAlias>* aliasing);
+  bool ParseShapeList(std::vector<Shape>* shapes);
+  bool ParseBoolList(std::vector<bool>* values, bool allow_single);
+  bool ParseRawValue(std::string* raw);
+  bool ParseResultAccuracy(std::string* raw);
+  bool ParseStringOrJsonDict(std::string* value);
+  template <typename Enum>
+  bool ParseEnum(Enum* value, std::optional<Enum> (*parse)(absl::string_view),
+                 absl::string_view what);
+
+  TextScanner& scanner() { return scanner_; }
+  /// Reports a located warning (see ParseOptions::warnings).
+  void Warn(size_t position, absl::string_view message);
+
+ private:
+  // ---- structure (parser.cc)
+  bool ParseModuleHeader(HloModule* module);
+  bool ParseStackFrameIndex(HloModule* module);
+  bool ParseComputation(HloModule* module);
+  /// "{ instruction* }": the body of `computation`, which is pending.
+  bool ParseInstructionList(HloComputation* computation, size_t name_pos);
+  /// A computation written in place of a name ("to_apply={ ... }").
+  bool ParseNestedComputation(HloInstruction* instruction, int64_t slot);
+  bool ParseInstruction(HloComputation* computation, bool* is_root,
+                        HloInstruction** instruction);
+  HloInstruction* ParseInstructionRhs(HloComputation* computation,
+                                      const std::string& name,
+                                      size_t name_position,
+                                      bool allow_attributes);
+  bool ParseOperands(HloComputation* computation,
+                     std::vector<HloInstruction*>* operands);
+  bool ParseAttributes(HloInstruction* instruction, HloInstruction* wrapped,
+                       size_t opcode_position);
+  bool ParseOneAttribute(HloInstruction* instruction, HloInstruction* wrapped,
+                         const std::string& name, size_t position);
+  bool ParseOpcodeAttribute(HloInstruction* instruction,
+                            const std::string& name, size_t position,
+                            bool* handled);
+  bool ParseComputationRef(HloInstruction* instruction, int64_t slot);
+  bool ParseComputationRefList(HloInstruction* instruction);
+  bool ParseInstructionNames(HloComputation* computation,
+                             std::vector<HloInstruction*>* instructions);
+  bool CheckRequiredAttributes(HloInstruction* instruction,
+                               const absl::flat_hash_set<std::string>& seen,
+                               size_t position);
+  bool FinishInstruction(HloInstruction* instruction, size_t position);
+  bool InferMissingShape(HloInstruction* instruction, size_t position);
+  bool ResolveComputationRefs(HloModule* module);
+  bool CheckCallGraphAcyclic(HloModule* module);
+  HloInstruction* AddNamedInstruction(
+      HloComputation* computation, std::unique_ptr<HloInstruction> instruction,
+      std::string name, size_t position);
+  std::string UniqueAnonymousName(HloComputation* computation,
+                                  absl::string_view base);
+
+  TextScanner scanner_;
+  ParseOptions options_;
+  HloModule* module_ = nullptr;
+  std::vector<std::unique_ptr<HloComputation>> pending_computations_;
+  absl::flat_hash_map<std::string, HloComputation*> computations_by_name_;
+  absl::flat_hash_map<std::string, size_t> computation_positions_;
+  std::vector<ComputationRef> refs_;
+  // Instruction names in the current computation, with their position.
+  absl::flat_hash_map<std::string, std::pair<HloInstruction*, size_t>> names_;
+  absl::flat_hash_set<HloInstruction*> anonymous_;
+  // Text position of every parsed instruction (for errors found later).
+  absl::flat_hash_map<const HloInstruction*, size_t> positions_;
+  std::string entry_name_;
+  absl::flat_hash_set<const HloInstruction*> explicit_comparison_type_;
+  int64_t anonymous_counter_ = 0;
+  int recursion_depth_ = 0;
+};
+
+}  // namespace parser_internal
+}  // namespace xlite
+
+#endif  // XLITE_HLO_TEXT_PARSER_IMPL_H_
