@@ -8,10 +8,12 @@ namespace {
 struct OpcodeInfo {
   absl::string_view name;
   int arity;
+  OpcodeFamily family;
 };
 
 constexpr OpcodeInfo kOpcodes[] = {
-#define XLITE_OPCODE_INFO(enum_name, text, arity) {text, arity},
+#define XLITE_OPCODE_INFO(enum_name, text, arity, family) \
+  {text, arity, OpcodeFamily::family},
     XLITE_HLO_OPCODE_LIST(XLITE_OPCODE_INFO)
 #undef XLITE_OPCODE_INFO
 };
@@ -37,6 +39,10 @@ std::optional<HloOpcode> StringToHloOpcode(absl::string_view text) {
 
 int HloOpcodeArity(HloOpcode opcode) {
   return kOpcodes[static_cast<int>(opcode)].arity;
+}
+
+OpcodeFamily HloOpcodeFamily(HloOpcode opcode) {
+  return kOpcodes[static_cast<int>(opcode)].family;
 }
 
 bool IsElementwiseUnary(HloOpcode opcode) {
@@ -115,35 +121,6 @@ bool IsElementwiseBinary(HloOpcode opcode) {
 bool IsElementwiseOpcode(HloOpcode opcode) {
   return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
          opcode == HloOpcode::kClamp || opcode == HloOpcode::kSelect;
-}
-
-int HloOpcodeCalledComputationCount(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kWhile:
-    case HloOpcode::kSelectAndScatter:
-      return 2;
-    case HloOpcode::kFusion:
-    case HloOpcode::kCall:
-    case HloOpcode::kMap:
-    case HloOpcode::kReduce:
-    case HloOpcode::kReduceWindow:
-    case HloOpcode::kSort:
-    case HloOpcode::kScatter:
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kReduceScatter:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kScan:
-    case HloOpcode::kAsyncStart:
-    case HloOpcode::kAsyncUpdate:
-    case HloOpcode::kAsyncDone:
-      return 1;
-    case HloOpcode::kConditional:
-    case HloOpcode::kCustomCall:
-      return -1;
-    default:
-      return 0;
-  }
 }
 
 bool IsAsyncOpcode(HloOpcode opcode) {

@@ -7,156 +7,181 @@
 
 namespace xlite {
 
-// X(enum name, text spelling, operand count; kVariadic for "any")
-#define XLITE_HLO_OPCODE_LIST(X)                                    \
-  X(kAbs, "abs", 1)                                                 \
-  X(kAcos, "acos", 1)                                               \
-  X(kAcosh, "acosh", 1)                                             \
-  X(kAdd, "add", 2)                                                 \
-  X(kAddDependency, "add-dependency", 2)                            \
-  X(kAfterAll, "after-all", kVariadic)                              \
-  X(kAllGather, "all-gather", kVariadic)                            \
-  X(kAllGatherDone, "all-gather-done", 1)                           \
-  X(kAllGatherStart, "all-gather-start", kVariadic)                 \
-  X(kAllReduce, "all-reduce", kVariadic)                            \
-  X(kAllReduceDone, "all-reduce-done", 1)                           \
-  X(kAllReduceStart, "all-reduce-start", kVariadic)                 \
-  X(kAllToAll, "all-to-all", kVariadic)                             \
-  X(kAnd, "and", 2)                                                 \
-  X(kAsin, "asin", 1)                                               \
-  X(kAsinh, "asinh", 1)                                             \
-  X(kAsyncDone, "async-done", 1)                                    \
-  X(kAsyncStart, "async-start", kVariadic)                          \
-  X(kAsyncUpdate, "async-update", 1)                                \
-  X(kAtan, "atan", 1)                                               \
-  X(kAtan2, "atan2", 2)                                             \
-  X(kAtanh, "atanh", 1)                                             \
-  X(kBatchNormGrad, "batch-norm-grad", 5)                           \
-  X(kBatchNormInference, "batch-norm-inference", 5)                 \
-  X(kBatchNormTraining, "batch-norm-training", 3)                   \
-  X(kBitcast, "bitcast", 1)                                         \
-  X(kBitcastConvert, "bitcast-convert", 1)                          \
-  X(kBroadcast, "broadcast", 1)                                     \
-  X(kCall, "call", kVariadic)                                       \
-  X(kCbrt, "cbrt", 1)                                               \
-  X(kCeil, "ceil", 1)                                               \
-  X(kCholesky, "cholesky", 1)                                       \
-  X(kClamp, "clamp", 3)                                             \
-  X(kClz, "count-leading-zeros", 1)                                 \
-  X(kCollectiveBroadcast, "collective-broadcast", kVariadic)        \
-  X(kCollectivePermute, "collective-permute", kVariadic)            \
-  X(kCollectivePermuteDone, "collective-permute-done", 1)           \
-  X(kCollectivePermuteStart, "collective-permute-start", kVariadic) \
-  X(kCollectiveReduce, "collective-reduce", kVariadic)              \
-  X(kComplex, "complex", 2)                                         \
-  X(kCompare, "compare", 2)                                         \
-  X(kConcatenate, "concatenate", kVariadic)                         \
-  X(kConditional, "conditional", kVariadic)                         \
-  X(kConstant, "constant", 0)                                       \
-  X(kConvert, "convert", 1)                                         \
-  X(kConvolution, "convolution", 2)                                 \
-  X(kCopy, "copy", 1)                                               \
-  X(kCopyDone, "copy-done", 1)                                      \
-  X(kCopyStart, "copy-start", 1)                                    \
-  X(kCos, "cosine", 1)                                              \
-  X(kCosh, "cosh", 1)                                               \
-  X(kCustomCall, "custom-call", kVariadic)                          \
-  X(kDivide, "divide", 2)                                           \
-  X(kDomain, "domain", 1)                                           \
-  X(kDot, "dot", 2)                                                 \
-  X(kDynamicReshape, "dynamic-reshape", kVariadic)                  \
-  X(kDynamicSlice, "dynamic-slice", kVariadic)                      \
-  X(kDynamicUpdateSlice, "dynamic-update-slice", kVariadic)         \
-  X(kErf, "erf", 1)                                                 \
-  X(kExp, "exponential", 1)                                         \
-  X(kExpm1, "exponential-minus-one", 1)                             \
-  X(kFft, "fft", 1)                                                 \
-  X(kFloor, "floor", 1)                                             \
-  X(kFusion, "fusion", kVariadic)                                   \
-  X(kGather, "gather", 2)                                           \
-  X(kGetDimensionSize, "get-dimension-size", 1)                     \
-  X(kGetTupleElement, "get-tuple-element", 1)                       \
-  X(kImag, "imag", 1)                                               \
-  X(kInfeed, "infeed", 1)                                           \
-  X(kIota, "iota", 0)                                               \
-  X(kIsFinite, "is-finite", 1)                                      \
-  X(kLog, "log", 1)                                                 \
-  X(kLog1p, "log-plus-one", 1)                                      \
-  X(kLogistic, "logistic", 1)                                       \
-  X(kMap, "map", kVariadic)                                         \
-  X(kMaximum, "maximum", 2)                                         \
-  X(kMinimum, "minimum", 2)                                         \
-  X(kMulhi, "mulhi", 2)                                             \
-  X(kMultiply, "multiply", 2)                                       \
-  X(kNegate, "negate", 1)                                           \
-  X(kNot, "not", 1)                                                 \
-  X(kOptimizationBarrier, "opt-barrier", 1)                         \
-  X(kOr, "or", 2)                                                   \
-  X(kOutfeed, "outfeed", 2)                                         \
-  X(kPad, "pad", 2)                                                 \
-  X(kParameter, "parameter", 0)                                     \
-  X(kPartitionId, "partition-id", 0)                                \
-  X(kPopulationCount, "popcnt", 1)                                  \
-  X(kPower, "power", 2)                                             \
-  X(kRaggedAllToAll, "ragged-all-to-all", 6)                        \
-  X(kRaggedDot, "ragged-dot", 3)                                    \
-  X(kReal, "real", 1)                                               \
-  X(kRecv, "recv", 1)                                               \
-  X(kRecvDone, "recv-done", 1)                                      \
-  X(kReduce, "reduce", kVariadic)                                   \
-  X(kReducePrecision, "reduce-precision", 1)                        \
-  X(kReduceScatter, "reduce-scatter", kVariadic)                    \
-  X(kReduceWindow, "reduce-window", kVariadic)                      \
-  X(kRemainder, "remainder", 2)                                     \
-  X(kReplicaId, "replica-id", 0)                                    \
-  X(kReshape, "reshape", 1)                                         \
-  X(kReverse, "reverse", 1)                                         \
-  X(kRng, "rng", 2)                                                 \
-  X(kRngBitGenerator, "rng-bit-generator", 1)                       \
-  X(kRngGetAndUpdateState, "rng-get-and-update-state", 0)           \
-  X(kRoundNearestAfz, "round-nearest-afz", 1)                       \
-  X(kRoundNearestEven, "round-nearest-even", 1)                     \
-  X(kRsqrt, "rsqrt", 1)                                             \
-  X(kScaledDot, "scaled-dot", kVariadic)                            \
-  X(kScan, "scan", kVariadic)                                       \
-  X(kScatter, "scatter", kVariadic)                                 \
-  X(kSelect, "select", 3)                                           \
-  X(kSelectAndScatter, "select-and-scatter", 3)                     \
-  X(kSend, "send", 2)                                               \
-  X(kSendDone, "send-done", 1)                                      \
-  X(kSetDimensionSize, "set-dimension-size", 2)                     \
-  X(kShiftLeft, "shift-left", 2)                                    \
-  X(kShiftRightArithmetic, "shift-right-arithmetic", 2)             \
-  X(kShiftRightLogical, "shift-right-logical", 2)                   \
-  X(kShuffle, "shuffle", kVariadic)                                 \
-  X(kSign, "sign", 1)                                               \
-  X(kSin, "sine", 1)                                                \
-  X(kSinh, "sinh", 1)                                               \
-  X(kSlice, "slice", 1)                                             \
-  X(kSort, "sort", kVariadic)                                       \
-  X(kSqrt, "sqrt", 1)                                               \
-  X(kStochasticConvert, "stochastic-convert", 2)                    \
-  X(kSubtract, "subtract", 2)                                       \
-  X(kTan, "tan", 1)                                                 \
-  X(kTanh, "tanh", 1)                                               \
-  X(kTopK, "topk", 1)                                               \
-  X(kTranspose, "transpose", 1)                                     \
-  X(kTriangularSolve, "triangular-solve", 2)                        \
-  X(kTuple, "tuple", kVariadic)                                     \
-  X(kWhile, "while", 1)                                             \
-  X(kXor, "xor", 2)
+// X(enum name, text spelling, operand count (kVariadic for "any"), family).
+// The family says which shape rule and which evaluator family handle the
+// opcode; its attributes, operands and callees are its row in
+// opcode_schema.cc. Adding an opcode: see hlo/README.md.
+#define XLITE_HLO_OPCODE_LIST(X)                                           \
+  X(kAbs, "abs", 1, kElementwise)                                          \
+  X(kAcos, "acos", 1, kElementwise)                                        \
+  X(kAcosh, "acosh", 1, kElementwise)                                      \
+  X(kAdd, "add", 2, kElementwise)                                          \
+  X(kAddDependency, "add-dependency", 2, kTupleAndToken)                   \
+  X(kAfterAll, "after-all", kVariadic, kTupleAndToken)                     \
+  X(kAllGather, "all-gather", kVariadic, kCollective)                      \
+  X(kAllGatherDone, "all-gather-done", 1, kAsync)                          \
+  X(kAllGatherStart, "all-gather-start", kVariadic, kCollective)           \
+  X(kAllReduce, "all-reduce", kVariadic, kCollective)                      \
+  X(kAllReduceDone, "all-reduce-done", 1, kAsync)                          \
+  X(kAllReduceStart, "all-reduce-start", kVariadic, kCollective)           \
+  X(kAllToAll, "all-to-all", kVariadic, kCollective)                       \
+  X(kAnd, "and", 2, kElementwise)                                          \
+  X(kAsin, "asin", 1, kElementwise)                                        \
+  X(kAsinh, "asinh", 1, kElementwise)                                      \
+  X(kAsyncDone, "async-done", 1, kAsync)                                   \
+  X(kAsyncStart, "async-start", kVariadic, kAsync)                         \
+  X(kAsyncUpdate, "async-update", 1, kAsync)                               \
+  X(kAtan, "atan", 1, kElementwise)                                        \
+  X(kAtan2, "atan2", 2, kElementwise)                                      \
+  X(kAtanh, "atanh", 1, kElementwise)                                      \
+  X(kBatchNormGrad, "batch-norm-grad", 5, kLinearAlgebra)                  \
+  X(kBatchNormInference, "batch-norm-inference", 5, kLinearAlgebra)        \
+  X(kBatchNormTraining, "batch-norm-training", 3, kLinearAlgebra)          \
+  X(kBitcast, "bitcast", 1, kDataMovement)                                 \
+  X(kBitcastConvert, "bitcast-convert", 1, kConversion)                    \
+  X(kBroadcast, "broadcast", 1, kDataMovement)                             \
+  X(kCall, "call", kVariadic, kControlFlow)                                \
+  X(kCbrt, "cbrt", 1, kElementwise)                                        \
+  X(kCeil, "ceil", 1, kElementwise)                                        \
+  X(kCholesky, "cholesky", 1, kLinearAlgebra)                              \
+  X(kClamp, "clamp", 3, kElementwise)                                      \
+  X(kClz, "count-leading-zeros", 1, kElementwise)                          \
+  X(kCollectiveBroadcast, "collective-broadcast", kVariadic, kCollective)  \
+  X(kCollectivePermute, "collective-permute", kVariadic, kCollective)      \
+  X(kCollectivePermuteDone, "collective-permute-done", 1, kAsync)          \
+  X(kCollectivePermuteStart, "collective-permute-start", kVariadic,        \
+    kCollective)                                                           \
+  X(kCollectiveReduce, "collective-reduce", kVariadic, kCollective)        \
+  X(kComplex, "complex", 2, kElementwise)                                  \
+  X(kCompare, "compare", 2, kElementwise)                                  \
+  X(kConcatenate, "concatenate", kVariadic, kDataMovement)                 \
+  X(kConditional, "conditional", kVariadic, kControlFlow)                  \
+  X(kConstant, "constant", 0, kGenerator)                                  \
+  X(kConvert, "convert", 1, kConversion)                                   \
+  X(kConvolution, "convolution", 2, kContraction)                          \
+  X(kCopy, "copy", 1, kDataMovement)                                       \
+  X(kCopyDone, "copy-done", 1, kAsync)                                     \
+  X(kCopyStart, "copy-start", 1, kAsync)                                   \
+  X(kCos, "cosine", 1, kElementwise)                                       \
+  X(kCosh, "cosh", 1, kElementwise)                                        \
+  X(kCustomCall, "custom-call", kVariadic, kCustomCall)                    \
+  X(kDivide, "divide", 2, kElementwise)                                    \
+  X(kDomain, "domain", 1, kTupleAndToken)                                  \
+  X(kDot, "dot", 2, kContraction)                                          \
+  X(kDynamicReshape, "dynamic-reshape", kVariadic, kDataMovement)          \
+  X(kDynamicSlice, "dynamic-slice", kVariadic, kDataMovement)              \
+  X(kDynamicUpdateSlice, "dynamic-update-slice", kVariadic, kDataMovement) \
+  X(kErf, "erf", 1, kElementwise)                                          \
+  X(kExp, "exponential", 1, kElementwise)                                  \
+  X(kExpm1, "exponential-minus-one", 1, kElementwise)                      \
+  X(kFft, "fft", 1, kLinearAlgebra)                                        \
+  X(kFloor, "floor", 1, kElementwise)                                      \
+  X(kFusion, "fusion", kVariadic, kControlFlow)                            \
+  X(kGather, "gather", 2, kGatherScatter)                                  \
+  X(kGetDimensionSize, "get-dimension-size", 1, kDataMovement)             \
+  X(kGetTupleElement, "get-tuple-element", 1, kTupleAndToken)              \
+  X(kImag, "imag", 1, kElementwise)                                        \
+  X(kInfeed, "infeed", 1, kHostTransfer)                                   \
+  X(kIota, "iota", 0, kGenerator)                                          \
+  X(kIsFinite, "is-finite", 1, kElementwise)                               \
+  X(kLog, "log", 1, kElementwise)                                          \
+  X(kLog1p, "log-plus-one", 1, kElementwise)                               \
+  X(kLogistic, "logistic", 1, kElementwise)                                \
+  X(kMap, "map", kVariadic, kReduction)                                    \
+  X(kMaximum, "maximum", 2, kElementwise)                                  \
+  X(kMinimum, "minimum", 2, kElementwise)                                  \
+  X(kMulhi, "mulhi", 2, kElementwise)                                      \
+  X(kMultiply, "multiply", 2, kElementwise)                                \
+  X(kNegate, "negate", 1, kElementwise)                                    \
+  X(kNot, "not", 1, kElementwise)                                          \
+  X(kOptimizationBarrier, "opt-barrier", 1, kTupleAndToken)                \
+  X(kOr, "or", 2, kElementwise)                                            \
+  X(kOutfeed, "outfeed", 2, kHostTransfer)                                 \
+  X(kPad, "pad", 2, kDataMovement)                                         \
+  X(kParameter, "parameter", 0, kGenerator)                                \
+  X(kPartitionId, "partition-id", 0, kGenerator)                           \
+  X(kPopulationCount, "popcnt", 1, kElementwise)                           \
+  X(kPower, "power", 2, kElementwise)                                      \
+  X(kRaggedAllToAll, "ragged-all-to-all", 6, kCollective)                  \
+  X(kRaggedDot, "ragged-dot", 3, kContraction)                             \
+  X(kReal, "real", 1, kElementwise)                                        \
+  X(kRecv, "recv", 1, kHostTransfer)                                       \
+  X(kRecvDone, "recv-done", 1, kHostTransfer)                              \
+  X(kReduce, "reduce", kVariadic, kReduction)                              \
+  X(kReducePrecision, "reduce-precision", 1, kConversion)                  \
+  X(kReduceScatter, "reduce-scatter", kVariadic, kCollective)              \
+  X(kReduceWindow, "reduce-window", kVariadic, kReduction)                 \
+  X(kRemainder, "remainder", 2, kElementwise)                              \
+  X(kReplicaId, "replica-id", 0, kGenerator)                               \
+  X(kReshape, "reshape", 1, kDataMovement)                                 \
+  X(kReverse, "reverse", 1, kDataMovement)                                 \
+  X(kRng, "rng", 2, kRandom)                                               \
+  X(kRngBitGenerator, "rng-bit-generator", 1, kRandom)                     \
+  X(kRngGetAndUpdateState, "rng-get-and-update-state", 0, kGenerator)      \
+  X(kRoundNearestAfz, "round-nearest-afz", 1, kElementwise)                \
+  X(kRoundNearestEven, "round-nearest-even", 1, kElementwise)              \
+  X(kRsqrt, "rsqrt", 1, kElementwise)                                      \
+  X(kScaledDot, "scaled-dot", kVariadic, kContraction)                     \
+  X(kScan, "scan", kVariadic, kReduction)                                  \
+  X(kScatter, "scatter", kVariadic, kGatherScatter)                        \
+  X(kSelect, "select", 3, kElementwise)                                    \
+  X(kSelectAndScatter, "select-and-scatter", 3, kReduction)                \
+  X(kSend, "send", 2, kHostTransfer)                                       \
+  X(kSendDone, "send-done", 1, kHostTransfer)                              \
+  X(kSetDimensionSize, "set-dimension-size", 2, kDataMovement)             \
+  X(kShiftLeft, "shift-left", 2, kElementwise)                             \
+  X(kShiftRightArithmetic, "shift-right-arithmetic", 2, kElementwise)      \
+  X(kShiftRightLogical, "shift-right-logical", 2, kElementwise)            \
+  X(kShuffle, "shuffle", kVariadic, kDataMovement)                         \
+  X(kSign, "sign", 1, kElementwise)                                        \
+  X(kSin, "sine", 1, kElementwise)                                         \
+  X(kSinh, "sinh", 1, kElementwise)                                        \
+  X(kSlice, "slice", 1, kDataMovement)                                     \
+  X(kSort, "sort", kVariadic, kSort)                                       \
+  X(kSqrt, "sqrt", 1, kElementwise)                                        \
+  X(kStochasticConvert, "stochastic-convert", 2, kConversion)              \
+  X(kSubtract, "subtract", 2, kElementwise)                                \
+  X(kTan, "tan", 1, kElementwise)                                          \
+  X(kTanh, "tanh", 1, kElementwise)                                        \
+  X(kTopK, "topk", 1, kSort)                                               \
+  X(kTranspose, "transpose", 1, kDataMovement)                             \
+  X(kTriangularSolve, "triangular-solve", 2, kLinearAlgebra)               \
+  X(kTuple, "tuple", kVariadic, kTupleAndToken)                            \
+  X(kWhile, "while", 1, kControlFlow)                                      \
+  X(kXor, "xor", 2, kElementwise)
 
 inline constexpr int kVariadic = -1;
 
+/// Opcode families. Each has one shape-inference function and one
+/// evaluator function; the family of an opcode is its column above.
+enum class OpcodeFamily {
+  kElementwise,    // unary, binary and ternary math, compare, select, clamp
+  kConversion,     // convert, bitcast-convert, reduce-precision, ...
+  kGenerator,      // constant, parameter, iota, replica/partition id
+  kDataMovement,   // reshape, broadcast, transpose, slice, pad, ...
+  kTupleAndToken,  // tuple, get-tuple-element, after-all, domain, ...
+  kGatherScatter,  // gather, scatter
+  kReduction,      // reduce, reduce-window, select-and-scatter, map, scan
+  kSort,           // sort, topk
+  kContraction,    // dot, scaled-dot, ragged-dot, convolution
+  kLinearAlgebra,  // cholesky, triangular-solve, fft, batch-norm
+  kRandom,         // rng, rng-bit-generator
+  kCollective,     // all-reduce, all-gather, all-to-all, ...
+  kAsync,          // async-start/update/done and the -done forms
+  kControlFlow,    // call, fusion, while, conditional
+  kCustomCall,     // custom-call
+  kHostTransfer,   // infeed, outfeed, send, recv
+};
+
 /// Every HLO opcode XLA prints. Names follow XLA's HloOpcode.
 enum class HloOpcode : int {
-#define XLITE_DECLARE_OPCODE(enum_name, text, arity) enum_name,
+#define XLITE_DECLARE_OPCODE(enum_name, text, arity, family) enum_name,
   XLITE_HLO_OPCODE_LIST(XLITE_DECLARE_OPCODE)
 #undef XLITE_DECLARE_OPCODE
 };
 
 inline constexpr int kHloOpcodeCount = 0
-#define XLITE_COUNT_OPCODE(enum_name, text, arity) +1
+#define XLITE_COUNT_OPCODE(enum_name, text, arity, family) +1
     XLITE_HLO_OPCODE_LIST(XLITE_COUNT_OPCODE)
 #undef XLITE_COUNT_OPCODE
     ;
@@ -167,6 +192,8 @@ absl::string_view HloOpcodeString(HloOpcode opcode);
 std::optional<HloOpcode> StringToHloOpcode(absl::string_view text);
 /// Fixed operand count, or kVariadic.
 int HloOpcodeArity(HloOpcode opcode);
+/// The opcode's family (shape rule and evaluator function).
+OpcodeFamily HloOpcodeFamily(HloOpcode opcode);
 
 /// Element-wise ops whose result element depends only on the operands'
 /// elements at the same index (unary, binary, ternary math; convert; ...).
@@ -179,6 +206,7 @@ bool IsAsyncOpcode(HloOpcode opcode);
 /// and select-and-scatter, 1 for fusion, call, map, reduce, reduce-window,
 /// sort, scatter, scan, the reducing collectives and async ops, 0 for the
 /// rest. Conditional (one per branch) and custom-call (any) return -1.
+/// Counted from the opcode's row in opcode_schema.cc.
 int HloOpcodeCalledComputationCount(HloOpcode opcode);
 /// all-reduce, all-gather, ... including their -start forms.
 bool IsCollectiveOpcode(HloOpcode opcode);

@@ -1,0 +1,72 @@
+#include "hlo/ir/opcode_schema.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+namespace xlite {
+namespace {
+
+TEST(OpcodeSchema, EveryOpcodeHasItsOwnRow) {
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto opcode = static_cast<HloOpcode>(i);
+    EXPECT_EQ(GetOpcodeSchema(opcode).opcode, opcode)
+        << HloOpcodeString(opcode);
+  }
+}
+
+TEST(OpcodeSchema, AttributeNamesAreUniqueWithinARow) {
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto opcode = static_cast<HloOpcode>(i);
+    std::set<std::string> names;
+    for (const OpcodeAttribute& a : GetOpcodeSchema(opcode).attributes) {
+      EXPECT_TRUE(names.insert(std::string(GetAttributeInfo(a.id).name)).second)
+          << HloOpcodeString(opcode) << " lists " << GetAttributeInfo(a.id).name
+          << " twice";
+    }
+  }
+}
+
+TEST(OpcodeSchema, FindsAttributesByTextName) {
+  auto gather = FindOpcodeAttribute(HloOpcode::kGather, "index_vector_dim");
+  ASSERT_TRUE(gather.has_value());
+  EXPECT_EQ(gather->id, AttributeId::kGatherIndexVectorDim);
+  EXPECT_EQ(gather->use, AttributeUse::kRequired);
+  auto scatter = FindOpcodeAttribute(HloOpcode::kScatter, "index_vector_dim");
+  ASSERT_TRUE(scatter.has_value());
+  EXPECT_EQ(scatter->id, AttributeId::kScatterIndexVectorDim);
+  EXPECT_EQ(FindOpcodeAttribute(HloOpcode::kRngBitGenerator, "algorithm")->id,
+            AttributeId::kRngAlgorithm);
+  EXPECT_EQ(FindOpcodeAttribute(HloOpcode::kDot, "algorithm")->id,
+            AttributeId::kDotAlgorithm);
+  EXPECT_FALSE(FindOpcodeAttribute(HloOpcode::kAdd, "dimensions").has_value());
+}
+
+TEST(OpcodeSchema, CalledComputationCountsFollowTheRows) {
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kWhile), 2);
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kSelectAndScatter), 2);
+  for (HloOpcode op :
+       {HloOpcode::kFusion, HloOpcode::kCall, HloOpcode::kMap,
+        HloOpcode::kReduce, HloOpcode::kReduceWindow, HloOpcode::kSort,
+        HloOpcode::kScatter, HloOpcode::kAllReduce, HloOpcode::kAllReduceStart,
+        HloOpcode::kReduceScatter, HloOpcode::kCollectiveReduce,
+        HloOpcode::kScan, HloOpcode::kAsyncStart, HloOpcode::kAsyncUpdate,
+        HloOpcode::kAsyncDone}) {
+    EXPECT_EQ(HloOpcodeCalledComputationCount(op), 1) << HloOpcodeString(op);
+  }
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kConditional), -1);
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kCustomCall), -1);
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kAdd), 0);
+  EXPECT_EQ(HloOpcodeCalledComputationCount(HloOpcode::kTopK), 0);
+}
+
+TEST(OpcodeSchema, FamiliesGroupTheEvaluatorsFunctions) {
+  EXPECT_EQ(HloOpcodeFamily(HloOpcode::kAdd), OpcodeFamily::kElementwise);
+  EXPECT_EQ(HloOpcodeFamily(HloOpcode::kConvert), OpcodeFamily::kConversion);
+  EXPECT_EQ(HloOpcodeFamily(HloOpcode::kGather), OpcodeFamily::kGatherScatter);
+  EXPECT_EQ(HloOpcodeFamily(HloOpcode::kAllReduce), OpcodeFamily::kCollective);
+}
+
+}  // namespace
+}  // namespace xlite
