@@ -3,6 +3,7 @@
 
 // Internal to the parser (parser.cc, parser_values.cc): not a public API.
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "hlo/ir/module.h"
+#include "hlo/ir/opcode_schema.h"
 #include "hlo/text/parser.h"
 #include "hlo/text/text_scanner.h"
 
@@ -26,9 +28,17 @@ struct ComputationRef {
   size_t position;
 };
 
-/// Whether `opcode` accepts attribute `name` (XLA's per-opcode table).
+/// Whether `opcode` accepts attribute `name` (its opcode schema row).
 bool Allowed(HloOpcode opcode, absl::string_view name);
-/// Callee slots an opcode has before attributes fill them (while: 2).
+
+class Parser;
+/// Parses the value of one opcode-specific attribute (written `name`, at
+/// `position`) into the instruction.
+using AttributeParseFn = bool (*)(Parser& parser, HloInstruction* instruction,
+                                  absl::string_view name, size_t position);
+
+/// One parser per attribute of the opcode schema (attribute_parsers.cc).
+const std::array<AttributeParseFn, kAttributeCount>& Parsers();
 
 class Parser {
  public:
@@ -76,6 +86,22 @@ class Parser {
   bool ParseEnum(Enum* value, std::optional<Enum> (*parse)(absl::string_view),
                  absl::string_view what);
 
+  /// The value of attribute `id` (attribute_parsers.cc).
+  bool ParseAttributeValue(AttributeId id, HloInstruction* instruction,
+                           absl::string_view name, size_t position);
+  /// async_execution_thread= (async-update/done must repeat their start's).
+  bool ParseAsyncExecutionThread(HloInstruction* instruction);
+  /// domain={kind="sharding", entry=..., exit=...}.
+  bool ParseDomain(HloInstruction* instruction, size_t position);
+  /// A computation name (or one written in place) into callee `slot`.
+  bool ParseComputationRef(HloInstruction* instruction, int64_t slot);
+  /// `{%a, %b}` as the instruction's callees.
+  bool ParseComputationRefList(HloInstruction* instruction);
+  /// Records that `type=` was written on a compare (checked later).
+  void NoteExplicitComparisonType(const HloInstruction* compare) {
+    explicit_comparison_type_.insert(compare);
+  }
+
   TextScanner& scanner() { return scanner_; }
   /// Reports a located warning (see ParseOptions::warnings).
   void Warn(size_t position, absl::string_view message);
@@ -104,8 +130,6 @@ class Parser {
   bool ParseOpcodeAttribute(HloInstruction* instruction,
                             const std::string& name, size_t position,
                             bool* handled);
-  bool ParseComputationRef(HloInstruction* instruction, int64_t slot);
-  bool ParseComputationRefList(HloInstruction* instruction);
   bool ParseInstructionNames(HloComputation* computation,
                              std::vector<HloInstruction*>* instructions);
   bool CheckRequiredAttributes(HloInstruction* instruction,
