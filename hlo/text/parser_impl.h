@@ -117,6 +117,24 @@ class Parser {
   bool ParseNestedComputation(HloInstruction* instruction, int64_t slot);
   bool ParseInstruction(HloComputation* computation, bool* is_root,
                         HloInstruction** instruction);
+  /// The opcode after the (optional) shape; `<op>-start/-update/-done`
+  /// gives the async opcode and `async_wrapped` = <op>.
+  bool ParseOpcode(bool have_shape, std::string* text, HloOpcode* opcode,
+                   std::optional<HloOpcode>* async_wrapped);
+  /// `(N)` of a parameter; nullptr after reporting an error.
+  std::unique_ptr<HloInstruction> ParseParameter(HloComputation* computation,
+                                                 const Shape& shape);
+  /// `(literal)` of a constant; nullptr after reporting an error.
+  std::unique_ptr<HloInstruction> ParseConstant(const Shape& shape);
+  /// Links a sugared async op (`all-gather-start`, ...) to the computation
+  /// wrapping its op: a new one for the start (whose root is `*wrapped`),
+  /// the start's for -update/-done.
+  bool SetUpAsyncSugar(HloInstruction* instruction, HloOpcode wrapped_opcode,
+                       absl::string_view opcode_text, size_t opcode_pos,
+                       size_t operands_pos, HloInstruction** wrapped);
+  bool SetUpAsyncStart(HloInstruction* start, HloOpcode wrapped_opcode,
+                       absl::string_view opcode_text, size_t opcode_pos,
+                       HloInstruction** wrapped);
   HloInstruction* ParseInstructionRhs(HloComputation* computation,
                                       const std::string& name,
                                       size_t name_position,

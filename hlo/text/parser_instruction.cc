@@ -186,6 +186,183 @@ bool Parser::ParseOperands(HloComputation* computation,
   return s.Expect(')', "to close the operand list");
 }
 
+bool Parser::ParseOpcode(bool have_shape, std::string* text, HloOpcode* opcode,
+                         std::optional<HloOpcode>* async_wrapped) {
+  TextScanner& s = scanner_;
+  const size_t opcode_pos = s.Position();
+  *text = s.ReadIdentifier();
+  if (text->empty()) {
+    return s.ErrorAt(opcode_pos, have_shape
+                                     ? "expected an opcode after the shape"
+                                     : "expected a shape or an opcode");
+  }
+  std::optional<HloOpcode> found = StringToHloOpcode(*text);
+  if (!found.has_value() && !have_shape && s.Peek() == '[') {
+    return s.ErrorAt(opcode_pos,
+                     absl::StrCat("unknown element type '", *text, "'"));
+  }
+  // `<op>-start`, `-update`, `-done`: the async form of `<op>`.
+  if (!found.has_value()) {
+    for (auto [suffix, async_op] : {std::pair<absl::string_view, HloOpcode>{
+                                        "-start", HloOpcode::kAsyncStart},
+                                    {"-update", HloOpcode::kAsyncUpdate},
+                                    {"-done", HloOpcode::kAsyncDone}}) {
+      if (absl::EndsWith(*text, suffix)) {
+        auto wrapped =
+            StringToHloOpcode(text->substr(0, text->size() - suffix.size()));
+        if (wrapped.has_value()) {
+          found = async_op;
+          *async_wrapped = wrapped;
+        }
+        break;
+      }
+    }
+  }
+  if (!found.has_value()) {
+    return s.ErrorAt(opcode_pos, absl::StrCat("unknown opcode '", *text, "'"));
+  }
+  if (!have_shape && !CanInferShape(*found)) {
+    return s.ErrorAt(opcode_pos,
+                     absl::StrCat("the result shape of ", *text,
+                                  " cannot be inferred; write it before "
+                                  "the opcode"));
+  }
+  *opcode = *found;
+  return true;
+}
+
+std::unique_ptr<HloInstruction> Parser::ParseParameter(
+    HloComputation* computation, const Shape& shape) {
+  TextScanner& s = scanner_;
+  const size_t operands_pos = s.Position();
+  int64_t number;
+  if (!s.Expect('(', "before the parameter number") ||
+      !s.ReadInt64(&number, "as the parameter number")) {
+    return nullptr;
+  }
+  if (number < 0) {
+    s.ErrorAt(operands_pos, "parameter number must be >= 0");
+    return nullptr;
+  }
+  // Parameters 0..N-1 all need a line: N cannot exceed the text.
+  if (number >= static_cast<int64_t>(s.text().size()) ||
+      number >= (int64_t{1} << 24)) {
+    s.ErrorAt(operands_pos,
+              absl::StrCat("parameter number ", number,
+                           " is larger than any computation can have"));
+    return nullptr;
+  }
+  if (!s.Expect(')', "after the parameter number")) return nullptr;
+  if (number < computation->num_parameters() &&
+      computation->parameter_instruction(number) != nullptr) {
+    s.ErrorAt(operands_pos,
+              absl::StrCat("parameter number ", number, " is already used by ",
+                           computation->parameter_instruction(number)->name()));
+    return nullptr;
+  }
+  auto instruction = HloInstruction::Create(HloOpcode::kParameter, shape);
+  instruction->set_index(number);
+  return instruction;
+}
+
+std::unique_ptr<HloInstruction> Parser::ParseConstant(const Shape& shape) {
+  TextScanner& s = scanner_;
+  if (!s.Expect('(', "before the constant's literal")) return nullptr;
+  // The literal may repeat the shape: constant(f32[2] {1, 2}).
+  if (AtShape() && !(shape.IsTuple() && s.Peek() == '(')) {
+    const size_t p = s.Position();
+    Shape written;
+    if (!ParseShape(&written)) return nullptr;
+    if (!ShapesCompatible(written, shape)) {
+      s.ErrorAt(p, absl::StrCat("the literal's shape ", written.ToString(false),
+                                " does not match the instruction's shape ",
+                                shape.ToString(false)));
+      return nullptr;
+    }
+  }
+  Literal literal;
+  if (!ParseLiteralValue(shape, &literal) ||
+      !s.Expect(')', "after the constant's literal")) {
+    return nullptr;
+  }
+  auto instruction = HloInstruction::Create(HloOpcode::kConstant, shape);
+  literal.mutable_shape_for_layout() = shape;
+  instruction->mutable_attrs().literal = std::move(literal);
+  return instruction;
+}
+
+bool Parser::SetUpAsyncStart(HloInstruction* start, HloOpcode wrapped_opcode,
+                             absl::string_view opcode_text, size_t opcode_pos,
+                             HloInstruction** wrapped) {
+  const Shape& shape = start->shape();
+  if (!shape.IsTuple() || shape.tuple_shapes_size() < 2 ||
+      !shape.tuple_shapes(0).IsTuple()) {
+    return scanner_.ErrorAt(opcode_pos,
+                            absl::StrCat(opcode_text,
+                                         " expects a shape ((operands), "
+                                         "result[, state])"));
+  }
+  // Named as XLA's parser names them; the module makes the names unique
+  // once it is complete.
+  auto wrapper = std::make_unique<HloComputation>("async_wrapped");
+  wrapper->set_sugared_async_wrapper(true);
+  std::vector<HloInstruction*> params;
+  for (int64_t i = 0; i < start->operand_count(); ++i) {
+    auto param = HloInstruction::Create(HloOpcode::kParameter,
+                                        start->operand(i)->shape());
+    param->set_index(i);
+    param->set_name("async_param");
+    params.push_back(wrapper->AddInstruction(std::move(param)));
+  }
+  auto inner =
+      HloInstruction::Create(wrapped_opcode, shape.tuple_shapes(1), params);
+  inner->set_name(std::string(HloOpcodeString(wrapped_opcode)));
+  inner->ResizeCalledComputations(AttributeSlots(wrapped_opcode));
+  *wrapped = wrapper->AddInstruction(std::move(inner));
+  wrapper->set_root_instruction(*wrapped);
+  start->AppendCalledComputation(wrapper.get());
+  // XLA adds a wrapper to the module before the computation that uses it
+  // (the last pending one): that order decides name suffixes.
+  pending_computations_.insert(pending_computations_.end() - 1,
+                               std::move(wrapper));
+  return true;
+}
+
+bool Parser::SetUpAsyncSugar(HloInstruction* instruction,
+                             HloOpcode wrapped_opcode,
+                             absl::string_view opcode_text, size_t opcode_pos,
+                             size_t operands_pos, HloInstruction** wrapped) {
+  TextScanner& s = scanner_;
+  instruction->set_async_sugar(wrapped_opcode);
+  if (instruction->opcode() == HloOpcode::kAsyncStart) {
+    return SetUpAsyncStart(instruction, wrapped_opcode, opcode_text, opcode_pos,
+                           wrapped);
+  }
+  HloInstruction* start = instruction->operand_count() == 1
+                              ? instruction->mutable_operand(0)
+                              : nullptr;
+  if (start == nullptr || (start->opcode() != HloOpcode::kAsyncStart &&
+                           start->opcode() != HloOpcode::kAsyncUpdate)) {
+    return s.ErrorAt(operands_pos,
+                     absl::StrCat(opcode_text,
+                                  " expects a single async-start or "
+                                  "async-update operand"));
+  }
+  HloComputation* callee = start->async_wrapped_computation();
+  if (callee == nullptr || callee->root_instruction() == nullptr ||
+      callee->root_instruction()->opcode() != wrapped_opcode) {
+    return s.ErrorAt(
+        opcode_pos,
+        absl::StrCat(opcode_text, " does not match its operand ", start->name(),
+                     ", which wraps ",
+                     callee && callee->root_instruction()
+                         ? HloOpcodeString(callee->root_instruction()->opcode())
+                         : "nothing"));
+  }
+  instruction->AppendCalledComputation(callee);
+  return true;
+}
+
 HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
                                             const std::string& name,
                                             size_t name_position,
@@ -208,105 +385,23 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
     shape = std::move(parsed);
   }
   const size_t opcode_pos = s.Position();
-  const std::string opcode_text = s.ReadIdentifier();
-  if (opcode_text.empty()) {
-    s.ErrorAt(opcode_pos, shape.has_value()
-                              ? "expected an opcode after the shape"
-                              : "expected a shape or an opcode");
-    return nullptr;
-  }
-  std::optional<HloOpcode> opcode = StringToHloOpcode(opcode_text);
+  std::string opcode_text;
+  HloOpcode opcode;
   std::optional<HloOpcode> async_wrapped;
-  if (!opcode.has_value() && !shape.has_value() && s.Peek() == '[') {
-    s.ErrorAt(opcode_pos,
-              absl::StrCat("unknown element type '", opcode_text, "'"));
-    return nullptr;
-  }
-  if (!opcode.has_value()) {
-    for (auto [suffix, async_op] : {std::pair<absl::string_view, HloOpcode>{
-                                        "-start", HloOpcode::kAsyncStart},
-                                    {"-update", HloOpcode::kAsyncUpdate},
-                                    {"-done", HloOpcode::kAsyncDone}}) {
-      if (absl::EndsWith(opcode_text, suffix)) {
-        auto wrapped = StringToHloOpcode(
-            opcode_text.substr(0, opcode_text.size() - suffix.size()));
-        if (wrapped.has_value()) {
-          opcode = async_op;
-          async_wrapped = wrapped;
-        }
-        break;
-      }
-    }
-  }
-  if (!opcode.has_value()) {
-    s.ErrorAt(opcode_pos, absl::StrCat("unknown opcode '", opcode_text, "'"));
-    return nullptr;
-  }
-  if (!shape.has_value() && !CanInferShape(*opcode)) {
-    s.ErrorAt(opcode_pos, absl::StrCat("the result shape of ", opcode_text,
-                                       " cannot be inferred; write it before "
-                                       "the opcode"));
+  if (!ParseOpcode(shape.has_value(), &opcode_text, &opcode, &async_wrapped)) {
     return nullptr;
   }
 
   std::unique_ptr<HloInstruction> instruction;
-  std::vector<HloInstruction*> operands;
   const size_t operands_pos = s.Position();
-  if (*opcode == HloOpcode::kParameter) {
-    int64_t number;
-    if (!s.Expect('(', "before the parameter number") ||
-        !s.ReadInt64(&number, "as the parameter number")) {
-      return nullptr;
-    }
-    if (number < 0) {
-      s.ErrorAt(operands_pos, "parameter number must be >= 0");
-      return nullptr;
-    }
-    // Parameters 0..N-1 all need a line: N cannot exceed the text.
-    if (number >= static_cast<int64_t>(s.text().size()) ||
-        number >= (int64_t{1} << 24)) {
-      s.ErrorAt(operands_pos,
-                absl::StrCat("parameter number ", number,
-                             " is larger than any computation can have"));
-      return nullptr;
-    }
-    if (!s.Expect(')', "after the parameter number")) return nullptr;
-    if (number < computation->num_parameters() &&
-        computation->parameter_instruction(number) != nullptr) {
-      s.ErrorAt(
-          operands_pos,
-          absl::StrCat("parameter number ", number, " is already used by ",
-                       computation->parameter_instruction(number)->name()));
-      return nullptr;
-    }
-    instruction = HloInstruction::Create(HloOpcode::kParameter, *shape);
-    instruction->set_index(number);
-  } else if (*opcode == HloOpcode::kConstant) {
-    if (!s.Expect('(', "before the constant's literal")) return nullptr;
-    // The literal may repeat the shape: constant(f32[2] {1, 2}).
-    if (AtShape() && !(shape->IsTuple() && s.Peek() == '(')) {
-      const size_t p = s.Position();
-      Shape written;
-      if (!ParseShape(&written)) return nullptr;
-      if (!ShapesCompatible(written, *shape)) {
-        s.ErrorAt(p,
-                  absl::StrCat("the literal's shape ", written.ToString(false),
-                               " does not match the instruction's shape ",
-                               shape->ToString(false)));
-        return nullptr;
-      }
-    }
-    Literal literal;
-    if (!ParseLiteralValue(*shape, &literal) ||
-        !s.Expect(')', "after the constant's literal")) {
-      return nullptr;
-    }
-    instruction = HloInstruction::Create(HloOpcode::kConstant, *shape);
-    literal.mutable_shape_for_layout() = *shape;
-    instruction->mutable_attrs().literal = std::move(literal);
+  if (opcode == HloOpcode::kParameter) {
+    instruction = ParseParameter(computation, *shape);
+  } else if (opcode == HloOpcode::kConstant) {
+    instruction = ParseConstant(*shape);
   } else {
+    std::vector<HloInstruction*> operands;
     if (!ParseOperands(computation, &operands)) return nullptr;
-    const int arity = HloOpcodeArity(*opcode);
+    const int arity = HloOpcodeArity(opcode);
     if (!async_wrapped.has_value() && arity != kVariadic &&
         static_cast<int>(operands.size()) != arity) {
       s.ErrorAt(operands_pos, absl::StrCat(opcode_text, " expects ", arity,
@@ -315,79 +410,30 @@ HloInstruction* Parser::ParseInstructionRhs(HloComputation* computation,
       return nullptr;
     }
     instruction =
-        HloInstruction::Create(*opcode, shape.value_or(Shape()), operands);
+        HloInstruction::Create(opcode, shape.value_or(Shape()), operands);
   }
-
-  HloInstruction* wrapped = nullptr;
-  if (async_wrapped.has_value()) {
-    instruction->set_async_sugar(async_wrapped);
-    if (*opcode == HloOpcode::kAsyncStart) {
-      if (!shape->IsTuple() || shape->tuple_shapes_size() < 2 ||
-          !shape->tuple_shapes(0).IsTuple()) {
-        s.ErrorAt(opcode_pos, absl::StrCat(opcode_text,
-                                           " expects a shape ((operands), "
-                                           "result[, state])"));
-        return nullptr;
-      }
-      // Named as XLA's parser names them; the module makes the names
-      // unique once it is complete.
-      auto wrapper = std::make_unique<HloComputation>("async_wrapped");
-      wrapper->set_sugared_async_wrapper(true);
-      std::vector<HloInstruction*> params;
-      for (size_t i = 0; i < operands.size(); ++i) {
-        auto param =
-            HloInstruction::Create(HloOpcode::kParameter, operands[i]->shape());
-        param->set_index(static_cast<int64_t>(i));
-        param->set_name("async_param");
-        params.push_back(wrapper->AddInstruction(std::move(param)));
-      }
-      auto inner = HloInstruction::Create(*async_wrapped,
-                                          shape->tuple_shapes(1), params);
-      inner->set_name(std::string(HloOpcodeString(*async_wrapped)));
-      inner->ResizeCalledComputations(AttributeSlots(*async_wrapped));
-      wrapped = wrapper->AddInstruction(std::move(inner));
-      wrapper->set_root_instruction(wrapped);
-      instruction->AppendCalledComputation(wrapper.get());
-      // XLA adds a wrapper to the module before the computation that uses
-      // it (the last pending one): that order decides name suffixes.
-      pending_computations_.insert(pending_computations_.end() - 1,
-                                   std::move(wrapper));
-    } else {
-      HloInstruction* start = operands.size() == 1 ? operands[0] : nullptr;
-      if (start == nullptr || (start->opcode() != HloOpcode::kAsyncStart &&
-                               start->opcode() != HloOpcode::kAsyncUpdate)) {
-        s.ErrorAt(operands_pos, absl::StrCat(opcode_text,
-                                             " expects a single async-start or "
-                                             "async-update operand"));
-        return nullptr;
-      }
-      HloComputation* callee = start->async_wrapped_computation();
-      if (callee == nullptr || callee->root_instruction() == nullptr ||
-          callee->root_instruction()->opcode() != *async_wrapped) {
-        s.ErrorAt(opcode_pos,
-                  absl::StrCat(opcode_text, " does not match its operand ",
-                               start->name(), ", which wraps ",
-                               callee && callee->root_instruction()
-                                   ? HloOpcodeString(
-                                         callee->root_instruction()->opcode())
-                                   : "nothing"));
-        return nullptr;
-      }
-      instruction->AppendCalledComputation(callee);
-    }
-  } else {
-    instruction->ResizeCalledComputations(AttributeSlots(*opcode));
-    if ((*opcode == HloOpcode::kAsyncUpdate ||
-         *opcode == HloOpcode::kAsyncDone) &&
-        operands.size() == 1 &&
-        (operands[0]->opcode() == HloOpcode::kAsyncStart ||
-         operands[0]->opcode() == HloOpcode::kAsyncUpdate)) {
-      instruction->AppendCalledComputation(
-          operands[0]->async_wrapped_computation());
-    }
-  }
+  if (instruction == nullptr) return nullptr;
 
   HloInstruction* raw = instruction.get();
+  HloInstruction* wrapped = nullptr;
+  if (async_wrapped.has_value()) {
+    if (!SetUpAsyncSugar(raw, *async_wrapped, opcode_text, opcode_pos,
+                         operands_pos, &wrapped)) {
+      return nullptr;
+    }
+  } else {
+    raw->ResizeCalledComputations(AttributeSlots(opcode));
+    // Unsugared async-update/done inherit the computation of their start.
+    if ((opcode == HloOpcode::kAsyncUpdate ||
+         opcode == HloOpcode::kAsyncDone) &&
+        raw->operand_count() == 1 &&
+        (raw->operand(0)->opcode() == HloOpcode::kAsyncStart ||
+         raw->operand(0)->opcode() == HloOpcode::kAsyncUpdate)) {
+      raw->AppendCalledComputation(
+          raw->operand(0)->async_wrapped_computation());
+    }
+  }
+
   if (allow_attributes) {
     if (!ParseAttributes(raw, wrapped, opcode_pos)) return nullptr;
   } else {
