@@ -28,6 +28,10 @@ struct ComputationRef {
   size_t position;
 };
 
+/// How deeply shapes and literals may nest: bounds the recursion on
+/// hostile input.
+inline constexpr int kMaxNesting = 200;
+
 /// Whether `opcode` accepts attribute `name` (its opcode schema row).
 bool Allowed(HloOpcode opcode, absl::string_view name);
 
