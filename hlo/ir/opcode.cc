@@ -45,82 +45,29 @@ OpcodeFamily HloOpcodeFamily(HloOpcode opcode) {
   return kOpcodes[static_cast<int>(opcode)].family;
 }
 
+namespace {
+
+// Element-wise math and conversions, by their family and arity; copy is
+// data movement but element-wise too.
+bool IsElementwiseFamily(HloOpcode opcode) {
+  const OpcodeFamily family = HloOpcodeFamily(opcode);
+  return family == OpcodeFamily::kElementwise ||
+         family == OpcodeFamily::kConversion;
+}
+
+}  // namespace
+
 bool IsElementwiseUnary(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kAbs:
-    case HloOpcode::kAcos:
-    case HloOpcode::kAcosh:
-    case HloOpcode::kAsin:
-    case HloOpcode::kAsinh:
-    case HloOpcode::kAtan:
-    case HloOpcode::kAtanh:
-    case HloOpcode::kBitcastConvert:
-    case HloOpcode::kCbrt:
-    case HloOpcode::kCeil:
-    case HloOpcode::kClz:
-    case HloOpcode::kConvert:
-    case HloOpcode::kCopy:
-    case HloOpcode::kCos:
-    case HloOpcode::kCosh:
-    case HloOpcode::kErf:
-    case HloOpcode::kExp:
-    case HloOpcode::kExpm1:
-    case HloOpcode::kFloor:
-    case HloOpcode::kImag:
-    case HloOpcode::kIsFinite:
-    case HloOpcode::kLog:
-    case HloOpcode::kLog1p:
-    case HloOpcode::kLogistic:
-    case HloOpcode::kNegate:
-    case HloOpcode::kNot:
-    case HloOpcode::kPopulationCount:
-    case HloOpcode::kReal:
-    case HloOpcode::kReducePrecision:
-    case HloOpcode::kRoundNearestAfz:
-    case HloOpcode::kRoundNearestEven:
-    case HloOpcode::kRsqrt:
-    case HloOpcode::kSign:
-    case HloOpcode::kSin:
-    case HloOpcode::kSinh:
-    case HloOpcode::kSqrt:
-    case HloOpcode::kTan:
-    case HloOpcode::kTanh:
-      return true;
-    default:
-      return false;
-  }
+  return opcode == HloOpcode::kCopy ||
+         (IsElementwiseFamily(opcode) && HloOpcodeArity(opcode) == 1);
 }
 
 bool IsElementwiseBinary(HloOpcode opcode) {
-  switch (opcode) {
-    case HloOpcode::kAdd:
-    case HloOpcode::kAnd:
-    case HloOpcode::kAtan2:
-    case HloOpcode::kCompare:
-    case HloOpcode::kComplex:
-    case HloOpcode::kDivide:
-    case HloOpcode::kMaximum:
-    case HloOpcode::kMinimum:
-    case HloOpcode::kMulhi:
-    case HloOpcode::kMultiply:
-    case HloOpcode::kOr:
-    case HloOpcode::kPower:
-    case HloOpcode::kRemainder:
-    case HloOpcode::kShiftLeft:
-    case HloOpcode::kShiftRightArithmetic:
-    case HloOpcode::kShiftRightLogical:
-    case HloOpcode::kStochasticConvert:
-    case HloOpcode::kSubtract:
-    case HloOpcode::kXor:
-      return true;
-    default:
-      return false;
-  }
+  return IsElementwiseFamily(opcode) && HloOpcodeArity(opcode) == 2;
 }
 
 bool IsElementwiseOpcode(HloOpcode opcode) {
-  return IsElementwiseUnary(opcode) || IsElementwiseBinary(opcode) ||
-         opcode == HloOpcode::kClamp || opcode == HloOpcode::kSelect;
+  return opcode == HloOpcode::kCopy || IsElementwiseFamily(opcode);
 }
 
 bool IsAsyncOpcode(HloOpcode opcode) {

@@ -68,5 +68,27 @@ TEST(OpcodeSchema, FamiliesGroupTheEvaluatorsFunctions) {
   EXPECT_EQ(HloOpcodeFamily(HloOpcode::kAllReduce), OpcodeFamily::kCollective);
 }
 
+// The element-wise predicates follow from the family and arity columns, so
+// a new element-wise opcode needs only its row in the opcode list.
+TEST(OpcodeSchema, ElementwisePredicatesFollowFamilyAndArity) {
+  int unary = 0, binary = 0;
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto op = static_cast<HloOpcode>(i);
+    unary += IsElementwiseUnary(op);
+    binary += IsElementwiseBinary(op);
+  }
+  EXPECT_EQ(unary, 38);
+  EXPECT_EQ(binary, 19);
+  EXPECT_TRUE(IsElementwiseUnary(HloOpcode::kCopy));
+  EXPECT_TRUE(IsElementwiseUnary(HloOpcode::kConvert));
+  EXPECT_TRUE(IsElementwiseUnary(HloOpcode::kReducePrecision));
+  EXPECT_TRUE(IsElementwiseBinary(HloOpcode::kStochasticConvert));
+  EXPECT_TRUE(IsElementwiseBinary(HloOpcode::kCompare));
+  EXPECT_FALSE(IsElementwiseUnary(HloOpcode::kBroadcast));
+  EXPECT_TRUE(IsElementwiseOpcode(HloOpcode::kClamp));
+  EXPECT_TRUE(IsElementwiseOpcode(HloOpcode::kSelect));
+  EXPECT_FALSE(IsElementwiseOpcode(HloOpcode::kIota));
+}
+
 }  // namespace
 }  // namespace xlite
