@@ -85,6 +85,34 @@ bool SameDimensions(const Shape& a, const Shape& b) {
   return a.IsArray() && b.IsArray() && a.dimensions() == b.dimensions();
 }
 
+std::vector<Shape> OperandShapes(const HloInstruction& hlo, int64_t begin,
+                                 int64_t end) {
+  if (end < 0) end = hlo.operand_count();
+  std::vector<Shape> out;
+  for (int64_t i = begin; i < end; ++i) out.push_back(hlo.operand(i)->shape());
+  return out;
+}
+
+Shape TupleOrSingle(std::vector<Shape> shapes) {
+  if (shapes.size() == 1) return std::move(shapes[0]);
+  return Shape::Tuple(std::move(shapes));
+}
+
+absl::StatusOr<int64_t> WindowedOutputSize(int64_t input,
+                                           const WindowDimension& w) {
+  if (w.size < 0 || w.stride < 1 || w.base_dilation < 1 ||
+      w.window_dilation < 1) {
+    return Invalid("window size must be >= 0 and strides/dilations >= 1");
+  }
+  const int64_t dilated_input =
+      input == 0 ? 0 : (input - 1) * w.base_dilation + 1;
+  const int64_t padded = dilated_input + w.padding_low + w.padding_high;
+  const int64_t dilated_window =
+      w.size == 0 ? 0 : (w.size - 1) * w.window_dilation + 1;
+  if (padded < dilated_window) return 0;
+  return (padded - dilated_window) / w.stride + 1;
+}
+
 }  // namespace shape_inference_internal
 
 using namespace shape_inference_internal;  // NOLINT
@@ -147,15 +175,9 @@ bool CanInferShape(HloOpcode opcode) {
 
 bool DeclaredShapeMatches(const HloInstruction& hlo, const Shape& inferred) {
   const Shape& declared = hlo.shape();
-  switch (hlo.opcode()) {
-    case HloOpcode::kDot:
-    case HloOpcode::kConvolution:
-    case HloOpcode::kRaggedDot:
-    case HloOpcode::kScaledDot:
-      // A preferred element type may differ from the operands'.
-      return SameDimensions(declared, inferred);
-    default:
-      break;
+  if (HloOpcodeFamily(hlo.opcode()) == OpcodeFamily::kContraction) {
+    // A preferred element type may differ from the operands'.
+    return SameDimensions(declared, inferred);
   }
   if (ShapesCompatible(declared, inferred)) return true;
   // Dynamic dimensions: a static declared dimension may be the bound of an
@@ -217,6 +239,44 @@ int MinOperands(HloOpcode op) {
   }
 }
 
+absl::StatusOr<Shape> InferFamilyShape(const HloInstruction& hlo) {
+  switch (HloOpcodeFamily(hlo.opcode())) {
+    case OpcodeFamily::kElementwise:
+      return InferElementwiseShape(hlo);
+    case OpcodeFamily::kConversion:
+      return InferConversionShape(hlo);
+    case OpcodeFamily::kGenerator:
+      return InferGeneratorShape(hlo);
+    case OpcodeFamily::kDataMovement:
+      return InferDataMovementShape(hlo);
+    case OpcodeFamily::kTupleAndToken:
+      return InferTupleAndTokenShape(hlo);
+    case OpcodeFamily::kGatherScatter:
+      return InferGatherScatterShape(hlo);
+    case OpcodeFamily::kReduction:
+      return InferReductionShape(hlo);
+    case OpcodeFamily::kSort:
+      return InferSortShape(hlo);
+    case OpcodeFamily::kContraction:
+      return InferContractionShape(hlo);
+    case OpcodeFamily::kLinearAlgebra:
+      return InferLinearAlgebraShape(hlo);
+    case OpcodeFamily::kRandom:
+      return InferRandomShape(hlo);
+    case OpcodeFamily::kCollective:
+      return InferCollectiveShape(hlo);
+    case OpcodeFamily::kAsync:
+      return InferAsyncShape(hlo);
+    case OpcodeFamily::kControlFlow:
+      return InferControlFlowShape(hlo);
+    case OpcodeFamily::kCustomCall:
+      return InferCustomCallShape(hlo);
+    case OpcodeFamily::kHostTransfer:
+      return InferHostTransferShape(hlo);
+  }
+  return hlo.shape();
+}
+
 }  // namespace
 
 absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
@@ -232,8 +292,7 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
         MinOperands(op) == 1 ? "" : "s", ", but has ", hlo.operand_count()));
   }
   XLITE_RETURN_IF_ERROR(CheckBufferUse(hlo));
-  if (IsElementwiseOpcode(op)) return InferElementwiseShape(hlo);
-  return InferNonElementwiseShape(hlo);
+  return InferFamilyShape(hlo);
 }
 
 }  // namespace xlite

@@ -1,4 +1,6 @@
-// Shape inference for element-wise ops: unary, binary, select, clamp.
+// Shape inference for the element-wise family: unary, binary, select,
+// clamp. The conversions, element-wise too, are their own family
+// (shape_inference_conversion.cc).
 
 #include "absl/strings/str_cat.h"
 #include "hlo/analysis/shape_inference_internal.h"
@@ -72,8 +74,7 @@ absl::Status CheckUnaryType(HloOpcode op, const Shape& operand) {
 absl::Status CheckBinaryTypes(HloOpcode op, const Shape& lhs,
                               const Shape& rhs) {
   const PrimitiveType t = lhs.element_type();
-  if (op != HloOpcode::kStochasticConvert &&
-      lhs.element_type() != rhs.element_type()) {
+  if (lhs.element_type() != rhs.element_type()) {
     return Invalid(absl::StrCat(
         HloOpcodeString(op), " operands must have the same element type, got ",
         S(lhs), " and ", S(rhs)));
@@ -101,16 +102,6 @@ absl::Status CheckBinaryTypes(HloOpcode op, const Shape& lhs,
       return t == PrimitiveType::kF32 || t == PrimitiveType::kF64
                  ? absl::OkStatus()
                  : fail("f32 or f64");
-    case HloOpcode::kStochasticConvert:
-      if (!IsFloatingPoint(t)) return fail("a floating point first");
-      if (!IsUnsignedInteger(rhs.element_type()) ||
-          BitWidth(rhs.element_type()) != BitWidth(t)) {
-        return Invalid(absl::StrCat(
-            "stochastic-convert's random operand must be an unsigned integer "
-            "of the same width as ",
-            PrimitiveTypeName(t), ", got ", S(rhs)));
-      }
-      return absl::OkStatus();
     default:
       return absl::OkStatus();
   }
@@ -134,65 +125,21 @@ absl::StatusOr<Shape> MergeDimensions(HloOpcode op, const Shape& a,
 
 }  // namespace
 
-absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
-  const HloOpcode op = hlo.opcode();
-  // copy also accepts tuples.
-  if (op == HloOpcode::kCopy) return hlo.operand(0)->shape();
+absl::Status ExpectArrayOperands(const HloInstruction& hlo) {
   for (int64_t i = 0; i < hlo.operand_count(); ++i) {
-    absl::Status status =
-        ExpectArray(hlo.operand(i)->shape(),
-                    absl::StrCat(HloOpcodeString(op), " operand ", i));
+    absl::Status status = ExpectArray(
+        hlo.operand(i)->shape(),
+        absl::StrCat(HloOpcodeString(hlo.opcode()), " operand ", i));
     if (!status.ok()) return status;
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
+  const HloOpcode op = hlo.opcode();
+  XLITE_RETURN_IF_ERROR(ExpectArrayOperands(hlo));
   const Shape& a = hlo.operand(0)->shape();
   switch (op) {
-    case HloOpcode::kConvert:
-      if (!hlo.shape().IsArray() ||
-          a.dimensions() != hlo.shape().dimensions()) {
-        return Invalid(absl::StrCat("convert must keep the dimensions of ",
-                                    S(a), ", got ", S(hlo.shape())));
-      }
-      return hlo.shape();
-    case HloOpcode::kBitcastConvert: {
-      const Shape& out = hlo.shape();
-      if (!out.IsArray())
-        return Invalid("bitcast-convert result must be an array");
-      const int in_bits = BitWidth(a.element_type());
-      const int out_bits = BitWidth(out.element_type());
-      bool ok;
-      if (in_bits == out_bits) {
-        ok = a.dimensions() == out.dimensions();
-      } else if (in_bits > out_bits) {
-        // Wider to narrower: a new minor dimension of in/out elements.
-        ok = out.rank() == a.rank() + 1 &&
-             out.dimensions(out.rank() - 1) == in_bits / out_bits &&
-             std::equal(a.dimensions().begin(), a.dimensions().end(),
-                        out.dimensions().begin());
-      } else {
-        ok = a.rank() == out.rank() + 1 &&
-             a.dimensions(a.rank() - 1) == out_bits / in_bits &&
-             std::equal(out.dimensions().begin(), out.dimensions().end(),
-                        a.dimensions().begin());
-      }
-      if (!ok) {
-        return Invalid(absl::StrCat("bitcast-convert from ", S(a), " to ",
-                                    S(out), " does not preserve the bits"));
-      }
-      return out;
-    }
-    case HloOpcode::kReducePrecision:
-      if (!IsFloatingPoint(a.element_type())) {
-        return Invalid(
-            absl::StrCat("reduce-precision expects a floating point "
-                         "operand, got ",
-                         S(a)));
-      }
-      if (hlo.attrs().exponent_bits < 1 || hlo.attrs().mantissa_bits < 0) {
-        return Invalid(
-            "reduce-precision needs exponent_bits >= 1 and "
-            "mantissa_bits >= 0");
-      }
-      return a;
     case HloOpcode::kSelect: {
       const Shape& pred = a;
       const Shape& on_true = hlo.operand(1)->shape();
@@ -250,15 +197,6 @@ absl::StatusOr<Shape> InferElementwiseShape(const HloInstruction& hlo) {
   const Shape& b = hlo.operand(1)->shape();
   absl::Status status = CheckBinaryTypes(op, a, b);
   if (!status.ok()) return status;
-  if (op == HloOpcode::kStochasticConvert) {
-    if (a.dimensions() != b.dimensions() ||
-        a.dimensions() != hlo.shape().dimensions()) {
-      return Invalid(
-          "stochastic-convert operands and result must have the "
-          "same dimensions");
-    }
-    return hlo.shape();
-  }
   PrimitiveType type = a.element_type();
   if (op == HloOpcode::kCompare) {
     type = PrimitiveType::kPred;

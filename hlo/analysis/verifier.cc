@@ -244,51 +244,8 @@ class Verifier {
       valid = hlo.attrs().collective->replica_groups.Validate();
       if (!valid.ok()) return Error(&hlo, valid.message());
     }
-    if (hlo.opcode() == HloOpcode::kConstant) {
-      if (!hlo.attrs().literal.has_value() ||
-          !ShapesCompatible(hlo.attrs().literal->shape(), hlo.shape())) {
-        return Error(&hlo, "constant's literal does not match its shape");
-      }
-    }
-    if (hlo.opcode() == HloOpcode::kParameter &&
-        hlo.attrs().parameter_replication.has_value()) {
-      int64_t leaves = 0;
-      std::function<void(const Shape&)> count = [&](const Shape& s) {
-        if (s.IsTuple()) {
-          for (const Shape& e : s.tuple_shapes()) count(e);
-        } else {
-          ++leaves;
-        }
-      };
-      count(hlo.shape());
-      if (leaves !=
-          static_cast<int64_t>(hlo.attrs().parameter_replication->size())) {
-        return Error(&hlo,
-                     absl::StrCat("parameter has ", leaves,
-                                  " leaf buffers, but parameter_replication "
-                                  "has ",
-                                  hlo.attrs().parameter_replication->size(),
-                                  " entries"));
-      }
-    }
-    if (hlo.opcode() == HloOpcode::kCustomCall &&
-        hlo.attrs().custom_call->operand_layout_constraints.has_value()) {
-      const auto& constraints =
-          *hlo.attrs().custom_call->operand_layout_constraints;
-      if (static_cast<int64_t>(constraints.size()) != hlo.operand_count()) {
-        return Error(&hlo, absl::StrCat("has ", constraints.size(),
-                                        " operand layout constraints for ",
-                                        hlo.operand_count(), " operands"));
-      }
-      for (int64_t i = 0; i < hlo.operand_count(); ++i) {
-        if (!ShapesCompatible(constraints[i], hlo.operand(i)->shape())) {
-          return Error(&hlo, absl::StrCat("operand layout constraint ",
-                                          constraints[i].ToString(),
-                                          " does not fit operand ", i, " ",
-                                          hlo.operand(i)->shape().ToString()));
-        }
-      }
-    }
+    valid = CheckAttributesFitShape(hlo);
+    if (!valid.ok()) return Error(&hlo, valid.message());
     absl::StatusOr<Shape> inferred = InferShape(hlo);
     if (!inferred.ok()) return Error(&hlo, inferred.status().message());
     if (!DeclaredShapeMatches(hlo, *inferred)) {
@@ -304,12 +261,8 @@ class Verifier {
   absl::Status VerifyOpcodeRules(const HloInstruction& hlo) {
     const bool in_async =
         hlo.parent() != nullptr && async_start_of_.contains(hlo.parent());
-    for (absl::Status status :
-         {CheckCollective(hlo, module_.config()),
-          CheckAsyncPairing(hlo, in_async), CheckCompareType(hlo),
-          CheckRng(hlo), CheckCompositeCall(hlo), CheckInfeed(hlo)}) {
-      if (!status.ok()) return Error(&hlo, status.message());
-    }
+    absl::Status status = CheckFamilyRules(hlo, in_async, module_.config());
+    if (!status.ok()) return Error(&hlo, status.message());
     return absl::OkStatus();
   }
 

@@ -19,6 +19,16 @@ absl::Status CheckCollective(const HloInstruction& hlo,
                              const HloModuleConfig& config);
 
 // ---- verifier_ops.cc
+/// The attributes that restate part of the shape agree with it: a
+/// constant's literal, a parameter's parameter_replication, a custom-call's
+/// operand_layout_constraints. Checked before shape inference.
+absl::Status CheckAttributesFitShape(const HloInstruction& hlo);
+/// The rules below that `hlo`'s opcode family is subject to, in this order:
+/// CheckCollective, CheckAsyncPairing, CheckCompareType, CheckRng,
+/// CheckCompositeCall, CheckInfeed. Checked after shape inference.
+absl::Status CheckFamilyRules(const HloInstruction& hlo,
+                              bool in_async_computation,
+                              const HloModuleConfig& config);
 /// An async start has one done (through updates), a done has its start:
 /// async-*, copy-*, all-reduce-*, collective-permute-*, send/recv (which
 /// may stand alone as the root of an async computation).

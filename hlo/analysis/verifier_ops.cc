@@ -1,6 +1,8 @@
-// Verifier checks of single opcodes beyond their shapes: async start/done
-// pairing, compare types, rng operands, composite calls, infeed, and
-// shardings against shapes. Each follows XLA's HloVerifier rule.
+// Verifier checks of single opcodes beyond their shapes: attributes that
+// restate the shape, async start/done pairing, compare types, rng operands,
+// composite calls, infeed, and shardings against shapes. Each follows XLA's
+// HloVerifier rule. Each opcode family runs only the rules that can fail
+// for it (CheckFamilyRules), so other instructions pay for none.
 
 #include <algorithm>
 #include <string>
@@ -113,6 +115,51 @@ void CollectLeaves(const Shape& shape, std::vector<const Shape*>* out) {
     return;
   }
   for (const Shape& s : shape.tuple_shapes()) CollectLeaves(s, out);
+}
+
+absl::Status CheckConstantLiteral(const HloInstruction& hlo) {
+  if (!hlo.attrs().literal.has_value() ||
+      !ShapesCompatible(hlo.attrs().literal->shape(), hlo.shape())) {
+    return Invalid("constant's literal does not match its shape");
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckParameterReplication(const HloInstruction& hlo) {
+  if (!hlo.attrs().parameter_replication.has_value()) {
+    return absl::OkStatus();
+  }
+  const int64_t leaves = LeafCount(hlo.shape());
+  const size_t entries = hlo.attrs().parameter_replication->size();
+  if (leaves != static_cast<int64_t>(entries)) {
+    return Invalid(absl::StrCat("parameter has ", leaves,
+                                " leaf buffers, but parameter_replication "
+                                "has ",
+                                entries, " entries"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckOperandLayoutConstraints(const HloInstruction& hlo) {
+  if (!hlo.attrs().custom_call->operand_layout_constraints.has_value()) {
+    return absl::OkStatus();
+  }
+  const auto& constraints =
+      *hlo.attrs().custom_call->operand_layout_constraints;
+  if (static_cast<int64_t>(constraints.size()) != hlo.operand_count()) {
+    return Invalid(absl::StrCat("has ", constraints.size(),
+                                " operand layout constraints for ",
+                                hlo.operand_count(), " operands"));
+  }
+  for (int64_t i = 0; i < hlo.operand_count(); ++i) {
+    if (!ShapesCompatible(constraints[i], hlo.operand(i)->shape())) {
+      return Invalid(absl::StrCat("operand layout constraint ",
+                                  constraints[i].ToString(),
+                                  " does not fit operand ", i, " ",
+                                  hlo.operand(i)->shape().ToString()));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -314,6 +361,48 @@ absl::Status CheckInfeed(const HloInstruction& hlo) {
                      s.ToString(false)));
   }
   return absl::OkStatus();
+}
+
+absl::Status CheckAttributesFitShape(const HloInstruction& hlo) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kConstant:
+      return CheckConstantLiteral(hlo);
+    case HloOpcode::kParameter:
+      return CheckParameterReplication(hlo);
+    case HloOpcode::kCustomCall:
+      return CheckOperandLayoutConstraints(hlo);
+    default:
+      return absl::OkStatus();
+  }
+}
+
+absl::Status CheckFamilyRules(const HloInstruction& hlo,
+                              bool in_async_computation,
+                              const HloModuleConfig& config) {
+  switch (HloOpcodeFamily(hlo.opcode())) {
+    case OpcodeFamily::kElementwise:
+      return CheckCompareType(hlo);
+    case OpcodeFamily::kRandom:
+      return CheckRng(hlo);
+    case OpcodeFamily::kControlFlow:
+      return CheckCompositeCall(hlo);
+    case OpcodeFamily::kCollective: {
+      // all-reduce-start and collective-permute-start also pair with their
+      // done.
+      absl::Status status = CheckCollective(hlo, config);
+      if (!status.ok()) return status;
+      return CheckAsyncPairing(hlo, in_async_computation);
+    }
+    case OpcodeFamily::kAsync:
+      return CheckAsyncPairing(hlo, in_async_computation);
+    case OpcodeFamily::kHostTransfer: {
+      absl::Status status = CheckAsyncPairing(hlo, in_async_computation);
+      if (!status.ok()) return status;
+      return CheckInfeed(hlo);
+    }
+    default:
+      return absl::OkStatus();
+  }
 }
 
 }  // namespace verifier_internal
