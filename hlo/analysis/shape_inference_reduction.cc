@@ -3,6 +3,7 @@
 // a called computation whose signature the element types fix.
 
 #include <algorithm>
+#include <iterator>
 
 #include "absl/strings/str_cat.h"
 #include "hlo/analysis/shape_inference_internal.h"
@@ -41,7 +42,10 @@ absl::StatusOr<Shape> InferReduce(const HloInstruction& hlo) {
     results.push_back(out);
     params.push_back(Shape(init.element_type(), {}));
   }
-  params.insert(params.end(), params.begin(), params.end());
+  // The reducer takes (accumulators..., values...): the list twice. A
+  // vector cannot insert a range of itself, so this copies first.
+  params.reserve(2 * params.size());
+  std::copy_n(params.begin(), params.size(), std::back_inserter(params));
   const HloComputation* callee = hlo.called_computations().empty()
                                      ? nullptr
                                      : hlo.called_computations()[0];
@@ -82,7 +86,10 @@ absl::StatusOr<Shape> InferReduceWindow(const HloInstruction& hlo) {
     results.push_back(out);
     params.push_back(Shape(init.element_type(), {}));
   }
-  params.insert(params.end(), params.begin(), params.end());
+  // The reducer takes (accumulators..., values...): the list twice. A
+  // vector cannot insert a range of itself, so this copies first.
+  params.reserve(2 * params.size());
+  std::copy_n(params.begin(), params.size(), std::back_inserter(params));
   if (!hlo.called_computations().empty()) {
     XLITE_RETURN_IF_ERROR(CheckCallee(hlo.called_computations()[0], params,
                                       "reduce-window to_apply"));
