@@ -7,7 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
-#include "hlo/evaluator/collectives.h"
+#include "hlo/evaluator/device_group.h"
 #include "hlo/evaluator/internal.h"
 
 namespace xlite {

@@ -198,6 +198,11 @@ absl::StatusOr<Literal> EvalCustomCall(Evaluator& evaluator,
                                        const HloInstruction& hlo,
                                        Operands operands);
 
+/// The custom calls the global registry starts with.
+void RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+/// The block-scaled dot family (block_scaled.cc).
+void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry);
+
 /// Applies a reducer computation (add, max, argmax pairs, ...) to scalars:
 /// fast native loops for the common single binary op, the interpreter
 /// otherwise.
