@@ -472,7 +472,7 @@ absl::StatusOr<Literal> EvalCollective(Evaluator& e, const HloInstruction& hlo,
     case HloOpcode::kCollectiveBroadcast:
       break;
     default:
-      return InstructionError(hlo, "not a collective");
+      return NotImplemented(hlo);
   }
   absl::StatusOr<Exchanged> x = ExchangeOperands(e, hlo, operands);
   if (!x.ok()) return x.status();
