@@ -7,7 +7,6 @@
 
 #include <cmath>
 
-#include "hlo/evaluator/collectives.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/ir/block_scaled_config.h"
 #include "hlo/ir/float_types.h"

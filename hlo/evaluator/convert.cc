@@ -1,4 +1,4 @@
-// convert, bitcast-convert and reduce-precision.
+// convert, bitcast-convert, stochastic-convert and reduce-precision.
 
 #include <cmath>
 #include <cstring>
@@ -158,6 +158,8 @@ Literal ConvertLiteral(const Literal& value, PrimitiveType type) {
   return out;
 }
 
+namespace {
+
 absl::StatusOr<Literal> EvalConvert(const HloInstruction& hlo,
                                     const Literal& operand) {
   Literal out = ConvertLiteral(operand, hlo.shape().element_type());
@@ -289,6 +291,24 @@ absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
     return 0;
   });
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalConversion(const HloInstruction& hlo,
+                                       Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kConvert:
+      return EvalConvert(hlo, *operands[0]);
+    case HloOpcode::kBitcastConvert:
+      return EvalBitcastConvert(hlo, *operands[0]);
+    case HloOpcode::kReducePrecision:
+      return EvalReducePrecision(hlo, *operands[0]);
+    case HloOpcode::kStochasticConvert:
+      return EvalStochasticConvert(hlo, *operands[0], *operands[1]);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

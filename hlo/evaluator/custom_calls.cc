@@ -5,7 +5,6 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
-#include "hlo/evaluator/collectives.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/evaluator/qr.h"
 

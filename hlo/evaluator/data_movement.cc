@@ -1,7 +1,7 @@
 // Opcodes that move elements without computing on them: broadcast,
 // reshape, bitcast, copy, transpose, slice, dynamic-slice,
-// dynamic-update-slice, concatenate, pad, reverse, iota and the dimension
-// size ops. They work on raw element bytes, so one implementation serves
+// dynamic-update-slice, concatenate, pad, reverse and the dimension size
+// ops. They work on raw element bytes, so one implementation serves
 // every element type.
 
 #include <algorithm>
@@ -348,26 +348,6 @@ Literal Reverse(const HloInstruction& hlo, const Literal& in) {
   return out;
 }
 
-// ---- generated values: iota and dimension sizes.
-
-Literal Iota(const HloInstruction& hlo) {
-  const Shape& shape = hlo.shape();
-  Literal out(shape);
-  const int64_t dim = hlo.iota_dimension();
-  const std::vector<int64_t> strides = Strides(shape.dimensions());
-  const int64_t n = out.element_count();
-  const bool is_float = IsFloatingPoint(shape.element_type());
-  for (int64_t i = 0; i < n; ++i) {
-    const int64_t v = (i / strides[dim]) % shape.dimensions(dim);
-    if (is_float) {
-      out.SetFromDouble(i, static_cast<double>(v));
-    } else {
-      out.SetFromInt64(i, v);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
@@ -397,15 +377,13 @@ absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
       return Pad(hlo, *operands[0], *operands[1]);
     case HloOpcode::kReverse:
       return Reverse(hlo, *operands[0]);
-    case HloOpcode::kIota:
-      return Iota(hlo);
     case HloOpcode::kGetDimensionSize: {
       Literal out(shape);
       out.SetFromInt64(0, operands[0]->shape().dimensions(hlo.dimensions()[0]));
       return out;
     }
     default:
-      return InstructionError(hlo, "not a data movement opcode");
+      return NotImplemented(hlo);
   }
 }
 

@@ -52,10 +52,10 @@ absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
   const PrimitiveType rhs_type = rhs_operand.shape().element_type();
   const PrimitiveType type =
       AccumulationType(lhs_type, rhs_type, shape.element_type());
-  const Literal lhs_in = lhs_type == type ? lhs_operand
-                                          : ConvertLiteral(lhs_operand, type);
-  const Literal rhs_in = rhs_type == type ? rhs_operand
-                                          : ConvertLiteral(rhs_operand, type);
+  const Literal lhs_in =
+      lhs_type == type ? lhs_operand : ConvertLiteral(lhs_operand, type);
+  const Literal rhs_in =
+      rhs_type == type ? rhs_operand : ConvertLiteral(rhs_operand, type);
   const std::vector<int64_t> lhs_free =
       FreeDims(lhs_in.shape().rank(), d.lhs_batch_dimensions,
                d.lhs_contracting_dimensions);
@@ -65,9 +65,9 @@ absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
   int64_t B, M, K, B2, K2, N;
   const Literal lhs = Arrange(lhs_in, d.lhs_batch_dimensions, lhs_free,
                               d.lhs_contracting_dimensions, &B, &M, &K);
-  const Literal rhs = Arrange(rhs_in, d.rhs_batch_dimensions,
-                              d.rhs_contracting_dimensions, rhs_free, &B2, &K2,
-                              &N);
+  const Literal rhs =
+      Arrange(rhs_in, d.rhs_batch_dimensions, d.rhs_contracting_dimensions,
+              rhs_free, &B2, &K2, &N);
   if (B != B2 || K != K2) {
     return absl::InvalidArgumentError(
         "dot operands disagree on batch or contracting sizes");
@@ -81,6 +81,8 @@ absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
   MatMul(lhs, rhs, out, B, M, K, N);
   return RoundResult(out, lhs_type, rhs_type, shape);
 }
+
+namespace {
 
 absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands) {
   return DotLiterals(*operands[0], *operands[1], hlo.attrs().dot->dnums,
@@ -104,8 +106,9 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
   const auto& contracting = a.dnums.lhs_contracting_dimensions;
   if (std::find(contracting.begin(), contracting.end(), ragged) !=
       contracting.end()) {
-    return InstructionError(hlo, "ragged-dot with a ragged contracting "
-                                 "dimension is not supported yet");
+    return InstructionError(hlo,
+                            "ragged-dot with a ragged contracting "
+                            "dimension is not supported yet");
   }
   const int64_t rows = lhs.shape().dimensions(ragged);
   const int64_t groups = sizes.element_count();
@@ -149,7 +152,8 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
     }
   }
   Literal out(hlo.shape());
-  for (int64_t g = 0; g < groups && g < rhs.shape().dimensions(group_dim); ++g) {
+  for (int64_t g = 0; g < groups && g < rhs.shape().dimensions(group_dim);
+       ++g) {
     // rhs slice g without the group dimension.
     std::vector<int64_t> dims;
     int64_t outer = 1, inner = 1;
@@ -165,18 +169,18 @@ absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
       std::memcpy(slice.mutable_data().data() + o * inner * w,
                   rhs.data().data() + (o * count + g) * inner * w, inner * w);
     }
-    absl::StatusOr<Literal> part = DotLiterals(masked(g), slice, d, hlo.shape());
+    absl::StatusOr<Literal> part =
+        DotLiterals(masked(g), slice, d, hlo.shape());
     if (!part.ok()) return InstructionError(hlo, part.status().message());
     // Masked rows contribute zeros: accumulate the groups' parts.
-    absl::StatusOr<Literal> sum = BinaryElementwise(HloOpcode::kAdd, out, *part);
+    absl::StatusOr<Literal> sum =
+        BinaryElementwise(HloOpcode::kAdd, out, *part);
     if (!sum.ok()) return InstructionError(hlo, sum.status().message());
     out = *std::move(sum);
   }
   out.mutable_shape_for_layout() = hlo.shape();
   return out;
 }
-
-namespace {
 
 template <typename Tr>
 void Convolve(const HloInstruction& hlo, const Literal& input,
@@ -249,8 +253,6 @@ void Convolve(const HloInstruction& hlo, const Literal& input,
   });
 }
 
-}  // namespace
-
 absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
                                         Operands operands) {
   if (!hlo.attrs().conv->dnums.has_value()) {
@@ -260,10 +262,10 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
   const PrimitiveType rhs_type = operands[1]->shape().element_type();
   const PrimitiveType type =
       AccumulationType(lhs_type, rhs_type, hlo.shape().element_type());
-  const Literal input = lhs_type == type ? *operands[0]
-                                         : ConvertLiteral(*operands[0], type);
-  const Literal kernel = rhs_type == type ? *operands[1]
-                                          : ConvertLiteral(*operands[1], type);
+  const Literal input =
+      lhs_type == type ? *operands[0] : ConvertLiteral(*operands[0], type);
+  const Literal kernel =
+      rhs_type == type ? *operands[1] : ConvertLiteral(*operands[1], type);
   Shape accumulated = hlo.shape();
   accumulated.set_element_type(type);
   Literal out(accumulated);
@@ -277,6 +279,25 @@ absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
     });
   }
   return RoundResult(out, lhs_type, rhs_type, hlo.shape());
+}
+
+}  // namespace
+
+// scaled-dot lives in scaled_dot.cc with the block-scaled custom calls.
+absl::StatusOr<Literal> EvalContraction(const HloInstruction& hlo,
+                                        Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kDot:
+      return EvalDot(hlo, operands);
+    case HloOpcode::kScaledDot:
+      return EvalScaledDot(hlo, operands);
+    case HloOpcode::kRaggedDot:
+      return EvalRaggedDot(hlo, operands);
+    case HloOpcode::kConvolution:
+      return EvalConvolution(hlo, operands);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

@@ -1,5 +1,5 @@
-// The evaluator's driver: computations in post order, control flow, tuples,
-// async wrappers, and the dispatch of every other opcode to its family.
+// The evaluator's driver: computations in post order, and the dispatch of
+// each instruction to the function of its opcode's family.
 
 #include "hlo/evaluator/evaluator.h"
 
@@ -7,7 +7,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
-#include "hlo/evaluator/collectives.h"
+#include "hlo/evaluator/device_group.h"
 #include "hlo/evaluator/internal.h"
 
 namespace xlite {
@@ -55,6 +55,21 @@ absl::Status InstructionError(const HloInstruction& hlo,
       absl::StrCat(where, "error: %", hlo.name(), ": ", message));
 }
 
+absl::Status NotImplemented(const HloInstruction& hlo) {
+  return InstructionError(hlo,
+                          absl::StrCat("the evaluator does not implement ",
+                                       HloOpcodeString(hlo.opcode()), " yet"));
+}
+
+// Not NotImplemented: their values come from outside the module, so no
+// evaluator could produce them.
+absl::StatusOr<Literal> EvalHostTransfer(const HloInstruction& hlo) {
+  return InstructionError(
+      hlo, absl::StrCat(HloOpcodeString(hlo.opcode()),
+                        " talks to the host or another program; the "
+                        "evaluator cannot run it"));
+}
+
 namespace {
 
 // A status from an op family, located at `hlo` unless it already is.
@@ -63,23 +78,6 @@ absl::Status Located(const HloInstruction& hlo, const absl::Status& status) {
     return status;
   }
   return InstructionError(hlo, status.message());
-}
-
-Literal TupleOf(Operands operands) {
-  std::vector<Literal> elements;
-  elements.reserve(operands.size());
-  for (const Literal* o : operands) elements.push_back(*o);
-  return Literal::Tuple(std::move(elements));
-}
-
-// The shape's zero value (for async contexts and tokens).
-Literal Zero(const Shape& shape) {
-  if (shape.IsTuple()) {
-    std::vector<Literal> elements;
-    for (const Shape& e : shape.tuple_shapes()) elements.push_back(Zero(e));
-    return Literal::Tuple(std::move(elements));
-  }
-  return Literal(shape);
 }
 
 }  // namespace
@@ -159,234 +157,51 @@ absl::StatusOr<Literal> Evaluator::Call(const HloComputation& computation,
   return std::move(values.at(computation.root_instruction()));
 }
 
+absl::StatusOr<Literal> Evaluator::CallFused(const HloComputation& fused,
+                                             Operands arguments) {
+  ++fusion_depth_;
+  absl::StatusOr<Literal> out = Call(fused, arguments);
+  --fusion_depth_;
+  return out;
+}
+
 absl::StatusOr<Literal> Evaluator::Visit(const HloInstruction& hlo,
                                          Operands operands) {
-  const HloOpcode op = hlo.opcode();
-  if (IsElementwiseOpcode(op) && op != HloOpcode::kConvert &&
-      op != HloOpcode::kCopy && op != HloOpcode::kBitcastConvert &&
-      op != HloOpcode::kReducePrecision &&
-      op != HloOpcode::kStochasticConvert) {
-    return EvalElementwise(hlo, operands);
-  }
-  switch (op) {
-    case HloOpcode::kConstant: {
-      const Literal& literal = *hlo.attrs().literal;
-      if (literal.is_unknown()) {
-        return InstructionError(hlo,
-                                "the constant's value was elided ({...}) "
-                                "in the text, so it cannot be evaluated");
-      }
-      Literal out = literal;
-      out.mutable_shape_for_layout() = hlo.shape();
-      return out;
-    }
-    case HloOpcode::kTuple:
-      return TupleOf(operands);
-    case HloOpcode::kGetTupleElement: {
-      const Literal& tuple = *operands[0];
-      const int64_t index = hlo.tuple_index();
-      if (index < 0 ||
-          index >= static_cast<int64_t>(tuple.tuple_elements().size())) {
-        return InstructionError(hlo, "tuple index out of range");
-      }
-      return tuple.tuple_elements()[index];
-    }
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kDomain:
-      return *operands[0];
-    case HloOpcode::kAfterAll:
-      return Literal(Shape::Token());
-    case HloOpcode::kConvert:
-      return EvalConvert(hlo, *operands[0]);
-    case HloOpcode::kBitcastConvert:
-      return EvalBitcastConvert(hlo, *operands[0]);
-    case HloOpcode::kReducePrecision:
-      return EvalReducePrecision(hlo, *operands[0]);
-    case HloOpcode::kStochasticConvert:
-      return EvalStochasticConvert(hlo, *operands[0], *operands[1]);
-    case HloOpcode::kCall:
-      return Call(*hlo.called_computations()[0], operands);
-    case HloOpcode::kFusion: {
-      // XLA lets a fusion carry operands past its parameters; they go unused.
-      const HloComputation& fused = *hlo.called_computations()[0];
-      ++fusion_depth_;
-      absl::StatusOr<Literal> out = Call(
-          fused,
-          operands.first(std::min<size_t>(operands.size(), fused.num_parameters())));
-      --fusion_depth_;
-      return out;
-    }
-    case HloOpcode::kWhile: {
-      Literal state = *operands[0];
-      for (int64_t iteration = 0;; ++iteration) {
-        if (options_.max_loop_iterations > 0 &&
-            iteration >= options_.max_loop_iterations) {
-          return InstructionError(hlo,
-                                  absl::StrCat("the loop ran ", iteration,
-                                               " iterations, the limit set"));
-        }
-        const Literal* args[] = {&state};
-        absl::StatusOr<Literal> go = Call(*hlo.while_condition(), args);
-        if (!go.ok()) return go.status();
-        if (go->GetBits(0) == 0) break;
-        absl::StatusOr<Literal> next = Call(*hlo.while_body(), args);
-        if (!next.ok()) return next.status();
-        state = *std::move(next);
-      }
-      return state;
-    }
-    case HloOpcode::kConditional: {
-      const auto& branches = hlo.called_computations();
-      const Literal& selector = *operands[0];
-      int64_t branch;
-      if (selector.shape().element_type() == PrimitiveType::kPred) {
-        branch = selector.GetBits(0) != 0 ? 0 : 1;
-      } else {
-        branch = selector.GetAsInt64(0);
-        // Out of range runs the last branch.
-        if (branch < 0 || branch >= static_cast<int64_t>(branches.size())) {
-          branch = branches.size() - 1;
-        }
-      }
-      const Literal* args[] = {operands[branch + 1]};
-      return Call(*branches[branch], args);
-    }
-    case HloOpcode::kAsyncStart: {
-      absl::StatusOr<Literal> result =
-          Call(*hlo.async_wrapped_computation(), operands);
-      if (!result.ok()) return result.status();
-      std::vector<Literal> elements;
-      elements.push_back(TupleOf(operands));
-      elements.push_back(*std::move(result));
-      for (int64_t i = 2; i < hlo.shape().tuple_shapes_size(); ++i) {
-        elements.push_back(Zero(hlo.shape().tuple_shapes(i)));
-      }
-      return Literal::Tuple(std::move(elements));
-    }
-    case HloOpcode::kAsyncUpdate:
-      return *operands[0];
-    case HloOpcode::kAsyncDone:
-      return operands[0]->tuple_elements().at(1);
-    case HloOpcode::kCopyStart: {
-      std::vector<Literal> elements = {*operands[0], *operands[0],
-                                       Zero(hlo.shape().tuple_shapes(2))};
-      return Literal::Tuple(std::move(elements));
-    }
-    case HloOpcode::kCopyDone:
-      return operands[0]->tuple_elements().at(0);
-    case HloOpcode::kAllReduceDone:
-      return *operands[0];
-    case HloOpcode::kAllGatherDone:
-    case HloOpcode::kCollectivePermuteDone: {
-      const Literal& start = *operands[0];
-      // The start holds (operands, result[, contexts]) or just the result;
-      // a combined start's result is itself a tuple.
-      if (start.shape().IsTuple() && start.tuple_elements().size() >= 2 &&
-          (!hlo.shape().IsTuple() ||
-           ShapesCompatible(start.tuple_elements()[1].shape(), hlo.shape()))) {
-        return start.tuple_elements()[1];
-      }
-      return start;
-    }
-    case HloOpcode::kReplicaId:
-    case HloOpcode::kPartitionId: {
-      Literal out(hlo.shape());
-      out.SetFromInt64(
-          0, op == HloOpcode::kReplicaId ? replica_id() : partition_id());
-      return out;
-    }
-    case HloOpcode::kRngGetAndUpdateState: {
-      Literal out(hlo.shape());
-      out.SetFromUint64(0, rng_state_);
-      rng_state_ += static_cast<uint64_t>(hlo.attrs().delta);
-      return out;
-    }
-    case HloOpcode::kCopy:
-    case HloOpcode::kReshape:
-    case HloOpcode::kDynamicReshape:
-    case HloOpcode::kSetDimensionSize:
-    case HloOpcode::kGetDimensionSize:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kBroadcast:
-    case HloOpcode::kTranspose:
-    case HloOpcode::kSlice:
-    case HloOpcode::kDynamicSlice:
-    case HloOpcode::kDynamicUpdateSlice:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kPad:
-    case HloOpcode::kReverse:
-    case HloOpcode::kIota:
+  switch (HloOpcodeFamily(hlo.opcode())) {
+    case OpcodeFamily::kElementwise:
+      return EvalElementwise(hlo, operands);
+    case OpcodeFamily::kConversion:
+      return EvalConversion(hlo, operands);
+    case OpcodeFamily::kGenerator:
+      return EvalGenerator(*this, hlo);
+    case OpcodeFamily::kDataMovement:
       return EvalDataMovement(hlo, operands);
-    case HloOpcode::kGather:
-      return EvalGather(hlo, operands);
-    case HloOpcode::kScatter:
-      return EvalScatter(*this, hlo, operands);
-    case HloOpcode::kReduce:
-      return EvalReduce(*this, hlo, operands);
-    case HloOpcode::kReduceWindow:
-      return EvalReduceWindow(*this, hlo, operands);
-    case HloOpcode::kSelectAndScatter:
-      return EvalSelectAndScatter(*this, hlo, operands);
-    case HloOpcode::kMap:
-      return EvalMap(*this, hlo, operands);
-    case HloOpcode::kScan:
-      return EvalScan(*this, hlo, operands);
-    case HloOpcode::kSort:
+    case OpcodeFamily::kTupleAndToken:
+      return EvalTupleAndToken(hlo, operands);
+    case OpcodeFamily::kGatherScatter:
+      return EvalGatherScatter(*this, hlo, operands);
+    case OpcodeFamily::kReduction:
+      return EvalReduction(*this, hlo, operands);
+    case OpcodeFamily::kSort:
       return EvalSort(*this, hlo, operands);
-    case HloOpcode::kTopK:
-      return EvalTopK(hlo, *operands[0], hlo.attrs().k, hlo.attrs().largest);
-    case HloOpcode::kDot:
-      return EvalDot(hlo, operands);
-    case HloOpcode::kScaledDot:
-      return EvalScaledDot(hlo, operands);
-    case HloOpcode::kRaggedDot:
-      return EvalRaggedDot(hlo, operands);
-    case HloOpcode::kConvolution:
-      return EvalConvolution(hlo, operands);
-    case HloOpcode::kCholesky:
-      return EvalCholesky(hlo, *operands[0]);
-    case HloOpcode::kTriangularSolve:
-      return EvalTriangularSolve(hlo, operands);
-    case HloOpcode::kFft:
-      return EvalFft(hlo, *operands[0]);
-    case HloOpcode::kBatchNormTraining:
-    case HloOpcode::kBatchNormInference:
-    case HloOpcode::kBatchNormGrad:
-      return EvalBatchNorm(hlo, operands);
-    case HloOpcode::kRngBitGenerator:
-      return EvalRngBitGenerator(hlo, *operands[0]);
-    case HloOpcode::kRng:
-      return EvalRng(*this, hlo, operands);
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kReduceScatter:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectivePermute:
-    case HloOpcode::kCollectivePermuteStart:
-    case HloOpcode::kCollectiveBroadcast:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kRaggedAllToAll:
+    case OpcodeFamily::kContraction:
+      return EvalContraction(hlo, operands);
+    case OpcodeFamily::kLinearAlgebra:
+      return EvalLinearAlgebra(hlo, operands);
+    case OpcodeFamily::kRandom:
+      return EvalRandom(*this, hlo, operands);
+    case OpcodeFamily::kCollective:
       return EvalCollective(*this, hlo, operands);
-    case HloOpcode::kCustomCall:
+    case OpcodeFamily::kAsync:
+      return EvalAsync(*this, hlo, operands);
+    case OpcodeFamily::kControlFlow:
+      return EvalControlFlow(*this, hlo, operands);
+    case OpcodeFamily::kCustomCall:
       return EvalCustomCall(*this, hlo, operands);
-    case HloOpcode::kInfeed:
-    case HloOpcode::kOutfeed:
-    case HloOpcode::kSend:
-    case HloOpcode::kSendDone:
-    case HloOpcode::kRecv:
-    case HloOpcode::kRecvDone:
-      return InstructionError(
-          hlo, absl::StrCat(HloOpcodeString(op),
-                            " talks to the host or another program; the "
-                            "evaluator cannot run it"));
-    default:
-      return InstructionError(hlo,
-                              absl::StrCat("the evaluator does not implement ",
-                                           HloOpcodeString(op), " yet"));
+    case OpcodeFamily::kHostTransfer:
+      return EvalHostTransfer(hlo);
   }
+  return NotImplemented(hlo);
 }
 
 }  // namespace eval

@@ -49,8 +49,6 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-}  // namespace
-
 absl::StatusOr<Literal> EvalGather(const HloInstruction& hlo,
                                    Operands operands) {
   const Literal& operand = *operands[0];
@@ -196,6 +194,21 @@ absl::StatusOr<Literal> EvalScatter(Evaluator& evaluator,
   if (!status.ok()) return status;
   if (hlo.shape().IsTuple()) return Literal::Tuple(std::move(outs));
   return std::move(outs[0]);
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalGatherScatter(Evaluator& evaluator,
+                                          const HloInstruction& hlo,
+                                          Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kGather:
+      return EvalGather(hlo, operands);
+    case HloOpcode::kScatter:
+      return EvalScatter(evaluator, hlo, operands);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

@@ -34,6 +34,10 @@ class Evaluator {
   absl::StatusOr<Literal> Call(const HloComputation& computation,
                                Operands arguments);
 
+  /// Call for a fusion's computation: in_fusion() holds while it runs.
+  absl::StatusOr<Literal> CallFused(const HloComputation& fused,
+                                    Operands arguments);
+
   /// Evaluates one instruction on its operands' values.
   absl::StatusOr<Literal> EvaluateOne(const HloInstruction& hlo,
                                       Operands operands) {
@@ -121,60 +125,71 @@ Literal FromPhysical(const Shape& shape, const std::vector<uint8_t>& bytes);
 
 // ------------------------------------------------------- opcode families
 
+// One function per OpcodeFamily (hlo/ir/opcode.h); Evaluator::Visit picks
+// it by the instruction's family. An opcode of the family that a function
+// does not handle gets NotImplemented.
+
+/// "the evaluator does not implement <opcode> yet", at `hlo`.
+absl::Status NotImplemented(const HloInstruction& hlo);
+
 absl::StatusOr<Literal> EvalElementwise(const HloInstruction& hlo,
                                         Operands operands);
-absl::StatusOr<Literal> EvalConvert(const HloInstruction& hlo,
-                                    const Literal& operand);
+absl::StatusOr<Literal> EvalConversion(const HloInstruction& hlo,
+                                       Operands operands);
+absl::StatusOr<Literal> EvalGenerator(Evaluator& evaluator,
+                                      const HloInstruction& hlo);
+absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
+                                         Operands operands);
+absl::StatusOr<Literal> EvalTupleAndToken(const HloInstruction& hlo,
+                                          Operands operands);
+absl::StatusOr<Literal> EvalGatherScatter(Evaluator& evaluator,
+                                          const HloInstruction& hlo,
+                                          Operands operands);
+absl::StatusOr<Literal> EvalReduction(Evaluator& evaluator,
+                                      const HloInstruction& hlo,
+                                      Operands operands);
+absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
+                                 const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalContraction(const HloInstruction& hlo,
+                                        Operands operands);
+absl::StatusOr<Literal> EvalLinearAlgebra(const HloInstruction& hlo,
+                                          Operands operands);
+absl::StatusOr<Literal> EvalRandom(Evaluator& evaluator,
+                                   const HloInstruction& hlo,
+                                   Operands operands);
+absl::StatusOr<Literal> EvalCollective(Evaluator& evaluator,
+                                       const HloInstruction& hlo,
+                                       Operands operands);
+absl::StatusOr<Literal> EvalAsync(Evaluator& evaluator,
+                                  const HloInstruction& hlo, Operands operands);
+absl::StatusOr<Literal> EvalControlFlow(Evaluator& evaluator,
+                                        const HloInstruction& hlo,
+                                        Operands operands);
+absl::StatusOr<Literal> EvalCustomCall(Evaluator& evaluator,
+                                       const HloInstruction& hlo,
+                                       Operands operands);
+absl::StatusOr<Literal> EvalHostTransfer(const HloInstruction& hlo);
+
+// ------------------------------------- shared between the families' files
+
 /// `value` converted to `type` with XLA's rules (used by convert and by
 /// mixed-type ops such as dot with a preferred element type).
 Literal ConvertLiteral(const Literal& value, PrimitiveType type);
-absl::StatusOr<Literal> EvalBitcastConvert(const HloInstruction& hlo,
-                                           const Literal& operand);
-absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
-                                            const Literal& operand);
-absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& hlo,
-                                              const Literal& operand,
-                                              const Literal& random);
-absl::StatusOr<Literal> EvalDataMovement(const HloInstruction& hlo,
-                                         Operands operands);
-absl::StatusOr<Literal> EvalGather(const HloInstruction& hlo,
-                                   Operands operands);
-absl::StatusOr<Literal> EvalScatter(Evaluator& evaluator,
-                                    const HloInstruction& hlo,
-                                    Operands operands);
+/// reduce (reduce_tree.cc), for the reduction family (reduce.cc).
 absl::StatusOr<Literal> EvalReduce(Evaluator& evaluator,
                                    const HloInstruction& hlo,
                                    Operands operands);
-absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
-                                         const HloInstruction& hlo,
-                                         Operands operands);
-absl::StatusOr<Literal> EvalSelectAndScatter(Evaluator& evaluator,
-                                             const HloInstruction& hlo,
-                                             Operands operands);
-absl::StatusOr<Literal> EvalMap(Evaluator& evaluator, const HloInstruction& hlo,
-                                Operands operands);
-absl::StatusOr<Literal> EvalScan(Evaluator& evaluator,
-                                 const HloInstruction& hlo, Operands operands);
-absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
-                                 const HloInstruction& hlo, Operands operands);
+/// topk, also behind the TopK custom call.
 absl::StatusOr<Literal> EvalTopK(const HloInstruction& hlo,
                                  const Literal& operand, int64_t k,
                                  bool largest);
-absl::StatusOr<Literal> EvalDot(const HloInstruction& hlo, Operands operands);
+/// scaled-dot (scaled_dot.cc), for the contraction family (dot_conv.cc).
 absl::StatusOr<Literal> EvalScaledDot(const HloInstruction& hlo,
-                                      Operands operands);
-absl::StatusOr<Literal> EvalRaggedDot(const HloInstruction& hlo,
                                       Operands operands);
 /// dot of two literals with `d`, operands converted to the result type.
 absl::StatusOr<Literal> DotLiterals(const Literal& lhs, const Literal& rhs,
                                     const DotDimensionNumbers& d,
                                     const Shape& shape);
-absl::StatusOr<Literal> EvalConvolution(const HloInstruction& hlo,
-                                        Operands operands);
-absl::StatusOr<Literal> EvalCholesky(const HloInstruction& hlo,
-                                     const Literal& operand);
-absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& hlo,
-                                            Operands operands);
 /// Batched Cholesky factor (the other triangle zero); `info`, when given,
 /// gets LAPACK's per-matrix status (0, or the first non-PD minor).
 Literal Cholesky(const Literal& a, bool lower, const Shape& shape,
@@ -183,20 +198,11 @@ Literal Cholesky(const Literal& a, bool lower, const Shape& shape,
 Literal TriangularSolve(const Literal& a, const Literal& b, bool left,
                         bool lower, bool unit_diagonal,
                         TriangularSolveTranspose transpose, const Shape& shape);
-absl::StatusOr<Literal> EvalFft(const HloInstruction& hlo,
-                                const Literal& operand);
-absl::StatusOr<Literal> EvalBatchNorm(const HloInstruction& hlo,
-                                      Operands operands);
-absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& hlo,
-                                            const Literal& state);
-absl::StatusOr<Literal> EvalRng(Evaluator& evaluator, const HloInstruction& hlo,
-                                Operands operands);
-absl::StatusOr<Literal> EvalCollective(Evaluator& evaluator,
-                                       const HloInstruction& hlo,
-                                       Operands operands);
-absl::StatusOr<Literal> EvalCustomCall(Evaluator& evaluator,
-                                       const HloInstruction& hlo,
-                                       Operands operands);
+
+/// The custom calls the global registry starts with.
+void RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
+/// The block-scaled dot family (block_scaled.cc).
+void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry);
 
 /// Applies a reducer computation (add, max, argmax pairs, ...) to scalars:
 /// fast native loops for the common single binary op, the interpreter

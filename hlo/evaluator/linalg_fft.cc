@@ -33,11 +33,6 @@ void FromComplex(const std::vector<Complex>& v, Literal& out) {
 
 }  // namespace
 
-absl::StatusOr<Literal> EvalCholesky(const HloInstruction& hlo,
-                                     const Literal& operand) {
-  return Cholesky(operand, hlo.attrs().lower, hlo.shape(), nullptr);
-}
-
 Literal Cholesky(const Literal& operand, bool lower, const Shape& shape,
                  std::vector<int64_t>* info) {
   const Shape& s = operand.shape();
@@ -80,13 +75,6 @@ Literal Cholesky(const Literal& operand, bool lower, const Shape& shape,
   Literal out(shape);
   FromComplex(l, out);
   return out;
-}
-
-absl::StatusOr<Literal> EvalTriangularSolve(const HloInstruction& hlo,
-                                            Operands operands) {
-  const HloAttributes& a = hlo.attrs();
-  return TriangularSolve(*operands[0], *operands[1], a.left_side, a.lower,
-                         a.unit_diagonal, a.transpose_a, hlo.shape());
 }
 
 Literal TriangularSolve(const Literal& a_in, const Literal& b_in, bool left,
@@ -151,6 +139,8 @@ Literal TriangularSolve(const Literal& a_in, const Literal& b_in, bool left,
   FromComplex(x, out);
   return out;
 }
+
+namespace {
 
 absl::StatusOr<Literal> EvalFft(const HloInstruction& hlo,
                                 const Literal& operand) {
@@ -335,6 +325,28 @@ absl::StatusOr<Literal> EvalBatchNorm(const HloInstruction& hlo,
       elements.push_back(std::move(grad_offset));
       return Literal::Tuple(std::move(elements));
     }
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalLinearAlgebra(const HloInstruction& hlo,
+                                          Operands operands) {
+  const HloAttributes& a = hlo.attrs();
+  switch (hlo.opcode()) {
+    case HloOpcode::kCholesky:
+      return Cholesky(*operands[0], a.lower, hlo.shape(), nullptr);
+    case HloOpcode::kTriangularSolve:
+      return TriangularSolve(*operands[0], *operands[1], a.left_side, a.lower,
+                             a.unit_diagonal, a.transpose_a, hlo.shape());
+    case HloOpcode::kFft:
+      return EvalFft(hlo, *operands[0]);
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormGrad:
+      return EvalBatchNorm(hlo, operands);
+    default:
+      return NotImplemented(hlo);
   }
 }
 

@@ -1,7 +1,7 @@
-// Reductions: reduce, reduce-window, select-and-scatter and map, with the
-// Combiner that applies their computations (native loops for a single
-// binary op, the interpreter for anything else: argmax pairs, custom
-// combiners).
+// Reductions: reduce-window, select-and-scatter, map and scan (reduce is in
+// reduce_tree.cc), with the Combiner that applies their computations
+// (native loops for a single binary op, the interpreter for anything else:
+// argmax pairs, custom combiners).
 
 #include <cstring>
 
@@ -105,8 +105,6 @@ Window DefaultWindow(const HloInstruction& hlo, int64_t rank) {
   w.dimensions.resize(rank);
   return w;
 }
-
-}  // namespace
 
 absl::StatusOr<Literal> EvalReduceWindow(Evaluator& evaluator,
                                          const HloInstruction& hlo,
@@ -232,8 +230,6 @@ absl::StatusOr<Literal> EvalMap(Evaluator& evaluator, const HloInstruction& hlo,
   return out;
 }
 
-namespace {
-
 // The slab of `array` at `index` along `dim`, without that dimension.
 Literal Slab(const Literal& array, int64_t dim, int64_t index) {
   const Shape& s = array.shape();
@@ -268,8 +264,6 @@ void SetSlab(Literal& array, int64_t dim, int64_t index, const Literal& slab) {
                 slab.data().data() + o * inner * w, inner * w);
   }
 }
-
-}  // namespace
 
 // scan(inputs..., inits...): to_apply(input slices..., carries...) returns
 // (outputs..., new carries...) at each step along the dimension (from the
@@ -315,6 +309,27 @@ absl::StatusOr<Literal> EvalScan(Evaluator& evaluator,
   }
   for (Literal& c : carry) stacked.push_back(std::move(c));
   return Literal::Tuple(std::move(stacked));
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalReduction(Evaluator& evaluator,
+                                      const HloInstruction& hlo,
+                                      Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kReduce:
+      return EvalReduce(evaluator, hlo, operands);
+    case HloOpcode::kReduceWindow:
+      return EvalReduceWindow(evaluator, hlo, operands);
+    case HloOpcode::kSelectAndScatter:
+      return EvalSelectAndScatter(evaluator, hlo, operands);
+    case HloOpcode::kMap:
+      return EvalMap(evaluator, hlo, operands);
+    case HloOpcode::kScan:
+      return EvalScan(evaluator, hlo, operands);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

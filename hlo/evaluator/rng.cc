@@ -69,8 +69,6 @@ std::array<uint32_t, 2> Split(uint64_t v) {
 // Stores `bits` (the low BitWidth bits) as element i of `out`.
 void Put(Literal& out, int64_t i, uint64_t bits) { out.SetBits(i, bits); }
 
-}  // namespace
-
 absl::StatusOr<Literal> EvalRngBitGenerator(const HloInstruction& hlo,
                                             const Literal& state) {
   const Shape& state_shape = hlo.shape().tuple_shapes(0);
@@ -216,6 +214,21 @@ absl::StatusOr<Literal> EvalRng(Evaluator& evaluator, const HloInstruction& hlo,
   std::uniform_int_distribution<int64_t> dist(a, b - 1);
   for (int64_t i = 0; i < n; ++i) out.SetFromInt64(i, dist(gen));
   return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvalRandom(Evaluator& evaluator,
+                                   const HloInstruction& hlo,
+                                   Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kRngBitGenerator:
+      return EvalRngBitGenerator(hlo, *operands[0]);
+    case HloOpcode::kRng:
+      return EvalRng(evaluator, hlo, operands);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

@@ -83,10 +83,8 @@ void SortSimple(const Literal& keys, int64_t base, int64_t stride,
   }
 }
 
-}  // namespace
-
-absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
-                                 const HloInstruction& hlo, Operands operands) {
+absl::StatusOr<Literal> Sort(Evaluator& evaluator, const HloInstruction& hlo,
+                             Operands operands) {
   const Shape& shape = operands[0]->shape();
   const int64_t dim = hlo.dimensions().empty() ? 0 : hlo.dimensions()[0];
   const int64_t length = shape.rank() == 0 ? 1 : shape.dimensions(dim);
@@ -157,6 +155,8 @@ absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
   return std::move(outs[0]);
 }
 
+}  // namespace
+
 absl::StatusOr<Literal> EvalTopK(const HloInstruction& hlo,
                                  const Literal& operand, int64_t k,
                                  bool largest) {
@@ -199,6 +199,18 @@ absl::StatusOr<Literal> EvalTopK(const HloInstruction& hlo,
   elements.push_back(std::move(values));
   elements.push_back(std::move(indices));
   return Literal::Tuple(std::move(elements));
+}
+
+absl::StatusOr<Literal> EvalSort(Evaluator& evaluator,
+                                 const HloInstruction& hlo, Operands operands) {
+  switch (hlo.opcode()) {
+    case HloOpcode::kSort:
+      return Sort(evaluator, hlo, operands);
+    case HloOpcode::kTopK:
+      return EvalTopK(hlo, *operands[0], hlo.attrs().k, hlo.attrs().largest);
+    default:
+      return NotImplemented(hlo);
+  }
 }
 
 }  // namespace xlite::eval

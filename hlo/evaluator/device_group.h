@@ -1,8 +1,8 @@
-#ifndef XLITE_HLO_EVALUATOR_COLLECTIVES_H_
-#define XLITE_HLO_EVALUATOR_COLLECTIVES_H_
+#ifndef XLITE_HLO_EVALUATOR_DEVICE_GROUP_H_
+#define XLITE_HLO_EVALUATOR_DEVICE_GROUP_H_
 
 // Simulated devices for the evaluator: one thread per device, and the
-// rendezvous through which collectives exchange values.
+// rendezvous through which collectives (collectives.cc) exchange values.
 
 #include <condition_variable>
 #include <cstdint>
@@ -66,11 +66,6 @@ absl::StatusOr<std::vector<Literal>> RunOnDevices(
     const std::vector<std::vector<Literal>>& arguments,
     const EvaluatorOptions& options);
 
-/// The custom calls the global registry starts with.
-void RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
-/// The block-scaled dot family (block_scaled.cc).
-void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry);
-
 }  // namespace xlite::eval
 
-#endif  // XLITE_HLO_EVALUATOR_COLLECTIVES_H_
+#endif  // XLITE_HLO_EVALUATOR_DEVICE_GROUP_H_
