@@ -56,7 +56,7 @@ bool IsCall(const HloInstruction* h, absl::string_view target) {
          h->attrs().custom_call->target == target;
 }
 
-// The explicit block size (hlo/block_scaled_config.h, shared with the
+// The explicit block size (hlo/ir/block_scaled_config.h, shared with the
 // evaluator so hlo-run and the rewritten module agree).
 absl::StatusOr<std::optional<int64_t>> ConfiguredBlockSize(
     const HloInstruction* h) {

@@ -1,7 +1,7 @@
 // Modules XLA rejects (its parser or HloVerifier) and xlite must reject too,
 // each with one located error whose first line is asserted exactly, plus a
 // few valid neighbours that must keep verifying. The rules and their
-// sources are listed in hlo/verifier_internal.h.
+// sources are listed in hlo/analysis/verifier_internal.h.
 #include <gtest/gtest.h>
 
 #include <string>
