@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "hlo/proto/attribute_proto.h"
 #include "hlo/proto/proto_attributes.h"
 #include "hlo/proto/proto_convert.h"
 
@@ -113,7 +114,9 @@ absl::Status ExportSharding(const HloSharding& s, xla::OpSharding* p) {
   return absl::OkStatus();
 }
 
-// Metadata, sharding and the domain's shardings.
+// Metadata, sharding and the domain's shardings (the domain= attribute is
+// written here rather than by its row, so that its errors still come before
+// those of the kept attributes).
 absl::Status ExportMetadataAndShardings(const HloInstruction& hlo,
                                         xla::HloInstructionProto* p) {
   absl::Status status;
@@ -148,7 +151,6 @@ void AddIndex(const ShapeIndex& index,
 
 absl::Status ExportInstruction(const HloInstruction& hlo,
                                xla::HloInstructionProto* p) {
-  const HloAttributes& a = hlo.attrs();
   const HloOpcode op = hlo.opcode();
   p->set_name(hlo.name());
   p->set_opcode(std::string(HloOpcodeString(op)));
@@ -169,8 +171,9 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
   if (absl::Status status = ExportMetadataAndShardings(hlo, p); !status.ok()) {
     return status;
   }
-  if (!hlo.backend_config().empty())
+  if (!hlo.backend_config().empty()) {
     p->set_backend_config(hlo.backend_config());
+  }
   for (const auto& [key, value] : hlo.frontend_attributes()) {
     (*p->mutable_frontend_attributes()->mutable_map())[key] = value;
   }
@@ -178,292 +181,16 @@ absl::Status ExportInstruction(const HloInstruction& hlo,
     absl::Status status = ExportKeptAttribute(kept, p);
     if (!status.ok()) return status;
   }
-  switch (op) {
-    case HloOpcode::kParameter:
-      p->set_parameter_number(hlo.parameter_number());
-      if (a.parameter_replication.has_value()) {
-        for (bool b : *a.parameter_replication) {
-          p->mutable_parameter_replication()->add_replicated_at_leaf_buffers(b);
-        }
-      }
-      break;
-    case HloOpcode::kConstant: {
-      absl::StatusOr<xla::LiteralProto> literal = LiteralToProto(*a.literal);
-      if (!literal.ok()) return literal.status();
-      *p->mutable_literal() = *std::move(literal);
-      break;
-    }
-    case HloOpcode::kGetTupleElement:
-      p->set_tuple_index(hlo.tuple_index());
-      break;
-    case HloOpcode::kIota:
-      p->add_dimensions(hlo.iota_dimension());
-      break;
-    case HloOpcode::kReshape:
-      if (hlo.inferred_dimension() != -1)
-        p->add_dimensions(hlo.inferred_dimension());
-      break;
-    default:
-      break;
+  if (op == HloOpcode::kParameter) {
+    p->set_parameter_number(hlo.parameter_number());
   }
-  if (hlo.has_dimensions()) {
-    for (int64_t d : hlo.dimensions()) p->add_dimensions(d);
+  if (op == HloOpcode::kConstant) {
+    absl::StatusOr<xla::LiteralProto> literal =
+        LiteralToProto(*hlo.attrs().literal);
+    if (!literal.ok()) return literal.status();
+    *p->mutable_literal() = *std::move(literal);
   }
-  for (const SliceDimension& s : a.slice) {
-    auto* d = p->add_slice_dimensions();
-    d->set_start(s.start);
-    d->set_limit(s.limit);
-    d->set_stride(s.stride);
-  }
-  for (int64_t s : a.dynamic_slice_sizes) p->add_dynamic_slice_sizes(s);
-  for (const PaddingDimension& d : a.padding.dimensions) {
-    auto* pd = p->mutable_padding_config()->add_dimensions();
-    pd->set_edge_padding_low(d.edge_padding_low);
-    pd->set_edge_padding_high(d.edge_padding_high);
-    pd->set_interior_padding(d.interior_padding);
-  }
-  if (op == HloOpcode::kConvolution || op == HloOpcode::kReduceWindow ||
-      op == HloOpcode::kSelectAndScatter) {
-    p->mutable_window();  // XLA requires one, even with no dimensions.
-  }
-  if (a.window.has_value()) {
-    xla::Window* w = p->mutable_window();
-    for (const WindowDimension& d : a.window->dimensions) {
-      auto* wd = w->add_dimensions();
-      wd->set_size(d.size);
-      wd->set_stride(d.stride);
-      wd->set_padding_low(d.padding_low);
-      wd->set_padding_high(d.padding_high);
-      wd->set_window_dilation(d.window_dilation);
-      wd->set_base_dilation(d.base_dilation);
-      wd->set_window_reversal(d.window_reversal);
-    }
-  }
-  const ConvolutionAttributes& conv = *a.conv;
-  if (conv.dnums.has_value()) {
-    const ConvolutionDimensionNumbers& d = *conv.dnums;
-    auto* c = p->mutable_convolution_dimension_numbers();
-    c->set_input_batch_dimension(d.input_batch_dimension);
-    c->set_input_feature_dimension(d.input_feature_dimension);
-    for (int64_t x : d.input_spatial_dimensions)
-      c->add_input_spatial_dimensions(x);
-    c->set_kernel_input_feature_dimension(d.kernel_input_feature_dimension);
-    c->set_kernel_output_feature_dimension(d.kernel_output_feature_dimension);
-    for (int64_t x : d.kernel_spatial_dimensions)
-      c->add_kernel_spatial_dimensions(x);
-    c->set_output_batch_dimension(d.output_batch_dimension);
-    c->set_output_feature_dimension(d.output_feature_dimension);
-    for (int64_t x : d.output_spatial_dimensions)
-      c->add_output_spatial_dimensions(x);
-  }
-  if (op == HloOpcode::kConvolution || conv.feature_group_count != 1) {
-    p->set_feature_group_count(conv.feature_group_count);
-  }
-  if (op == HloOpcode::kConvolution || conv.batch_group_count != 1) {
-    p->set_batch_group_count(conv.batch_group_count);
-  }
-  p->set_padding_type(static_cast<xla::PaddingType>(conv.padding_type));
-  const DotAttributes& dot = *a.dot;
-  if (op == HloOpcode::kDot || op == HloOpcode::kScaledDot ||
-      op == HloOpcode::kRaggedDot) {
-    xla::DotDimensionNumbers* d =
-        op == HloOpcode::kRaggedDot ? p->mutable_ragged_dot_dimension_numbers()
-                                          ->mutable_dot_dimension_numbers()
-                                    : p->mutable_dot_dimension_numbers();
-    for (int64_t x : dot.dnums.lhs_contracting_dimensions) {
-      d->add_lhs_contracting_dimensions(x);
-    }
-    for (int64_t x : dot.dnums.rhs_contracting_dimensions) {
-      d->add_rhs_contracting_dimensions(x);
-    }
-    for (int64_t x : dot.dnums.lhs_batch_dimensions)
-      d->add_lhs_batch_dimensions(x);
-    for (int64_t x : dot.dnums.rhs_batch_dimensions)
-      d->add_rhs_batch_dimensions(x);
-    if (op == HloOpcode::kRaggedDot) {
-      auto* r = p->mutable_ragged_dot_dimension_numbers();
-      for (int64_t x : dot.lhs_ragged_dims) r->add_lhs_ragged_dimensions(x);
-      for (int64_t x : dot.rhs_group_dims) r->add_rhs_group_dimensions(x);
-    }
-  }
-  if (!a.operand_precision.empty() || !dot.algorithm.empty()) {
-    auto* pc = p->mutable_precision_config();
-    for (Precision x : a.operand_precision) {
-      pc->add_operand_precision(
-          static_cast<xla::PrecisionConfig::Precision>(x));
-    }
-    if (!dot.algorithm.empty()) {
-      xla::PrecisionConfig::Algorithm algorithm;
-      if (!xla::PrecisionConfig::Algorithm_Parse(
-              absl::StrCat("ALG_", absl::AsciiStrToUpper(dot.algorithm)),
-              &algorithm)) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("unknown dot algorithm ", dot.algorithm));
-      }
-      pc->set_algorithm(algorithm);
-    }
-  }
-  const GatherScatterAttributes& gs = *a.gather_scatter;
-  if (op == HloOpcode::kGather) {
-    auto* g = p->mutable_gather_dimension_numbers();
-    for (int64_t x : gs.gather.offset_dims) g->add_offset_dims(x);
-    for (int64_t x : gs.gather.collapsed_slice_dims)
-      g->add_collapsed_slice_dims(x);
-    for (int64_t x : gs.gather.start_index_map) g->add_start_index_map(x);
-    g->set_index_vector_dim(gs.gather.index_vector_dim);
-    for (int64_t x : gs.gather.operand_batching_dims)
-      g->add_operand_batching_dims(x);
-    for (int64_t x : gs.gather.start_indices_batching_dims) {
-      g->add_start_indices_batching_dims(x);
-    }
-    for (int64_t x : gs.slice_sizes) p->add_gather_slice_sizes(x);
-  }
-  if (op == HloOpcode::kScatter) {
-    auto* s = p->mutable_scatter_dimension_numbers();
-    for (int64_t x : gs.scatter.update_window_dims)
-      s->add_update_window_dims(x);
-    for (int64_t x : gs.scatter.inserted_window_dims)
-      s->add_inserted_window_dims(x);
-    for (int64_t x : gs.scatter.scatter_dims_to_operand_dims) {
-      s->add_scatter_dims_to_operand_dims(x);
-    }
-    s->set_index_vector_dim(gs.scatter.index_vector_dim);
-    for (int64_t x : gs.scatter.input_batching_dims)
-      s->add_input_batching_dims(x);
-    for (int64_t x : gs.scatter.scatter_indices_batching_dims) {
-      s->add_scatter_indices_batching_dims(x);
-    }
-  }
-  p->set_indices_are_sorted(gs.indices_are_sorted);
-  p->set_unique_indices(gs.unique_indices);
-  if (op == HloOpcode::kCompare) {
-    p->set_comparison_direction(
-        std::string(ComparisonDirectionString(a.direction)));
-    p->set_comparison_type(
-        std::string(ComparisonTypeString(a.comparison_type)));
-  }
-  if (op == HloOpcode::kFft) {
-    p->set_fft_type(static_cast<xla::FftType>(a.fft_type));
-    for (int64_t x : a.fft_length) p->add_fft_length(x);
-  }
-  if (op == HloOpcode::kRng) {
-    p->set_distribution(static_cast<xla::RandomDistribution>(a.distribution));
-  }
-  p->set_rng_algorithm(static_cast<xla::RandomAlgorithm>(a.rng_algorithm));
-  p->set_delta(a.delta);
-  p->set_exponent_bits(static_cast<int32_t>(a.exponent_bits));
-  p->set_mantissa_bits(static_cast<int32_t>(a.mantissa_bits));
-  p->set_epsilon(a.epsilon);
-  p->set_feature_index(a.feature_index);
-  if (op == HloOpcode::kTriangularSolve) {
-    auto* t = p->mutable_triangular_solve_options();
-    t->set_left_side(a.left_side);
-    t->set_lower(a.lower);
-    t->set_unit_diagonal(a.unit_diagonal);
-    t->set_transpose_a(
-        static_cast<xla::TriangularSolveOptions::Transpose>(a.transpose_a));
-  }
-  if (op == HloOpcode::kCholesky)
-    p->mutable_cholesky_options()->set_lower(a.lower);
-  p->set_is_stable(a.is_stable);
-  if (op == HloOpcode::kTopK) {
-    p->set_k(a.k);
-    p->set_largest(a.largest);
-  }
-  if (op == HloOpcode::kFusion) {
-    p->set_fusion_kind(std::string(FusionKindString(a.fusion_kind)));
-  }
-  for (const OutputOperandAlias& alias : a.output_to_operand_aliasing) {
-    auto* o = p->add_output_operand_aliasing();
-    AddIndex(alias.output_index, o->mutable_output_shape_index());
-    o->set_operand_index(alias.operand_number);
-    AddIndex(alias.operand_index, o->mutable_operand_shape_index());
-  }
-  p->set_is_composite(a.is_composite);
-  if (a.channel_id.has_value()) p->set_channel_id(*a.channel_id);
-  const CollectiveAttributes& coll = *a.collective;
-  if (IsCollectiveOpcode(op)) {
-    const ReplicaGroups& g = coll.replica_groups;
-    auto* list = p->mutable_collective_device_list();
-    if (g.iota) {
-      // Both where XLA's schema puts it and where newer XLA looks for it.
-      auto* iota = list->mutable_iota_replica_group_list();
-      iota->set_num_replica_groups(g.num_groups);
-      iota->set_num_devices_per_group(g.group_size);
-      for (int64_t d : g.reshape_dims) iota->add_iota_reshape_dims(d);
-      for (int64_t d : g.transpose_perm) {
-        iota->add_iota_transpose_perm(static_cast<int32_t>(d));
-      }
-      *p->mutable_iota_collective_device_list() = *iota;
-    } else {
-      for (const auto& group : g.groups) {
-        auto* rg = list->add_replica_groups();
-        for (int64_t id : group) rg->add_replica_ids(id);
-      }
-    }
-  }
-  p->set_use_global_device_ids(coll.use_global_device_ids);
-  for (const auto& [source, target] : coll.source_target_pairs) {
-    auto* st = p->add_source_target_pairs();
-    st->set_source(source);
-    st->set_target(target);
-  }
-  for (const auto& sizes : coll.permute_slice_sizes) {
-    for (int64_t s : sizes) p->add_dynamic_slice_sizes(s);
-  }
-  p->set_is_host_transfer(a.is_host_transfer);
-  const FeedAttributes& feed = *a.feed;
-  p->set_infeed_config(feed.infeed_config);
-  p->set_outfeed_config(feed.outfeed_config);
-  if (feed.outfeed_shape.has_value()) {
-    *p->mutable_outfeed_shape() = ShapeToProto(*feed.outfeed_shape);
-  }
-  const CustomCallAttributes& cc = *a.custom_call;
-  if (op == HloOpcode::kCustomCall) {
-    p->set_custom_call_target(cc.target);
-    p->set_custom_call_api_version(
-        static_cast<xla::CustomCallApiVersion>(cc.api_version));
-    p->set_custom_call_has_side_effect(cc.has_side_effect);
-    p->set_custom_call_schedule(
-        static_cast<xla::CustomCallSchedule>(cc.schedule));
-    if (cc.operand_layout_constraints.has_value()) {
-      p->set_constrain_layout(true);
-      for (const Shape& s : *cc.operand_layout_constraints) {
-        *p->add_operand_shapes_with_layout() = ShapeToProto(s);
-      }
-    }
-    if (a.literal.has_value()) {
-      absl::StatusOr<xla::LiteralProto> literal = LiteralToProto(*a.literal);
-      if (!literal.ok()) return literal.status();
-      *p->mutable_literal() = *std::move(literal);
-    }
-  } else {
-    p->set_constrain_layout(coll.constrain_layout);
-  }
-  if (IsAsyncOpcode(op)) {
-    // The thread is the async-start's; XLA checks that its update and done
-    // ops repeat it, and leaves it out for the main thread.
-    const HloInstruction* start = &hlo;
-    while (start->opcode() != HloOpcode::kAsyncStart &&
-           start->operand_count() == 1 &&
-           IsAsyncOpcode(start->operand(0)->opcode())) {
-      start = start->operand(0);
-    }
-    const std::string& thread = start->attrs().async_execution_thread();
-    if (thread != "main") p->set_async_execution_thread(thread);
-  }
-  if (a.cross_program_prefetch_index.has_value()) {
-    p->set_cross_program_prefetch_index(
-        static_cast<int32_t>(*a.cross_program_prefetch_index));
-  }
-  if (op == HloOpcode::kScan) {
-    p->set_num_carries(a.num_carries);
-    p->set_is_reverse(a.is_reverse);
-    // Set either way, as XLA's parser sets it and its proto writer writes it.
-    p->set_is_associative(a.is_associative ? xla::TRI_STATE_TRUE
-                                           : xla::TRI_STATE_FALSE);
-  }
-  return absl::OkStatus();
+  return attribute_proto::ExportAttributes(hlo, p);
 }
 
 void ExportShapeWithParameters(const HloComputation& c,

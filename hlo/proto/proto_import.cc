@@ -33,13 +33,19 @@ class Importer {
         absl::StrCat(source_.empty() ? "<proto>" : source_, ": error: ", where,
                      ": ", message));
   }
-  absl::StatusOr<std::unique_ptr<HloInstruction>> ImportInstruction(
-      const xla::HloInstructionProto& p,
-      const absl::flat_hash_map<int64_t, HloInstruction*>& by_id) {
-    return proto_import_internal::ImportInstruction(p, by_id, computations_);
-  }
+
+  // The steps of Run, in order.
+  absl::Status CreateComputations(const xla::HloModuleProto& p);
+  absl::Status ImportComputation(const xla::HloModuleProto& p, int index,
+                                 bool keep_ids);
+  absl::Status CheckCallsAreAcyclic();
+  void AddComputations(const xla::HloModuleProto& p, HloModule* module);
+  absl::Status ImportConfig(const xla::HloModuleProto& p, HloModule* module);
 
   std::string source_;
+  // Every computation, in proto order, until AddComputations hands them to
+  // the module.
+  std::vector<std::unique_ptr<HloComputation>> owned_;
   absl::flat_hash_map<int64_t, HloComputation*> computations_;
 };
 
@@ -71,17 +77,35 @@ std::vector<const xla::HloInstructionProto*> InstructionOrder(
   return scheduled;
 }
 
-absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
-    const xla::HloModuleProto& p) {
-  auto module = std::make_unique<HloModule>(
-      p.name().empty() ? std::string("module")
-                       : NameUniquer::Sanitize(p.name()));
-  module->set_source_name(source_);
-  if (p.computations_size() == 0) {
-    return Error(absl::StrCat("module ", p.name()), "has no computations");
+// Ids are kept when unique across the module (as XLA writes them), so a
+// module read from a proto writes the same ids back.
+bool InstructionIdsAreUnique(const xla::HloModuleProto& p) {
+  absl::flat_hash_set<int64_t> ids;
+  for (const xla::HloComputationProto& cp : p.computations()) {
+    for (const xla::HloInstructionProto& ip : cp.instructions()) {
+      if (ip.id() < 0 || !ids.insert(ip.id()).second) return false;
+    }
   }
-  // Create every computation first so calls may refer to any of them.
-  std::vector<std::unique_ptr<HloComputation>> owned;
+  return true;
+}
+
+// Names that would not read back from text (empty, odd characters,
+// repeated across computations) are renamed the way XLA's parser would.
+void RenameLikeXla(HloModule* module) {
+  bool rename = module->HasDuplicateInstructionNames();
+  for (const HloComputation* c : module->computations()) {
+    rename |=
+        NameUniquer::Sanitize(c->name()) != c->name() || c->name().empty();
+    for (const HloInstruction* i : c->instructions()) {
+      rename |=
+          NameUniquer::Sanitize(i->name()) != i->name() || i->name().empty();
+    }
+  }
+  if (rename) module->UniquifyNamesLikeXla();
+}
+
+// Every computation is created first so calls may refer to any of them.
+absl::Status Importer::CreateComputations(const xla::HloModuleProto& p) {
   absl::flat_hash_set<std::string> names;
   for (const xla::HloComputationProto& cp : p.computations()) {
     if (computations_.contains(cp.id())) {
@@ -92,83 +116,78 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
       return Error(absl::StrCat("computation ", cp.name()),
                    "name is used twice");
     }
-    owned.push_back(std::make_unique<HloComputation>(cp.name()));
-    if (cp.id() >= 0) owned.back()->set_unique_id(cp.id());
-    owned.back()->set_execution_thread(
+    owned_.push_back(std::make_unique<HloComputation>(cp.name()));
+    if (cp.id() >= 0) owned_.back()->set_unique_id(cp.id());
+    owned_.back()->set_execution_thread(
         cp.execution_thread().empty() ? "main" : cp.execution_thread());
-    computations_[cp.id()] = owned.back().get();
+    computations_[cp.id()] = owned_.back().get();
   }
-  // Ids are kept when unique across the module (as XLA writes them), so a
-  // module read from a proto writes the same ids back.
-  bool keep_ids = true;
-  {
-    absl::flat_hash_set<int64_t> ids;
-    for (const xla::HloComputationProto& cp : p.computations()) {
-      for (const xla::HloInstructionProto& ip : cp.instructions()) {
-        keep_ids &= ip.id() >= 0 && ids.insert(ip.id()).second;
+  return absl::OkStatus();
+}
+
+// The instructions of computation `index`, its root and parameters.
+absl::Status Importer::ImportComputation(const xla::HloModuleProto& p,
+                                         int index, bool keep_ids) {
+  const xla::HloComputationProto& cp = p.computations(index);
+  HloComputation* c = owned_[index].get();
+  absl::flat_hash_map<int64_t, HloInstruction*> by_id;
+  absl::flat_hash_set<std::string> instruction_names;
+  for (const xla::HloInstructionProto* ip_ptr : InstructionOrder(p, cp)) {
+    const xla::HloInstructionProto& ip = *ip_ptr;
+    const std::string where =
+        absl::StrCat("computation ", cp.name(), ", instruction ", ip.name());
+    if (by_id.contains(ip.id())) {
+      return Error(where, absl::StrCat("id ", ip.id(), " is used twice"));
+    }
+    if (!instruction_names.insert(ip.name()).second) {
+      return Error(where, "name is used twice in the computation");
+    }
+    absl::StatusOr<std::unique_ptr<HloInstruction>> instruction =
+        proto_import_internal::ImportInstruction(ip, by_id, computations_);
+    if (!instruction.ok()) return Error(where, instruction.status().message());
+    if ((*instruction)->opcode() == HloOpcode::kParameter) {
+      const int64_t number = (*instruction)->parameter_number();
+      if (number < 0 || number > 100000 ||
+          (number < c->num_parameters() &&
+           c->parameter_instruction(number) != nullptr)) {
+        return Error(where,
+                     absl::StrCat("bad or repeated parameter number ", number));
       }
     }
+    if (keep_ids) (*instruction)->set_unique_id(ip.id());
+    HloInstruction* raw = c->AddInstruction(*std::move(instruction));
+    for (int64_t id : ip.control_predecessor_ids()) {
+      auto it = by_id.find(id);
+      if (it == by_id.end()) {
+        return Error(where, absl::StrCat("control predecessor id ", id,
+                                         " is not an earlier instruction"));
+      }
+      absl::Status status = it->second->AddControlDependencyTo(raw);
+      if (!status.ok()) return Error(where, status.message());
+    }
+    by_id[ip.id()] = raw;
   }
-  for (int ci = 0; ci < p.computations_size(); ++ci) {
-    const xla::HloComputationProto& cp = p.computations(ci);
-    HloComputation* c = owned[ci].get();
-    absl::flat_hash_map<int64_t, HloInstruction*> by_id;
-    absl::flat_hash_set<std::string> instruction_names;
-    for (const xla::HloInstructionProto* ip_ptr : InstructionOrder(p, cp)) {
-      const xla::HloInstructionProto& ip = *ip_ptr;
-      const std::string where =
-          absl::StrCat("computation ", cp.name(), ", instruction ", ip.name());
-      if (by_id.contains(ip.id())) {
-        return Error(where, absl::StrCat("id ", ip.id(), " is used twice"));
-      }
-      if (!instruction_names.insert(ip.name()).second) {
-        return Error(where, "name is used twice in the computation");
-      }
-      absl::StatusOr<std::unique_ptr<HloInstruction>> instruction =
-          ImportInstruction(ip, by_id);
-      if (!instruction.ok())
-        return Error(where, instruction.status().message());
-      if ((*instruction)->opcode() == HloOpcode::kParameter) {
-        const int64_t number = (*instruction)->parameter_number();
-        if (number < 0 || number > 100000 ||
-            (number < c->num_parameters() &&
-             c->parameter_instruction(number) != nullptr)) {
-          return Error(
-              where, absl::StrCat("bad or repeated parameter number ", number));
-        }
-      }
-      if (keep_ids) (*instruction)->set_unique_id(ip.id());
-      HloInstruction* raw = c->AddInstruction(*std::move(instruction));
-      for (int64_t id : ip.control_predecessor_ids()) {
-        auto it = by_id.find(id);
-        if (it == by_id.end()) {
-          return Error(where, absl::StrCat("control predecessor id ", id,
-                                           " is not an earlier instruction"));
-        }
-        absl::Status status = it->second->AddControlDependencyTo(raw);
-        if (!status.ok()) return Error(where, status.message());
-      }
-      by_id[ip.id()] = raw;
+  auto root = by_id.find(cp.root_id());
+  if (root == by_id.end()) {
+    if (cp.instructions_size() == 0) {
+      return Error(absl::StrCat("computation ", cp.name()),
+                   "has no instructions");
     }
-    auto root = by_id.find(cp.root_id());
-    if (root == by_id.end()) {
-      if (cp.instructions_size() == 0) {
-        return Error(absl::StrCat("computation ", cp.name()),
-                     "has no instructions");
-      }
-      return Error(
-          absl::StrCat("computation ", cp.name()),
-          absl::StrCat("root id ", cp.root_id(), " is not an instruction"));
-    }
-    c->set_root_instruction(root->second);
-    for (int64_t i = 0; i < c->num_parameters(); ++i) {
-      if (c->parameter_instruction(i) == nullptr) {
-        return Error(absl::StrCat("computation ", cp.name()),
-                     absl::StrCat("has no parameter ", i));
-      }
+    return Error(
+        absl::StrCat("computation ", cp.name()),
+        absl::StrCat("root id ", cp.root_id(), " is not an instruction"));
+  }
+  c->set_root_instruction(root->second);
+  for (int64_t i = 0; i < c->num_parameters(); ++i) {
+    if (c->parameter_instruction(i) == nullptr) {
+      return Error(absl::StrCat("computation ", cp.name()),
+                   absl::StrCat("has no parameter ", i));
     }
   }
-  // The call graph must be acyclic.
+  return absl::OkStatus();
+}
+
+absl::Status Importer::CheckCallsAreAcyclic() {
   absl::flat_hash_map<const HloComputation*, int> color;
   std::function<absl::Status(const HloComputation*)> visit =
       [&](const HloComputation* c) -> absl::Status {
@@ -189,30 +208,44 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
     color[c] = 2;
     return absl::OkStatus();
   };
-  for (const auto& c : owned) {
+  for (const auto& c : owned_) {
     if (color[c.get()] == 0) {
       absl::Status status = visit(c.get());
       if (!status.ok()) return status;
     }
   }
+  return absl::OkStatus();
+}
+
+// Hands the computations to the module: the entry is the one the proto
+// names by id, else by name, else the last.
+void Importer::AddComputations(const xla::HloModuleProto& p,
+                               HloModule* module) {
   HloComputation* entry = nullptr;
   auto e = computations_.find(p.entry_computation_id());
   if (e != computations_.end()) entry = e->second;
-  for (const auto& c : owned) {
+  for (const auto& c : owned_) {
     if (entry == nullptr && c->name() == p.entry_computation_name())
       entry = c.get();
   }
-  if (entry == nullptr) entry = owned.back().get();
+  if (entry == nullptr) entry = owned_.back().get();
   // Schedule: reorder instructions to the given sequences.
-  HloModuleConfig& config = module->config();
   if (p.has_schedule() && !p.schedule().sequences().empty()) {
-    config.is_scheduled = true;
+    module->config().is_scheduled = true;
   }
-  for (auto& c : owned) {
+  for (auto& c : owned_) {
     const bool is_entry = c.get() == entry;
     HloComputation* added = module->AddComputation(std::move(c));
     if (is_entry) module->set_entry_computation(added);
   }
+  owned_.clear();
+}
+
+// Entry layouts, aliasing, buffer donors, frontend attributes, stack
+// frames and the device count.
+absl::Status Importer::ImportConfig(const xla::HloModuleProto& p,
+                                    HloModule* module) {
+  HloModuleConfig& config = module->config();
   if (p.has_host_program_shape()) {
     std::vector<Shape> params;
     for (const auto& s : p.host_program_shape().parameters()) {
@@ -273,18 +306,29 @@ absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
                                 kMaxModuleDevices));
     }
   }
-  // Names that would not read back from text (empty, odd characters,
-  // repeated across computations) are renamed the way XLA's parser would.
-  bool rename = module->HasDuplicateInstructionNames();
-  for (const HloComputation* c : module->computations()) {
-    rename |=
-        NameUniquer::Sanitize(c->name()) != c->name() || c->name().empty();
-    for (const HloInstruction* i : c->instructions()) {
-      rename |=
-          NameUniquer::Sanitize(i->name()) != i->name() || i->name().empty();
-    }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<HloModule>> Importer::Run(
+    const xla::HloModuleProto& p) {
+  auto module = std::make_unique<HloModule>(
+      p.name().empty() ? std::string("module")
+                       : NameUniquer::Sanitize(p.name()));
+  module->set_source_name(source_);
+  if (p.computations_size() == 0) {
+    return Error(absl::StrCat("module ", p.name()), "has no computations");
   }
-  if (rename) module->UniquifyNamesLikeXla();
+  absl::Status status = CreateComputations(p);
+  const bool keep_ids = InstructionIdsAreUnique(p);
+  for (int i = 0; status.ok() && i < p.computations_size(); ++i) {
+    status = ImportComputation(p, i, keep_ids);
+  }
+  if (status.ok()) status = CheckCallsAreAcyclic();
+  if (!status.ok()) return status;
+  AddComputations(p, module.get());
+  status = ImportConfig(p, module.get());
+  if (!status.ok()) return status;
+  RenameLikeXla(module.get());
   module->SugarAsyncOpsLikeXla();
   return module;
 }

@@ -14,6 +14,9 @@ namespace xlite::proto_import_internal {
 
 ShapeIndex ToIndex(const google::protobuf::RepeatedField<int64_t>& f);
 
+/// A sharding (and the metadata in it).
+HloSharding ImportSharding(const xla::OpSharding& p);
+
 /// One instruction; `by_id` holds the computation's earlier instructions
 /// (operands must be among them), `computations` every computation by id.
 /// Errors say what is wrong without the location, which the caller adds.
