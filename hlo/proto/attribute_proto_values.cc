@@ -35,11 +35,15 @@ absl::Status ReadComparisonDirection(const Proto& p, Hlo* h) {
   return absl::OkStatus();
 }
 
-// An empty type is the default for the operands' element type.
+// An empty type is the default for the operands' element type. A compare
+// without operands keeps XLA's float default; the verifier rejects its
+// operand count.
 absl::Status ReadComparisonType(const Proto& p, Hlo* h) {
   if (p.comparison_type().empty()) {
-    h->mutable_attrs().comparison_type =
-        DefaultComparisonType(h->operand(0)->shape().element_type());
+    if (h->operand_count() > 0) {
+      h->mutable_attrs().comparison_type =
+          DefaultComparisonType(h->operand(0)->shape().element_type());
+    }
     return absl::OkStatus();
   }
   std::optional<ComparisonType> t = ParseComparisonType(p.comparison_type());

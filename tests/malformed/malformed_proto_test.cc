@@ -120,6 +120,19 @@ TEST(MalformedProto, DanglingOperand) {
             "not an earlier instruction of the computation");
 }
 
+// The comparison type defaults from the operands' type: a compare with no
+// operands (and no type) is an error, not a read past its operand list.
+TEST(MalformedProto, CompareWithoutOperands) {
+  EXPECT_EQ(ErrorAfter([](xla::HloModuleProto& p) {
+              xla::HloInstructionProto& n = Instruction(p, "n");
+              n.set_opcode("compare");
+              n.clear_operand_ids();
+              n.set_comparison_direction("LT");
+              n.mutable_shape()->set_element_type(xla::PRED);
+            }),
+            "m.pb: error: %n: compare expects 2 operands, but has 0");
+}
+
 TEST(MalformedProto, OperandDefinedLater) {
   EXPECT_NE(ErrorAfter([](xla::HloModuleProto& p) {
               const int64_t r = Instruction(p, "r").id();
