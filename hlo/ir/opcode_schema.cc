@@ -2,6 +2,7 @@
 
 #include <array>
 #include <initializer_list>
+#include <iterator>
 #include <vector>
 
 namespace xlite {
@@ -258,10 +259,12 @@ const Table& GetTable() {
     for (int i = 0; i < kHloOpcodeCount; ++i) {
       const auto opcode = static_cast<HloOpcode>(i);
       const int arity = HloOpcodeArity(opcode);
-      static constexpr absl::string_view kByArity[] = {
-          "", "operand", "lhs, rhs", "a, b, c", "a, b, c, d", "a, b, c, d, e"};
-      table->schemas[i] = {
-          opcode, {}, arity == kVariadic ? "..." : kByArity[arity]};
+      // Operands named by count where no row names them (element-wise
+      // ops); a longer fixed list needs a row.
+      static constexpr absl::string_view kByArity[] = {"", "operand",
+                                                       "lhs, rhs", "a, b, c"};
+      const bool by_arity = arity >= 0 && arity < std::size(kByArity);
+      table->schemas[i] = {opcode, {}, by_arity ? kByArity[arity] : "..."};
     }
     for (const Row& row : Rows()) {
       for (HloOpcode opcode : row.opcodes) {

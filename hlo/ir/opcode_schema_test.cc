@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -13,6 +14,21 @@ TEST(OpcodeSchema, EveryOpcodeHasItsOwnRow) {
     const auto opcode = static_cast<HloOpcode>(i);
     EXPECT_EQ(GetOpcodeSchema(opcode).opcode, opcode)
         << HloOpcodeString(opcode);
+  }
+}
+
+// A fixed operand count of more than three needs a row naming them.
+TEST(OpcodeSchema, OperandNamesMatchFixedArities) {
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto opcode = static_cast<HloOpcode>(i);
+    const int arity = HloOpcodeArity(opcode);
+    const absl::string_view names = GetOpcodeSchema(opcode).operands;
+    if (arity == kVariadic || names.find("...") != absl::string_view::npos) {
+      continue;
+    }
+    const int count =
+        names.empty() ? 0 : 1 + std::count(names.begin(), names.end(), ',');
+    EXPECT_EQ(count, arity) << HloOpcodeString(opcode) << ": " << names;
   }
 }
 
