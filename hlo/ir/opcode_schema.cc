@@ -172,7 +172,6 @@ const std::vector<Row>& Rows() {
       {{O::kAllReduce, O::kAllReduceStart, O::kCollectiveReduce},
        "...",
        Collective({{A::kUseGlobalDeviceIds, kOpt},
-                   {A::kDimensions, kOpt},
                    {A::kMode, kOpt},
                    {A::kToApply, kReq}})},
       {{O::kReduceScatter},

@@ -21,18 +21,10 @@ using Proto = xla::HloInstructionProto;
 
 // ---- dimensions= and the attributes kept in the instruction's index
 
-// The proto's dimensions of all-reduce (the schema's optional dimensions=)
-// have never been read: XLA writes none.
-bool IgnoresProtoDimensions(HloOpcode op) {
-  return op == HloOpcode::kAllReduce || op == HloOpcode::kAllReduceStart ||
-         op == HloOpcode::kCollectiveReduce;
-}
-
 absl::Status ReadDimensions(const Proto& p, Hlo* h) {
   const HloOpcode op = h->opcode();
   // An all-to-all without dimensions is XLA's tuple form.
-  if (IgnoresProtoDimensions(op) ||
-      (op == HloOpcode::kAllToAll && p.dimensions_size() == 0)) {
+  if (op == HloOpcode::kAllToAll && p.dimensions_size() == 0) {
     return absl::OkStatus();
   }
   AssignTo(p.dimensions(), h->mutable_dimensions());

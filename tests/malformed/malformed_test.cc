@@ -56,6 +56,16 @@ const std::vector<Case>& Cases() {
        "broadcast(p), dimension={}\n}",
        "m.hlo:4:33: error: unexpected attribute 'dimension' for broadcast; "
        "valid: dimensions"},
+      // Each opcode takes the attributes of its schema row: all-reduce has
+      // no dimensions (reduce-scatter and all-gather do).
+      {"AllReduceTakesNoDimensions",
+       "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] "
+       "parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  p = f32[4] "
+       "parameter(0)\n  ROOT r = f32[4] all-reduce(p), replica_groups={}, "
+       "dimensions={0}, to_apply=add\n}",
+       "m.hlo:9:53: error: unexpected attribute 'dimensions' for all-reduce; "
+       "valid: channel_id, replica_groups, constrain_layout, "
+       "use_global_device_ids, mode, to_apply"},
       {"DuplicateAttribute",
        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] "
        "reverse(p), dimensions={0}, dimensions={0}\n}",
