@@ -180,9 +180,7 @@ const std::vector<Row>& Rows() {
                    {A::kDimensions, kReq},
                    {A::kMode, kOpt},
                    {A::kToApply, kReq}})},
-      {{O::kAllToAll},
-       "...",
-       Collective({{A::kDimensions, kOpt}, {A::kUseGlobalDeviceIds, kIn}})},
+      {{O::kAllToAll}, "...", Collective({{A::kDimensions, kOpt}})},
       {{O::kRaggedAllToAll},
        "input, output, input_offsets, send_sizes, output_offsets, "
        "recv_sizes",

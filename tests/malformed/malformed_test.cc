@@ -66,6 +66,15 @@ const std::vector<Case>& Cases() {
        "m.hlo:9:53: error: unexpected attribute 'dimensions' for all-reduce; "
        "valid: channel_id, replica_groups, constrain_layout, "
        "use_global_device_ids, mode, to_apply"},
+      // As XLA's parser: all-to-all takes no use_global_device_ids (xlite
+      // used to accept it and drop it when printing).
+      {"AllToAllTakesNoGlobalDeviceIds",
+       "HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT r = f32[4] "
+       "all-to-all(p), replica_groups={{0}}, dimensions={0}, "
+       "use_global_device_ids=true\n}",
+       "m.hlo:4:72: error: unexpected attribute 'use_global_device_ids' for "
+       "all-to-all; valid: channel_id, replica_groups, constrain_layout, "
+       "dimensions"},
       {"DuplicateAttribute",
        "HloModule m\nENTRY e {\n  p = f32[2] parameter(0)\n  ROOT r = f32[2] "
        "reverse(p), dimensions={0}, dimensions={0}\n}",
