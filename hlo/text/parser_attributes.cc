@@ -1,5 +1,8 @@
-// Instruction attributes: which each opcode accepts (XLA's table), and
-// parsing each one into the instruction.
+// Instruction attributes: the list after the operands, each dispatched to
+// the opcode's schema row (attribute_parsers.cc parses the values) or to
+// the attributes every instruction may carry (sharding, metadata, ...);
+// the required ones checked; callee references and the special values
+// (async thread, domain).
 
 #include <algorithm>
 #include <functional>
