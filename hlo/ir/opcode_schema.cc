@@ -14,8 +14,8 @@ constexpr AttributeUse kOpt = AttributeUse::kOptional;
 constexpr AttributeUse kIn = AttributeUse::kInputOnly;
 
 constexpr AttributeInfo kAttributes[] = {
-#define XLITE_ATTRIBUTE_INFO(id, text, kind, proto) \
-  {text, AttributeValueKind::kind, proto},
+#define XLITE_ATTRIBUTE_INFO(id, text, kind, proto, dflt) \
+  {text, AttributeValueKind::kind, proto, dflt},
     XLITE_HLO_ATTRIBUTE_LIST(XLITE_ATTRIBUTE_INFO)
 #undef XLITE_ATTRIBUTE_INFO
 };

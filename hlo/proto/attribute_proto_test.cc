@@ -21,7 +21,7 @@ struct Attribute {
 };
 
 constexpr Attribute kAttributes[] = {
-#define XLITE_LIST_ATTRIBUTE(id, text, kind, proto) {AttributeId::id, #id},
+#define XLITE_LIST_ATTRIBUTE(id, text, kind, proto, dflt) {AttributeId::id, #id},
     XLITE_HLO_ATTRIBUTE_LIST(XLITE_LIST_ATTRIBUTE)
 #undef XLITE_LIST_ATTRIBUTE
 };
