@@ -8,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "hlo/analysis/shape_inference_internal.h"
 #include "hlo/ir/computation.h"
+#include "hlo/ir/opcode_schema.h"
 
 namespace xlite {
 namespace shape_inference_internal {
@@ -204,41 +205,6 @@ bool DeclaredShapeMatches(const HloInstruction& hlo, const Shape& inferred) {
 
 namespace {
 
-// The fewest operands a variadic opcode takes.
-int MinOperands(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kReduce:
-    case HloOpcode::kReduceWindow:
-    case HloOpcode::kDynamicUpdateSlice:
-      return 2;
-    case HloOpcode::kScatter:
-      return 3;
-    case HloOpcode::kScaledDot:
-      return 4;
-    case HloOpcode::kAllGather:
-    case HloOpcode::kAllGatherStart:
-    case HloOpcode::kAllReduce:
-    case HloOpcode::kAllReduceStart:
-    case HloOpcode::kAllToAll:
-    case HloOpcode::kCollectiveBroadcast:
-    case HloOpcode::kCollectivePermute:
-    case HloOpcode::kCollectivePermuteStart:
-    case HloOpcode::kCollectiveReduce:
-    case HloOpcode::kReduceScatter:
-    case HloOpcode::kConcatenate:
-    case HloOpcode::kConditional:
-    case HloOpcode::kDynamicReshape:
-    case HloOpcode::kDynamicSlice:
-    case HloOpcode::kMap:
-    case HloOpcode::kScan:
-    case HloOpcode::kShuffle:
-    case HloOpcode::kSort:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
 absl::StatusOr<Shape> InferFamilyShape(const HloInstruction& hlo) {
   switch (HloOpcodeFamily(hlo.opcode())) {
     case OpcodeFamily::kElementwise:
@@ -286,10 +252,11 @@ absl::StatusOr<Shape> InferShape(const HloInstruction& hlo) {
     return Invalid(absl::StrCat(HloOpcodeString(op), " expects ", arity,
                                 " operands, but has ", hlo.operand_count()));
   }
-  if (arity == kVariadic && hlo.operand_count() < MinOperands(op)) {
+  const int min_operands = HloOpcodeMinOperandCount(op);
+  if (arity == kVariadic && hlo.operand_count() < min_operands) {
     return Invalid(absl::StrCat(
-        HloOpcodeString(op), " expects at least ", MinOperands(op), " operand",
-        MinOperands(op) == 1 ? "" : "s", ", but has ", hlo.operand_count()));
+        HloOpcodeString(op), " expects at least ", min_operands, " operand",
+        min_operands == 1 ? "" : "s", ", but has ", hlo.operand_count()));
   }
   XLITE_RETURN_IF_ERROR(CheckBufferUse(hlo));
   return InferFamilyShape(hlo);

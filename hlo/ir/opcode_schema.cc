@@ -5,6 +5,9 @@
 #include <iterator>
 #include <vector>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+
 namespace xlite {
 namespace {
 
@@ -48,21 +51,23 @@ const std::vector<Row>& Rows() {
       {{O::kIota}, "", {{A::kIotaDimension, kReq}}},
       {{O::kReshape}, "operand", {{A::kInferredDimension, kOpt}}},
       {{O::kBroadcast}, "operand", {{A::kDimensions, kOpt}}},
-      {{O::kShuffle}, "...", {{A::kDimensions, kOpt}}},
+      {{O::kShuffle}, "operands...", {{A::kDimensions, kOpt}}},
       {{O::kTranspose, O::kReverse}, "operand", {{A::kDimensions, kReq}}},
-      {{O::kConcatenate}, "...", {{A::kDimensions, kReq}}},
+      {{O::kConcatenate}, "operands...", {{A::kDimensions, kReq}}},
       {{O::kGetDimensionSize}, "operand", {{A::kDimensions, kReq}}},
       {{O::kSetDimensionSize}, "operand, size", {{A::kDimensions, kReq}}},
       {{O::kReduce},
        "inputs..., init_values...",
        {{A::kDimensions, kReq}, {A::kToApply, kReq}}},
-      {{O::kMap}, "...", {{A::kDimensions, kOpt}, {A::kToApply, kReq}}},
+      {{O::kMap}, "operands...", {{A::kDimensions, kOpt}, {A::kToApply, kReq}}},
       {{O::kSort},
-       "...",
+       "operands...",
        {{A::kDimensions, kReq}, {A::kIsStable, kOpt}, {A::kToApply, kReq}}},
       {{O::kSlice}, "operand", {{A::kSlice, kReq}}},
+      {{O::kDynamicUpdateSlice}, "operand, update, [start_indices...]", {}},
+      {{O::kDynamicReshape}, "operand, [output_dims...]", {}},
       {{O::kDynamicSlice},
-       "operand, start_indices...",
+       "operand, [start_indices...]",
        {{A::kDynamicSliceSizes, kReq}}},
       {{O::kPad}, "operand, padding_value", {{A::kPadding, kReq}}},
       {{O::kCompare},
@@ -85,7 +90,7 @@ const std::vector<Row>& Rows() {
         {A::kOperandPrecision, kOpt},
         {A::kDotAlgorithm, kOpt}}},
       {{O::kScaledDot},
-       "lhs, rhs, lhs_scale, rhs_scale...",
+       "lhs, rhs, lhs_scale, rhs_scale, [global_scales...]",
        {{A::kLhsBatchDims, kOpt},
         {A::kLhsContractingDims, kOpt},
         {A::kRhsBatchDims, kOpt},
@@ -155,32 +160,34 @@ const std::vector<Row>& Rows() {
       {{O::kCholesky}, "a", {{A::kCholeskyLower, kOpt}}},
       {{O::kTopK}, "operand", {{A::kK, kReq}, {A::kLargest, kOpt}}},
       {{O::kFusion},
-       "...",
+       "[operands...]",
        {{A::kFusionKind, kReq},
         {A::kOutputToOperandAliasing, kOpt},
         {A::kCalls, kReq}}},
-      {{O::kCall}, "...", {{A::kToApply, kReq}, {A::kIsComposite, kOpt}}},
+      {{O::kCall},
+       "[operands...]",
+       {{A::kToApply, kReq}, {A::kIsComposite, kOpt}}},
       {{O::kWhile}, "init", {{A::kCondition, kReq}, {A::kBody, kReq}}},
       {{O::kConditional},
-       "branch_index, branch_operands...",
+       "branch_index, [branch_operands...]",
        {{A::kTrueComputation, kOpt},
         {A::kFalseComputation, kOpt},
         {A::kBranchComputations, kOpt}}},
       {{O::kAllGather, O::kAllGatherStart},
-       "...",
+       "operands...",
        Collective({{A::kDimensions, kReq}, {A::kUseGlobalDeviceIds, kOpt}})},
       {{O::kAllReduce, O::kAllReduceStart, O::kCollectiveReduce},
-       "...",
+       "operands...",
        Collective({{A::kUseGlobalDeviceIds, kOpt},
                    {A::kMode, kOpt},
                    {A::kToApply, kReq}})},
       {{O::kReduceScatter},
-       "...",
+       "operands...",
        Collective({{A::kUseGlobalDeviceIds, kOpt},
                    {A::kDimensions, kReq},
                    {A::kMode, kOpt},
                    {A::kToApply, kReq}})},
-      {{O::kAllToAll}, "...", Collective({{A::kDimensions, kOpt}})},
+      {{O::kAllToAll}, "operands...", Collective({{A::kDimensions, kOpt}})},
       {{O::kRaggedAllToAll},
        "input, output, input_offsets, send_sizes, output_offsets, "
        "recv_sizes",
@@ -188,10 +195,10 @@ const std::vector<Row>& Rows() {
         {A::kReplicaGroups, kOpt},
         {A::kDimensions, kOpt}}},
       {{O::kCollectiveBroadcast},
-       "...",
+       "operands...",
        {{A::kChannelId, kOpt}, {A::kReplicaGroups, kOpt}}},
       {{O::kCollectivePermute, O::kCollectivePermuteStart},
-       "...",
+       "operands...",
        {{A::kChannelId, kOpt},
         {A::kSourceTargetPairs, kReq},
         {A::kPermuteSliceSizes, kOpt}}},
@@ -209,7 +216,7 @@ const std::vector<Row>& Rows() {
        "operand, token",
        {{A::kOutfeedShape, kOpt}, {A::kOutfeedConfig, kOpt}}},
       {{O::kCustomCall},
-       "...",
+       "[operands...]",
        {{A::kWindow, kOpt},
         {A::kDimLabels, kOpt},
         {A::kFeatureGroupCount, kOpt},
@@ -226,7 +233,7 @@ const std::vector<Row>& Rows() {
         {A::kToApply, kIn},
         {A::kCalledComputations, kOpt}}},
       {{O::kAsyncStart},
-       "...",
+       "[operands...]",
        {{A::kAsyncExecutionThread, kOpt},
         {A::kOutputToOperandAliasing, kOpt},
         {A::kCalls, kReq}}},
@@ -235,7 +242,7 @@ const std::vector<Row>& Rows() {
        {{A::kCalls, kIn}, {A::kAsyncExecutionThread, kIn}}},
       {{O::kCopyStart}, "operand", {{A::kCrossProgramPrefetchIndex, kOpt}}},
       {{O::kScan},
-       "inputs..., inits...",
+       "inputs..., [inits...]",
        {{A::kDimensions, kReq},
         {A::kNumCarries, kReq},
         {A::kIsReverse, kOpt},
@@ -261,7 +268,8 @@ const Table& GetTable() {
       static constexpr absl::string_view kByArity[] = {"", "operand",
                                                        "lhs, rhs", "a, b, c"};
       const bool by_arity = arity >= 0 && arity < std::size(kByArity);
-      table->schemas[i] = {opcode, {}, by_arity ? kByArity[arity] : "..."};
+      table->schemas[i] = {
+          opcode, {}, by_arity ? kByArity[arity] : "[operands...]"};
     }
     for (const Row& row : Rows()) {
       for (HloOpcode opcode : row.opcodes) {
@@ -290,6 +298,16 @@ std::optional<OpcodeAttribute> FindOpcodeAttribute(HloOpcode opcode,
     if (GetAttributeInfo(a.id).name == name) return a;
   }
   return std::nullopt;
+}
+
+int HloOpcodeMinOperandCount(HloOpcode opcode) {
+  if (HloOpcodeArity(opcode) != kVariadic) return HloOpcodeArity(opcode);
+  int count = 0;
+  for (absl::string_view name :
+       absl::StrSplit(GetOpcodeSchema(opcode).operands, ", ")) {
+    if (!absl::StartsWith(name, "[")) ++count;  // one, or a group of >= 1
+  }
+  return count;
 }
 
 int HloOpcodeCalledComputationCount(HloOpcode opcode) {

@@ -231,8 +231,10 @@ struct OpcodeSchema {
   /// Its attributes in XLA's print order; the attributes that name called
   /// computations are among them, where XLA prints them.
   absl::Span<const OpcodeAttribute> attributes;
-  /// Operand names, comma separated ("operand, start_indices, updates");
-  /// "..." ends a variadic list. Names errors and documents the operands.
+  /// Operand names, comma separated: "name" is one operand, "name..." a
+  /// group of one or more, "[name...]" a group of zero or more
+  /// ("operand, update, [start_indices...]"). A variadic opcode's minimum
+  /// operand count follows (HloOpcodeMinOperandCount).
   absl::string_view operands;
 };
 
@@ -242,6 +244,10 @@ const OpcodeSchema& GetOpcodeSchema(HloOpcode opcode);
 /// The attribute of `opcode`'s row written `name` in text, if any.
 std::optional<OpcodeAttribute> FindOpcodeAttribute(HloOpcode opcode,
                                                    absl::string_view name);
+
+/// The fewest operands an instruction of `opcode` takes: its arity when
+/// fixed, else counted from its operand names.
+int HloOpcodeMinOperandCount(HloOpcode opcode);
 
 /// True if the attribute names one or more called computations.
 bool IsComputationAttribute(AttributeId id);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -29,6 +30,38 @@ TEST(OpcodeSchema, OperandNamesMatchFixedArities) {
     const int count =
         names.empty() ? 0 : 1 + std::count(names.begin(), names.end(), ',');
     EXPECT_EQ(count, arity) << HloOpcodeString(opcode) << ": " << names;
+  }
+}
+
+// The minimum operand counts of variadic opcodes, as shape inference has
+// always required them.
+TEST(OpcodeSchema, MinimumOperandCountsFollowTheNames) {
+  std::map<HloOpcode, int> expected = {{HloOpcode::kReduce, 2},
+                                       {HloOpcode::kReduceWindow, 2},
+                                       {HloOpcode::kDynamicUpdateSlice, 2},
+                                       {HloOpcode::kScatter, 3},
+                                       {HloOpcode::kScaledDot, 4}};
+  for (HloOpcode op :
+       {HloOpcode::kAllGather, HloOpcode::kAllGatherStart,
+        HloOpcode::kAllReduce, HloOpcode::kAllReduceStart, HloOpcode::kAllToAll,
+        HloOpcode::kCollectiveBroadcast, HloOpcode::kCollectivePermute,
+        HloOpcode::kCollectivePermuteStart, HloOpcode::kCollectiveReduce,
+        HloOpcode::kReduceScatter, HloOpcode::kConcatenate,
+        HloOpcode::kConditional, HloOpcode::kDynamicReshape,
+        HloOpcode::kDynamicSlice, HloOpcode::kMap, HloOpcode::kScan,
+        HloOpcode::kShuffle, HloOpcode::kSort}) {
+    expected[op] = 1;
+  }
+  for (int i = 0; i < kHloOpcodeCount; ++i) {
+    const auto op = static_cast<HloOpcode>(i);
+    if (HloOpcodeArity(op) != kVariadic) {
+      EXPECT_EQ(HloOpcodeMinOperandCount(op), HloOpcodeArity(op));
+      continue;
+    }
+    auto it = expected.find(op);
+    EXPECT_EQ(HloOpcodeMinOperandCount(op),
+              it == expected.end() ? 0 : it->second)
+        << HloOpcodeString(op) << ": " << GetOpcodeSchema(op).operands;
   }
 }
 
