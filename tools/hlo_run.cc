@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <random>
 
@@ -129,20 +130,13 @@ std::string Compare(const Literal& got, const Literal& want, double abs_bound,
   return "";
 }
 
-int Main(int argc, char** argv) {
-  std::vector<std::string> args =
-      ParseToolFlags(argc, argv, kUsage, "tools/hlo_run");
-  if (args.size() != 1) {
-    std::cerr << (args.empty() ? "error: no input file\n"
-                               : "error: more than one input file\n")
-              << kUsage << "\n";
-    return kExitUsage;
-  }
-  std::string platform = absl::GetFlag(FLAGS_platform);
-  if (platform.empty()) platform = "interpreter";
+// Checks --platform and --reference_platform; kExitOk or the exit code.
+int CheckPlatforms(std::string* platform) {
+  *platform = absl::GetFlag(FLAGS_platform);
+  if (platform->empty()) *platform = "interpreter";
   for (const std::string& p :
-       {platform, absl::GetFlag(FLAGS_reference_platform)}) {
-    if (p == "none" && &p != &platform) continue;
+       {*platform, absl::GetFlag(FLAGS_reference_platform)}) {
+    if (p == "none" && &p != platform) continue;
     if (p != "interpreter" && p != "cpu" && p != "gpu") {
       std::cerr << "error: unknown platform '" << p
                 << "'; expected interpreter, cpu or gpu\n";
@@ -155,89 +149,177 @@ int Main(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  if (absl::GetFlag(FLAGS_iterations) < 1) {
-    std::cerr << "error: --iterations must be >= 1\n";
-    return kExitUsage;
-  }
-  const std::string& path = args[0];
-  // The module, or a snapshot holding the module and its arguments.
-  std::unique_ptr<HloModule> module;
-  std::vector<Literal> arguments;
+  return kExitOk;
+}
+
+// The module at `path`, or a snapshot's module and its arguments.
+int LoadModule(const std::string& path, std::unique_ptr<HloModule>* module,
+               std::vector<Literal>* arguments) {
   absl::StatusOr<Snapshot> snapshot = absl::NotFoundError("");
   if (ModuleFormatFromPath(path) == ModuleFormat::kProto) {
     snapshot = ReadHloSnapshotFile(path);
   }
   if (snapshot.ok() && !snapshot->arguments.empty()) {
-    module = std::move(snapshot->module);
-    arguments = std::move(snapshot->arguments);
-    absl::Status verified = VerifyModule(*module);
+    *module = std::move(snapshot->module);
+    *arguments = std::move(snapshot->arguments);
+    absl::Status verified = VerifyModule(**module);
     if (!verified.ok()) {
       std::cerr << verified.message() << "\n";
       return kExitInputError;
     }
-  } else {
-    absl::StatusOr<std::unique_ptr<HloModule>> loaded =
-        LoadVerifiedModule(path);
-    if (!loaded.ok()) {
-      std::cerr << loaded.status().message() << "\n";
+    return kExitOk;
+  }
+  absl::StatusOr<std::unique_ptr<HloModule>> loaded = LoadVerifiedModule(path);
+  if (!loaded.ok()) {
+    std::cerr << loaded.status().message() << "\n";
+    return kExitInputError;
+  }
+  *module = *std::move(loaded);
+  return kExitOk;
+}
+
+// The --input files, one per entry parameter (an .npz fills several).
+int ReadInputs(const HloComputation& entry, std::vector<Literal>* arguments) {
+  arguments->clear();
+  for (const std::string& input : absl::GetFlag(FLAGS_input)) {
+    const int64_t next = arguments->size();
+    if (absl::EndsWith(input, ".npz")) {
+      std::vector<PrimitiveType> types;
+      for (int64_t i = next; i < entry.num_parameters(); ++i) {
+        const Shape& s = entry.parameter_instruction(i)->shape();
+        types.push_back(s.IsArray() ? s.element_type() : PrimitiveType::kF32);
+      }
+      absl::StatusOr<NamedLiterals> arrays = ReadNpzFile(input, types);
+      if (!arrays.ok()) {
+        std::cerr << arrays.status().message() << "\n";
+        return kExitInputError;
+      }
+      for (auto& [name, literal] : *arrays) arguments->push_back(literal);
+      continue;
+    }
+    if (next >= entry.num_parameters()) {
+      std::cerr << input << ": error: the entry computation has only "
+                << entry.num_parameters() << " parameters\n";
       return kExitInputError;
     }
-    module = *std::move(loaded);
-  }
-  const HloComputation& entry = *module->entry_computation();
-  const std::vector<std::string> inputs = absl::GetFlag(FLAGS_input);
-  if (!inputs.empty()) {
-    arguments.clear();
-    for (const std::string& input : inputs) {
-      const int64_t next = arguments.size();
-      if (absl::EndsWith(input, ".npz")) {
-        std::vector<PrimitiveType> types;
-        for (int64_t i = next; i < entry.num_parameters(); ++i) {
-          const Shape& s = entry.parameter_instruction(i)->shape();
-          types.push_back(s.IsArray() ? s.element_type() : PrimitiveType::kF32);
-        }
-        absl::StatusOr<NamedLiterals> arrays = ReadNpzFile(input, types);
-        if (!arrays.ok()) {
-          std::cerr << arrays.status().message() << "\n";
-          return kExitInputError;
-        }
-        for (auto& [name, literal] : *arrays) arguments.push_back(literal);
-        continue;
-      }
-      if (next >= entry.num_parameters()) {
-        std::cerr << input << ": error: the entry computation has only "
-                  << entry.num_parameters() << " parameters\n";
-        return kExitInputError;
-      }
-      const Shape& want = entry.parameter_instruction(next)->shape();
-      absl::StatusOr<Literal> literal = ReadLiteralFile(input, &want);
-      if (!literal.ok()) {
-        std::cerr << literal.status().message() << "\n";
-        return kExitInputError;
-      }
-      arguments.push_back(*std::move(literal));
+    const Shape& want = entry.parameter_instruction(next)->shape();
+    absl::StatusOr<Literal> literal = ReadLiteralFile(input, &want);
+    if (!literal.ok()) {
+      std::cerr << literal.status().message() << "\n";
+      return kExitInputError;
     }
+    arguments->push_back(*std::move(literal));
   }
-  if (arguments.empty() && entry.num_parameters() > 0) {
+  return kExitOk;
+}
+
+// Generated arguments when none were given; then one per parameter, each
+// of its parameter's shape.
+int CompleteArguments(const HloComputation& entry,
+                      std::vector<Literal>* arguments) {
+  if (arguments->empty() && entry.num_parameters() > 0) {
     std::mt19937_64 gen(absl::GetFlag(FLAGS_random_seed));
     for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-      arguments.push_back(
+      arguments->push_back(
           RandomLiteral(entry.parameter_instruction(i)->shape(), gen));
     }
   }
-  if (static_cast<int64_t>(arguments.size()) != entry.num_parameters()) {
+  if (static_cast<int64_t>(arguments->size()) != entry.num_parameters()) {
     std::cerr << "error: the entry computation takes " << entry.num_parameters()
-              << " arguments, " << arguments.size() << " given\n";
+              << " arguments, " << arguments->size() << " given\n";
     return kExitInputError;
   }
   for (int64_t i = 0; i < entry.num_parameters(); ++i) {
     const Shape& want = entry.parameter_instruction(i)->shape();
-    if (!ShapesCompatible(arguments[i].shape(), want)) {
+    if (!ShapesCompatible((*arguments)[i].shape(), want)) {
       std::cerr << "error: argument " << i << " has shape "
-                << arguments[i].shape().ToString(false) << ", parameter " << i
-                << " needs " << want.ToString(false) << "\n";
+                << (*arguments)[i].shape().ToString(false) << ", parameter "
+                << i << " needs " << want.ToString(false) << "\n";
       return kExitInputError;
     }
+  }
+  return kExitOk;
+}
+
+// Runs again on the reference platform and compares, reporting each
+// mismatch. False if the reference run failed (reported); `*mismatch` says
+// whether any device's results differ.
+bool CompareWithReference(
+    const std::function<absl::StatusOr<std::vector<Literal>>()>& run_once,
+    const std::vector<Literal>& results, bool* mismatch) {
+  absl::StatusOr<std::vector<Literal>> reference = run_once();
+  if (!reference.ok()) {
+    std::cerr << "reference: " << reference.status().message() << "\n";
+    return false;
+  }
+  *mismatch = false;
+  for (size_t d = 0; d < results.size(); ++d) {
+    const std::string difference = Compare(
+        results[d], (*reference)[d], absl::GetFlag(FLAGS_abs_error_bound),
+        absl::GetFlag(FLAGS_rel_error_bound));
+    if (!difference.empty()) {
+      std::cerr << "mismatch (replica " << d << "): " << difference << "\n";
+      *mismatch = true;
+    }
+  }
+  if (!*mismatch) std::cerr << "results match the reference\n";
+  return true;
+}
+
+// --print_literals and --output, per device.
+int WriteResults(const std::vector<Literal>& results) {
+  const std::string output = absl::GetFlag(FLAGS_output);
+  for (size_t d = 0; d < results.size(); ++d) {
+    std::vector<const Literal*> leaves;
+    Flatten(results[d], &leaves);
+    if (absl::GetFlag(FLAGS_print_literals)) {
+      if (results.size() > 1) std::cout << "replica " << d << ":\n";
+      for (const Literal* leaf : leaves)
+        std::cout << FormatLiteral(*leaf) << "\n";
+    }
+    if (output.empty()) continue;
+    std::string dir = output;
+    if (results.size() > 1) dir = absl::StrCat(output, "/replica_", d);
+    std::error_code error;
+    std::filesystem::create_directories(dir, error);
+    for (size_t k = 0; k < leaves.size(); ++k) {
+      absl::Status written =
+          WriteNpyFile(*leaves[k], absl::StrCat(dir, "/out_", k, ".npy"));
+      if (!written.ok()) {
+        std::cerr << written.message() << "\n";
+        return kExitInputError;
+      }
+    }
+  }
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args =
+      ParseToolFlags(argc, argv, kUsage, "tools/hlo_run");
+  if (args.size() != 1) {
+    std::cerr << (args.empty() ? "error: no input file\n"
+                               : "error: more than one input file\n")
+              << kUsage << "\n";
+    return kExitUsage;
+  }
+  std::string platform;
+  if (int code = CheckPlatforms(&platform); code != kExitOk) return code;
+  if (absl::GetFlag(FLAGS_iterations) < 1) {
+    std::cerr << "error: --iterations must be >= 1\n";
+    return kExitUsage;
+  }
+  std::unique_ptr<HloModule> module;
+  std::vector<Literal> arguments;
+  if (int code = LoadModule(args[0], &module, &arguments); code != kExitOk) {
+    return code;
+  }
+  const HloComputation& entry = *module->entry_computation();
+  if (!absl::GetFlag(FLAGS_input).empty()) {
+    if (int code = ReadInputs(entry, &arguments); code != kExitOk) return code;
+  }
+  if (int code = CompleteArguments(entry, &arguments); code != kExitOk) {
+    return code;
   }
   int64_t replicas = absl::GetFlag(FLAGS_replicas);
   if (replicas < 0) {
@@ -278,49 +360,14 @@ int Main(int argc, char** argv) {
               << " runs): min " << seconds.front() * 1e3 << " ms, median "
               << seconds[seconds.size() / 2] * 1e3 << " ms\n";
   }
-  int exit_code = kExitOk;
-  if (absl::GetFlag(FLAGS_reference_platform) != "none") {
-    absl::StatusOr<std::vector<Literal>> reference = run_once();
-    if (!reference.ok()) {
-      std::cerr << "reference: " << reference.status().message() << "\n";
-      return kExitInputError;
-    }
-    for (size_t d = 0; d < results->size(); ++d) {
-      const std::string mismatch = Compare(
-          (*results)[d], (*reference)[d], absl::GetFlag(FLAGS_abs_error_bound),
-          absl::GetFlag(FLAGS_rel_error_bound));
-      if (!mismatch.empty()) {
-        std::cerr << "mismatch (replica " << d << "): " << mismatch << "\n";
-        exit_code = kExitInputError;
-      }
-    }
-    if (exit_code == kExitOk) std::cerr << "results match the reference\n";
+  // A mismatch is reported and still writes the results.
+  bool mismatch = false;
+  if (absl::GetFlag(FLAGS_reference_platform) != "none" &&
+      !CompareWithReference(run_once, *results, &mismatch)) {
+    return kExitInputError;
   }
-  const std::string output = absl::GetFlag(FLAGS_output);
-  for (size_t d = 0; d < results->size(); ++d) {
-    std::vector<const Literal*> leaves;
-    Flatten((*results)[d], &leaves);
-    if (absl::GetFlag(FLAGS_print_literals)) {
-      if (results->size() > 1) std::cout << "replica " << d << ":\n";
-      for (const Literal* leaf : leaves)
-        std::cout << FormatLiteral(*leaf) << "\n";
-    }
-    if (!output.empty()) {
-      std::string dir = output;
-      if (results->size() > 1) dir = absl::StrCat(output, "/replica_", d);
-      std::error_code error;
-      std::filesystem::create_directories(dir, error);
-      for (size_t k = 0; k < leaves.size(); ++k) {
-        absl::Status written =
-            WriteNpyFile(*leaves[k], absl::StrCat(dir, "/out_", k, ".npy"));
-        if (!written.ok()) {
-          std::cerr << written.message() << "\n";
-          return kExitInputError;
-        }
-      }
-    }
-  }
-  return exit_code;
+  if (int code = WriteResults(*results); code != kExitOk) return code;
+  return mismatch ? kExitInputError : kExitOk;
 }
 
 }  // namespace
