@@ -118,8 +118,8 @@ HloInstruction* Dequantize(Builder& b, HloInstruction* data,
 HloInstruction* ContractLast(Builder& b, HloInstruction* lhs,
                              HloInstruction* rhs, const Shape& result) {
   const int64_t rank = lhs->shape().rank();
-  HloInstruction* dot =
-      AddNew(b.computation(), HloOpcode::kDot, result, {lhs, rhs});
+  HloInstruction* dot = AddNew(b.computation(), HloOpcode::kDot, result,
+                               {lhs, rhs});
   DotDimensionNumbers& d = dot->mutable_attrs().dot->dnums;
   d.lhs_contracting_dimensions = {rank - 1};
   d.rhs_contracting_dimensions = {rank - 1};
@@ -129,6 +129,7 @@ HloInstruction* ContractLast(Builder& b, HloInstruction* lhs,
   }
   return dot;
 }
+
 
 absl::StatusOr<DotParts> Inspect(HloInstruction* h) {
   const int64_t n = h->operand_count();
@@ -149,7 +150,8 @@ absl::StatusOr<DotParts> Inspect(HloInstruction* h) {
        p.global->shape().element_type() != h->shape().element_type())) {
     return Error(h, "the global scale must be a scalar of the result type");
   }
-  absl::StatusOr<std::optional<int64_t>> configured_or = ConfiguredBlockSize(h);
+  absl::StatusOr<std::optional<int64_t>> configured_or =
+      ConfiguredBlockSize(h);
   if (!configured_or.ok()) return configured_or.status();
   const std::optional<int64_t> configured = *configured_or;
   auto block_of = [&](HloInstruction* data,
@@ -194,18 +196,17 @@ absl::Status Expand(HloInstruction* h, const DotParts& p) {
   Builder b(c, h);
   const PrimitiveType t = h->shape().element_type();
   HloInstruction* lhs = Dequantize(b, params[0], params[2], p.lhs_block, t);
-  HloInstruction* rhs =
-      p.rhs_scale != nullptr
-          ? Dequantize(b, params[1], params[3], p.rhs_block, t)
-          : b.Convert(params[1], t);
+  HloInstruction* rhs = p.rhs_scale != nullptr
+                            ? Dequantize(b, params[1], params[3], p.rhs_block, t)
+                            : b.Convert(params[1], t);
   HloInstruction* result = ContractLast(b, lhs, rhs, h->shape());
   if (p.global != nullptr) {
     HloInstruction* g = AddBroadcast(c, params[4], h->shape(), {});
     result = b.Binary(HloOpcode::kMultiply, result, g);
   }
   c->set_root_instruction(result);
-  HloInstruction* call =
-      AddNew(caller, HloOpcode::kCall, h->shape(), h->operands());
+  HloInstruction* call = AddNew(caller, HloOpcode::kCall, h->shape(),
+                                h->operands());
   call->AppendCalledComputation(c);
   call->set_metadata(h->metadata());
   return ReplaceInstruction(h, call, /*always_remove=*/true);
@@ -278,8 +279,8 @@ bool CudnnEligible(HloInstruction* h, const DotParts& p,
   if (!DefaultLayout(h->shape())) return false;
   if (Last(p.lhs->shape()) % block != 0) return false;
   // Pre-padded scales must at least cover the data.
-  for (auto [data, scale] :
-       {std::pair{p.lhs, p.lhs_scale}, std::pair{p.rhs, p.rhs_scale}}) {
+  for (auto [data, scale] : {std::pair{p.lhs, p.lhs_scale},
+                             std::pair{p.rhs, p.rhs_scale}}) {
     const Shape& ds = data->shape();
     const Shape& ss = scale->shape();
     if (ss.dimensions(ss.rank() - 2) < ds.dimensions(ds.rank() - 2) ||
@@ -299,8 +300,8 @@ HloInstruction* BuildCudnnCall(HloInstruction* h, const DotParts& p,
                       bool* padded) {
     const Shape& ds = data->shape();
     const Shape& ss = scale->shape();
-    const int64_t rows =
-        std::max(ds.dimensions(rank - 2), ss.dimensions(rank - 2));
+    const int64_t rows = std::max(ds.dimensions(rank - 2),
+                                  ss.dimensions(rank - 2));
     const int64_t sk = Last(ss);
     if (rows % 128 == 0 && sk % 4 == 0 &&
         ds.dimensions(rank - 2) == ss.dimensions(rank - 2)) {
@@ -327,21 +328,20 @@ HloInstruction* BuildCudnnCall(HloInstruction* h, const DotParts& p,
   std::vector<HloInstruction*> operands = {lhs, rhs, Swizzle(b, ls),
                                            Swizzle(b, rs)};
   if (scale_inside) operands.push_back(p.global);
-  Shape tuple =
-      Shape::Tuple({b.S(t, padded_dims), b.S(PrimitiveType::kU8, {0})});
+  Shape tuple = Shape::Tuple({b.S(t, padded_dims),
+                              b.S(PrimitiveType::kU8, {0})});
   // A custom call keeps its other attributes; a scaled-dot becomes one.
   std::unique_ptr<HloInstruction> call_owner =
       h->opcode() == HloOpcode::kCustomCall
           ? h->CloneWithNewOperands(tuple, operands)
           : HloInstruction::Create(HloOpcode::kCustomCall, tuple, operands);
   call_owner->set_metadata(h->metadata());
-  call_owner->set_name(
-      c->parent()->NewInstructionName("cudnn-block-scaled-dot"));
+  call_owner->set_name(c->parent()->NewInstructionName("cudnn-block-scaled-dot"));
   call_owner->mutable_attrs().custom_call->target = kCudnnBlockScaledDot;
   call_owner->set_backend_config("");
   HloInstruction* call = c->AddInstruction(std::move(call_owner));
-  HloInstruction* result =
-      AddNew(c, HloOpcode::kGetTupleElement, tuple.tuple_shapes(0), {call});
+  HloInstruction* result = AddNew(c, HloOpcode::kGetTupleElement,
+                                  tuple.tuple_shapes(0), {call});
   result->set_index(0);
   if (p.global != nullptr && !scale_inside) {
     // cuDNN 9.10-9.12 would ignore the scale: multiply outside.
@@ -451,8 +451,8 @@ absl::Status ExpandQuantize(HloInstruction* h) {
   HloInstruction* sb = AddBroadcast(c, stored, xb->shape(), keep);
   HloInstruction* q = b.Binary(HloOpcode::kDivide, xb, sb);
   HloInstruction* data = b.Convert(b.Reshape(q, dims), ds.element_type());
-  HloInstruction* tuple =
-      AddNew(c, HloOpcode::kTuple, h->shape(), {data, scale});
+  HloInstruction* tuple = AddNew(c, HloOpcode::kTuple, h->shape(),
+                                 {data, scale});
   return ReplaceKeepingShape(h, tuple);
 }
 

@@ -59,8 +59,8 @@ class Builder {
       whole &= limits[i] == x->shape().dimensions(i);
     }
     if (whole) return x;
-    HloInstruction* s = AddNew(c_, HloOpcode::kSlice,
-                               S(x->shape().element_type(), limits), {x});
+    HloInstruction* s =
+        AddNew(c_, HloOpcode::kSlice, S(x->shape().element_type(), limits), {x});
     s->mutable_attrs().slice = dims;
     return s;
   }

@@ -91,8 +91,8 @@ absl::StatusOr<HloInstruction*> DequantizeSide(Builder& b, HloInstruction* h,
   HloInstruction* blocked = AddBroadcast(b.computation(), wide_scale,
                                          b.S(t, expanded), broadcast_dims);
   HloInstruction* per_element = b.Reshape(
-      blocked,
-      std::vector<int64_t>(ds.dimensions().begin(), ds.dimensions().end()));
+      blocked, std::vector<int64_t>(ds.dimensions().begin(),
+                                    ds.dimensions().end()));
   return b.Binary(HloOpcode::kMultiply, wide_data, per_element);
 }
 

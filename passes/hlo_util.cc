@@ -74,8 +74,8 @@ absl::Status ReplaceInstruction(HloInstruction* old,
   absl::Status s = old->ReplaceAllUsesWith(replacement);
   if (!s.ok()) return s;
   // Control edges move to the replacement.
-  for (HloInstruction* succ :
-       std::vector<HloInstruction*>(old->control_successors())) {
+  for (HloInstruction* succ : std::vector<HloInstruction*>(
+           old->control_successors())) {
     s = old->RemoveControlDependencyTo(succ);
     if (!s.ok()) return s;
     if (succ != replacement) {
@@ -83,8 +83,8 @@ absl::Status ReplaceInstruction(HloInstruction* old,
       if (!s.ok()) return s;
     }
   }
-  for (HloInstruction* pred :
-       std::vector<HloInstruction*>(old->control_predecessors())) {
+  for (HloInstruction* pred : std::vector<HloInstruction*>(
+           old->control_predecessors())) {
     s = pred->RemoveControlDependencyTo(old);
     if (!s.ok()) return s;
     if (pred != replacement) {
@@ -125,8 +125,8 @@ absl::Status ReplaceInstruction(HloInstruction* old,
 
 absl::Status ReplaceKeepingShape(HloInstruction* old,
                                  HloInstruction* replacement) {
-  if (replacement->shape() != old->shape() && replacement->users().empty() &&
-      replacement != old) {
+  if (replacement->shape() != old->shape() &&
+      replacement->users().empty() && replacement != old) {
     *replacement->mutable_shape() = old->shape();
     if (replacement->opcode() == HloOpcode::kConstant &&
         replacement->attrs().literal.has_value()) {
@@ -308,8 +308,8 @@ absl::StatusOr<HloInstruction*> InlineComputation(
 HloComputation* CloneComputation(HloModule& module,
                                  const HloComputation& computation,
                                  absl::string_view name) {
-  auto clone =
-      std::make_unique<HloComputation>(module.NewComputationName(name));
+  auto clone = std::make_unique<HloComputation>(
+      module.NewComputationName(name));
   clone->set_execution_thread(computation.execution_thread());
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
   for (const HloInstruction* h : computation.MakeInstructionPostOrder()) {

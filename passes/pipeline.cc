@@ -70,24 +70,24 @@ absl::StatusOr<bool> Pipeline::Run(HloModule& module,
         for (HloComputation* c : module.computations()) c->Resequence();
       }
       if (options.timing != nullptr) {
-        *options.timing << absl::StrFormat("pass %-36s %10.3f ms  %s\n",
-                                           pass->name(), ms,
-                                           *result ? "changed" : "unchanged");
+        *options.timing << absl::StrFormat(
+            "pass %-36s %10.3f ms  %s\n", pass->name(), ms,
+            *result ? "changed" : "unchanged");
       }
       if (options.verify_each) {
         absl::Status verified = VerifyModule(module);
         if (!verified.ok()) {
-          return absl::InternalError(absl::StrCat("verifier failed after pass ",
-                                                  pass->name(), ": ",
-                                                  verified.message()));
+          return absl::InternalError(
+              absl::StrCat("verifier failed after pass ", pass->name(), ": ",
+                           verified.message()));
         }
       }
       ++step;
       if (dumping) {
-        absl::Status s =
-            Dump(module, options,
-                 absl::StrFormat("%04d.%s.after_%s", step, FileSafe(name_),
-                                 FileSafe(pass->name())));
+        absl::Status s = Dump(
+            module, options,
+            absl::StrFormat("%04d.%s.after_%s", step, FileSafe(name_),
+                            FileSafe(pass->name())));
         if (!s.ok()) return s;
       }
       round_changed |= *result;

@@ -65,10 +65,13 @@ enum class Emit { kText, kProtoBinary, kProtoText };
 
 // Parses, verifies and transforms one module; returns what to write or an
 // error status (message already located).
-absl::StatusOr<std::string> ProcessModule(
-    const std::string& bytes, ModuleFormat format, const std::string& filename,
-    int line_offset, const Pipeline& pipeline, const PipelineRunOptions& run,
-    Emit emit) {
+absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
+                                          ModuleFormat format,
+                                          const std::string& filename,
+                                          int line_offset,
+                                          const Pipeline& pipeline,
+                                          const PipelineRunOptions& run,
+                                          Emit emit) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
@@ -80,9 +83,9 @@ absl::StatusOr<std::string> ProcessModule(
   }
   absl::StatusOr<bool> changed = pipeline.Run(**module, run);
   if (!changed.ok()) {
-    return absl::Status(
-        changed.status().code(),
-        absl::StrCat(filename, ": error: ", changed.status().message()));
+    return absl::Status(changed.status().code(),
+                        absl::StrCat(filename, ": error: ",
+                                     changed.status().message()));
   }
   if (emit == Emit::kText) return PrintModule(**module);
   absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(**module);
@@ -157,9 +160,9 @@ int Main(int argc, char** argv) {
   // with neither, gated passes see "no cuDNN" and take portable paths.
   std::map<std::string, std::string> target_defaults;
   // (The driver is only asked when a GPU pipeline or a gated pass runs.)
-  const bool gated =
-      platform == "gpu" ||
-      absl::StrContains(absl::GetFlag(FLAGS_passes), "block-scaling-rewriter");
+  const bool gated = platform == "gpu" ||
+                     absl::StrContains(absl::GetFlag(FLAGS_passes),
+                                       "block-scaling-rewriter");
   absl::StatusOr<gpu::GpuTargetSpec> spec =
       !absl::GetFlag(FLAGS_gpu_spec).empty()
           ? gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec))
@@ -172,8 +175,9 @@ int Main(int argc, char** argv) {
   }
   if (spec.ok()) {
     target_defaults["cudnn_version"] = spec->cudnn.ToString();
-    target_defaults["compute_capability"] = absl::StrCat(
-        spec->compute_capability_major, ".", spec->compute_capability_minor);
+    target_defaults["compute_capability"] =
+        absl::StrCat(spec->compute_capability_major, ".",
+                     spec->compute_capability_minor);
   }
   if (!absl::GetFlag(FLAGS_cudnn_version).empty()) {
     absl::StatusOr<gpu::CudnnVersion> v =

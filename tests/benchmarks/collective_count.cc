@@ -41,8 +41,7 @@ int64_t Count(const HloComputation& c, int64_t times) {
 }
 
 int Main(int argc, char** argv) {
-  std::cout
-      << "| module | all-reduces executed before | after |\n|---|---|---|\n";
+  std::cout << "| module | all-reduces executed before | after |\n|---|---|---|\n";
   for (int i = 1; i < argc; ++i) {
     std::ifstream in(argv[i]);
     std::stringstream text;

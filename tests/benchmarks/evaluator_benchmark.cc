@@ -38,14 +38,13 @@ Literal Random(const Shape& shape, uint64_t seed) {
 void Elementwise(benchmark::State& state, const char* op, const char* type) {
   const int64_t n = state.range(0);
   const std::string shape = absl::StrCat(type, "[", n, "]");
-  const bool binary =
-      std::string(op) != "exponential" && std::string(op) != "tanh";
-  auto module = Parse(absl::StrCat("HloModule m\nENTRY e {\n  a = ", shape,
-                                   " parameter(0)\n  b = ", shape,
-                                   " parameter(1)\n  ROOT r = ", shape, " ", op,
-                                   binary ? "(a, b)" : "(a)", "\n}\n"));
-  const Shape s =
-      module->entry_computation()->parameter_instruction(0)->shape();
+  const bool binary = std::string(op) != "exponential" &&
+                      std::string(op) != "tanh";
+  auto module = Parse(absl::StrCat(
+      "HloModule m\nENTRY e {\n  a = ", shape, " parameter(0)\n  b = ", shape,
+      " parameter(1)\n  ROOT r = ", shape, " ", op,
+      binary ? "(a, b)" : "(a)", "\n}\n"));
+  const Shape s = module->entry_computation()->parameter_instruction(0)->shape();
   std::vector<Literal> args = {Random(s, 1), Random(s, 2)};
   for (auto _ : state) {
     auto r = EvaluateModule(*module, args);
@@ -65,8 +64,7 @@ void Dot(benchmark::State& state, const char* type) {
       "HloModule m\nENTRY e {\n  a = ", shape, " parameter(0)\n  b = ", shape,
       " parameter(1)\n  ROOT r = ", shape,
       " dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n"));
-  const Shape s =
-      module->entry_computation()->parameter_instruction(0)->shape();
+  const Shape s = module->entry_computation()->parameter_instruction(0)->shape();
   std::vector<Literal> args = {Random(s, 1), Random(s, 2)};
   for (auto _ : state) {
     auto r = EvaluateModule(*module, args);
@@ -87,9 +85,8 @@ void MatMul(benchmark::State& state, const char* type) {
       "] parameter(1)\n  ROOT r = ", type, "[", m, ",", n,
       "] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n"));
   const HloComputation& entry = *module->entry_computation();
-  std::vector<Literal> args = {
-      Random(entry.parameter_instruction(0)->shape(), 1),
-      Random(entry.parameter_instruction(1)->shape(), 2)};
+  std::vector<Literal> args = {Random(entry.parameter_instruction(0)->shape(), 1),
+                               Random(entry.parameter_instruction(1)->shape(), 2)};
   for (auto _ : state) {
     auto r = EvaluateModule(*module, args);
     benchmark::DoNotOptimize(r);
@@ -107,20 +104,20 @@ void Conv(benchmark::State& state, const char* type) {
   auto module = Parse(absl::StrCat(
       "HloModule m\nENTRY e {\n  x = ", type, "[", n, ",", c, ",", hw, ",", hw,
       "] parameter(0)\n  k = ", type, "[", o, ",", c,
-      ",3,3] parameter(1)\n  ROOT y = ", type, "[", n, ",", o, ",", hw, ",", hw,
+      ",3,3] parameter(1)\n  ROOT y = ", type, "[", n, ",", o, ",", hw, ",",
+      hw,
       "] convolution(x, k), window={size=3x3 pad=1_1x1_1}, "
       "dim_labels=bf01_oi01->bf01\n}\n"));
   const HloComputation& entry = *module->entry_computation();
-  std::vector<Literal> args = {
-      Random(entry.parameter_instruction(0)->shape(), 1),
-      Random(entry.parameter_instruction(1)->shape(), 2)};
+  std::vector<Literal> args = {Random(entry.parameter_instruction(0)->shape(), 1),
+                               Random(entry.parameter_instruction(1)->shape(), 2)};
   for (auto _ : state) {
     auto r = EvaluateModule(*module, args);
     benchmark::DoNotOptimize(r);
   }
-  state.counters["FLOP/s"] =
-      benchmark::Counter(2.0 * n * hw * hw * o * c * 9 * state.iterations(),
-                         benchmark::Counter::kIsRate);
+  state.counters["FLOP/s"] = benchmark::Counter(
+      2.0 * n * hw * hw * o * c * 9 * state.iterations(),
+      benchmark::Counter::kIsRate);
 }
 BENCHMARK_CAPTURE(Conv, f32, "f32")->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(Conv, bf16, "bf16")->Unit(benchmark::kMillisecond);
@@ -191,10 +188,8 @@ void TransformerBlock(benchmark::State& state, const char* stage) {
     benchmark::DoNotOptimize(r);
   }
 }
-BENCHMARK_CAPTURE(TransformerBlock, before, "before")
-    ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(TransformerBlock, after, "after")
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(TransformerBlock, before, "before")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(TransformerBlock, after, "after")->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace xlite

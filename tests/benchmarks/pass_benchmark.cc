@@ -47,8 +47,8 @@ void RunPass(benchmark::State& state, const HloModule* module,
   }
   const double n = static_cast<double>(module->instruction_count());
   state.counters["instructions"] = n;
-  state.counters["instructions/s"] =
-      benchmark::Counter(n * state.iterations(), benchmark::Counter::kIsRate);
+  state.counters["instructions/s"] = benchmark::Counter(
+      n * state.iterations(), benchmark::Counter::kIsRate);
 }
 
 void Register(const std::string& label, const HloModule* module) {
@@ -82,7 +82,8 @@ int main(int argc, char** argv) {
   }
   int rest_argc = static_cast<int>(rest.size());
   benchmark::Initialize(&rest_argc, rest.data());
-  auto synthetic = xlite::ParseOrDie(xlite::GenerateLargeModule(instructions));
+  auto synthetic =
+      xlite::ParseOrDie(xlite::GenerateLargeModule(instructions));
   xlite::Register("Synthetic", synthetic.get());
   std::unique_ptr<xlite::HloModule> real;
   if (!module_path.empty()) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+
 #include <vector>
 
 #include "hlo/analysis/verifier.h"
@@ -28,7 +29,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto again = xlite::ParseHloModule(printed, options);
   std::string difference;
   if (!again.ok() || !xlite::VerifyModule(**again).ok() ||
-      !xlite::PrintsEqualUpToComputationOrder(**module, **again, &difference)) {
+      !xlite::PrintsEqualUpToComputationOrder(**module, **again,
+                                              &difference)) {
     std::cerr << "round trip failed for:\n"
               << text << "\nprinted:\n"
               << printed << "\n"

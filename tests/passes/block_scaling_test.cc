@@ -2,8 +2,6 @@
 // evaluator: for every cuDNN band x type pair x shape case, the rewritten
 // module (expansion or __cudnn$blockScaledDot with padded, swizzled scales)
 // gives the custom call's reference results on random MXFP8/NVFP4 inputs.
-#include "passes/block_scaling.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,6 +13,7 @@
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/text/parser.h"
 #include "hlo/text/printer.h"
+#include "passes/block_scaling.h"
 
 namespace xlite {
 namespace {
@@ -95,23 +94,23 @@ std::string Dot(const std::string& lhs, const std::string& rhs,
                 const std::string& ls, const std::string& rs,
                 const std::string& out, bool global,
                 const std::string& config = "") {
-  std::string operands =
-      rs.empty() ? "lhs, rhs, lhs_scale" : "lhs, rhs, lhs_scale, rhs_scale";
-  std::string params =
-      absl::StrCat("  lhs = ", lhs, " parameter(0)\n  rhs = ", rhs,
-                   " parameter(1)\n  lhs_scale = ", ls, " parameter(2)\n");
-  if (!rs.empty())
-    absl::StrAppend(&params, "  rhs_scale = ", rs, " parameter(3)\n");
+  std::string operands = rs.empty() ? "lhs, rhs, lhs_scale"
+                                    : "lhs, rhs, lhs_scale, rhs_scale";
+  std::string params = absl::StrCat("  lhs = ", lhs, " parameter(0)\n  rhs = ",
+                                    rhs, " parameter(1)\n  lhs_scale = ", ls,
+                                    " parameter(2)\n");
+  if (!rs.empty()) absl::StrAppend(&params, "  rhs_scale = ", rs, " parameter(3)\n");
   if (global) {
     const std::string type = out.substr(0, out.find('['));
     absl::StrAppend(&params, "  global_scale = ", type, "[] parameter(",
                     rs.empty() ? 3 : 4, ")\n");
     absl::StrAppend(&operands, ", global_scale");
   }
-  return absl::StrCat(
-      "HloModule m\nENTRY e {\n", params, "  ROOT r = ", out, " custom-call(",
-      operands, "), custom_call_target=\"__op$block_scaled_dot\"",
-      config.empty() ? "" : ", backend_config=" + config, "\n}\n");
+  return absl::StrCat("HloModule m\nENTRY e {\n", params, "  ROOT r = ", out,
+                      " custom-call(", operands,
+                      "), custom_call_target=\"__op$block_scaled_dot\"",
+                      config.empty() ? "" : ", backend_config=" + config,
+                      "\n}\n");
 }
 
 bool UsesCudnn(const std::string& text) {
@@ -119,14 +118,14 @@ bool UsesCudnn(const std::string& text) {
 }
 
 TEST(BlockScalingRewriter, GatesOnCudnnVersionAndComputeCapability) {
-  const std::string m =
-      Dot("f8e4m3fn[128,96]", "f8e4m3fn[120,96]", "f8e8m0fnu[128,3]",
-          "f8e8m0fnu[120,3]", "f16[128,120]", /*global=*/true);
+  const std::string m = Dot("f8e4m3fn[128,96]", "f8e4m3fn[120,96]",
+                            "f8e8m0fnu[128,3]", "f8e8m0fnu[120,3]",
+                            "f16[128,120]", /*global=*/true);
   for (const Band& band : kBands) {
     SCOPED_TRACE(band.name);
     const std::string text = Check(m, band);
-    const bool cudnn =
-        band.cc_major >= 10 && (band.cudnn_major > 9 || band.cudnn_minor >= 10);
+    const bool cudnn = band.cc_major >= 10 &&
+                       (band.cudnn_major > 9 || band.cudnn_minor >= 10);
     EXPECT_EQ(UsesCudnn(text), cudnn) << text;
     if (!cudnn) continue;
     // 9.10-9.12 multiply outside; 9.13+ passes the scale as operand 5.
@@ -156,25 +155,26 @@ TEST(BlockScalingRewriter, TypePairs) {
   for (const Pair& p : pairs) {
     SCOPED_TRACE(absl::StrCat(p.lhs, " x ", p.rhs));
     const std::string ls = absl::StrCat(p.scale, "[128,", p.k_scale, "]");
-    const std::string text = Check(
-        Dot(absl::StrCat(p.lhs, "[128,128]"), absl::StrCat(p.rhs, "[128,128]"),
-            ls, ls, "f32[128,128]", false),
-        b);
+    const std::string text =
+        Check(Dot(absl::StrCat(p.lhs, "[128,128]"),
+                  absl::StrCat(p.rhs, "[128,128]"), ls, ls, "f32[128,128]",
+                  false),
+              b);
     EXPECT_EQ(UsesCudnn(text), p.cudnn) << text;
   }
   // MXFP8 data with NVFP4 data: expansion.
-  EXPECT_FALSE(UsesCudnn(
-      Check(Dot("f8e4m3fn[128,128]", "f4e2m1fn[128,128]", "f8e8m0fnu[128,4]",
-                "f8e4m3fn[128,8]", "f32[128,128]", false),
-            b)));
+  EXPECT_FALSE(UsesCudnn(Check(
+      Dot("f8e4m3fn[128,128]", "f4e2m1fn[128,128]", "f8e8m0fnu[128,4]",
+          "f8e4m3fn[128,8]", "f32[128,128]", false),
+      b)));
 }
 
 TEST(BlockScalingRewriter, ExpansionCases) {
   const Band none = kBands[0];
   // Only lhs quantized (the spec's first module), batched, explicit block
   // size with pre-padded scales, K not a multiple of the block.
-  Check(Dot("f8e4m3fn[16,256]", "f16[32,256]", "f8e5m2[16,8]", "", "f16[16,32]",
-            false),
+  Check(Dot("f8e4m3fn[16,256]", "f16[32,256]", "f8e5m2[16,8]", "",
+            "f16[16,32]", false),
         none);
   Check(Dot("f8e4m3fn[2,16,64]", "f8e4m3fn[2,8,64]", "f8e8m0fnu[2,16,2]",
             "f8e8m0fnu[2,8,2]", "f32[2,16,8]", true),
@@ -190,10 +190,10 @@ TEST(BlockScalingRewriter, ExpansionCases) {
             R"({"block_scaled_dot_backend_config":{"block_size":32}})"),
         none);
   // Batched cuDNN path with padding on both sides.
-  EXPECT_TRUE(UsesCudnn(
-      Check(Dot("f8e4m3fn[2,64,64]", "f8e4m3fn[2,32,64]", "f8e8m0fnu[2,64,2]",
-                "f8e8m0fnu[2,32,2]", "bf16[2,64,32]", true),
-            kBands[4])));
+  EXPECT_TRUE(UsesCudnn(Check(
+      Dot("f8e4m3fn[2,64,64]", "f8e4m3fn[2,32,64]", "f8e8m0fnu[2,64,2]",
+          "f8e8m0fnu[2,32,2]", "bf16[2,64,32]", true),
+      kBands[4])));
 }
 
 TEST(BlockScalingRewriter, NonDefaultLayoutKeepsBlockDimensionMinorToScale) {
@@ -249,10 +249,11 @@ TEST(BlockScalingRewriter, ExplicitBlockSizeAgreesWithTheEvaluator) {
         R"({"block_scaled_dot_backend_config":{"block_size":32}})"}) {
     SCOPED_TRACE(config);
     for (const Band& band : {kBands[0], kBands[5]}) {
-      const std::string text = Check(
-          Dot("f8e4m3fn[4,16,224]", "f8e4m3fn[4,32,224]", "f8e5m2[4,16,8]",
-              "f8e5m2[4,32,8]", "f32[4,16,32]", false, config),
-          band);
+      const std::string text =
+          Check(Dot("f8e4m3fn[4,16,224]", "f8e4m3fn[4,32,224]",
+                    "f8e5m2[4,16,8]", "f8e5m2[4,32,8]", "f32[4,16,32]", false,
+                    config),
+                band);
       EXPECT_NE(text.find("slice={[0:4], [0:16], [0:7]}"), std::string::npos)
           << text;
     }
@@ -265,9 +266,9 @@ TEST(BlockScalingRewriter, ExplicitBlockSizeAgreesWithTheEvaluator) {
         R"({"block_scaled_dot_backend_config":{"block_size":2.5}})",
         R"({"block_scaled_dot_backend_config":{"block_size":32} "x"})"}) {
     SCOPED_TRACE(config);
-    auto module =
-        ParseHloModule(Dot("f8e4m3fn[4,64]", "f8e4m3fn[8,64]", "f8e8m0fnu[4,2]",
-                           "f8e8m0fnu[8,2]", "f32[4,8]", false, config));
+    auto module = ParseHloModule(Dot("f8e4m3fn[4,64]", "f8e4m3fn[8,64]",
+                                     "f8e8m0fnu[4,2]", "f8e8m0fnu[8,2]",
+                                     "f32[4,8]", false, config));
     ASSERT_TRUE(module.ok()) << module.status().message();
     std::vector<Literal> args;
     for (const char* shape : {"f8e4m3fn[4,64]", "f8e4m3fn[8,64]",
@@ -327,8 +328,7 @@ TEST(BlockScalingRewriter, ScaledDotInEveryBand) {
        false},
       // 2-D blocks (4 rows x 32 columns) with f32 scales, rhs K-major.
       {ScaledDot("f8e4m3fn[8,64]", "f8e4m3fn[64,16]", "f32[2,2]", "f32[2,4]",
-                 "f32[8,16]",
-                 "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
+                 "f32[8,16]", "lhs_contracting_dims={1}, rhs_contracting_dims={0}"),
        false},
   };
   for (const Case& c : cases) {
@@ -383,8 +383,8 @@ ENTRY e {
   const HloComputation& entry = *(*original)->entry_computation();
   for (int64_t i = 0; i < entry.num_parameters(); ++i) {
     args.push_back(Input(entry.parameter_instruction(i)->shape(),
-                         entry.parameter_instruction(i)->name().find("scale") !=
-                             std::string::npos,
+                         entry.parameter_instruction(i)->name().find(
+                             "scale") != std::string::npos,
                          gen));
   }
   auto want = EvaluateModule(**original, args);

@@ -47,9 +47,9 @@ std::vector<Case> Cases() {
   for (const std::string& dir :
        testing::ListFiles("tests/corpus/programs", "")) {
     for (const char* stage : {"before", "after"}) {
-      add_file(
-          absl::StrCat(dir, "/", stage, ".hlo"),
-          absl::StrCat("corpus_", dir.substr(dir.rfind('/') + 1), "_", stage));
+      add_file(absl::StrCat(dir, "/", stage, ".hlo"),
+               absl::StrCat("corpus_", dir.substr(dir.rfind('/') + 1), "_",
+                            stage));
     }
   }
   for (const std::string& file :
@@ -133,7 +133,8 @@ class Summary : public ::testing::Environment {
         t.modules, t.evaluated, t.runs, t.compared);
   }
 };
-const auto* const kSummary = ::testing::AddGlobalTestEnvironment(new Summary);
+const auto* const kSummary =
+    ::testing::AddGlobalTestEnvironment(new Summary);
 
 class TranslationValidation : public ::testing::TestWithParam<Case> {};
 
@@ -203,11 +204,9 @@ TEST_P(TranslationValidation, PassesPreserveResults) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModules, TranslationValidation,
-                         ::testing::ValuesIn(Cases()),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           return info.param.name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    AllModules, TranslationValidation, ::testing::ValuesIn(Cases()),
+    [](const ::testing::TestParamInfo<Case>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace xlite
