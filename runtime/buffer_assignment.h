@@ -112,9 +112,34 @@ class BufferAssignment {
   /// offset, size, live range), and the peak temporary bytes.
   std::string ToString() const;
 
+  /// One value of the module: the array one instruction of a sequential
+  /// computation defines at one leaf, where it lives and when.
+  struct ValueInfo {
+    const HloInstruction* instruction = nullptr;
+    ShapeIndex index;
+    Slice slice;
+    /// Positions on the module's flattened timeline, both ends included.
+    int64_t start = 0;
+    int64_t end = 0;
+    /// Values with the same buffer share their bytes by design (must- or
+    /// may-alias); values of different buffers never overlap in bytes
+    /// while both are live.
+    int buffer = -1;
+    /// While results, loop parameters, conditional and call results: they
+    /// name their set's buffer and write nothing.
+    bool is_phi = false;
+  };
+  /// Every value, in definition order (for reports and tests).
+  const std::vector<ValueInfo>& values() const { return values_; }
+  /// The most temporary bytes live at one position: no packing of this
+  /// schedule can make the arena smaller (alignment aside).
+  int64_t peak_live_temp_bytes() const { return peak_live_temp_bytes_; }
+
  private:
   BufferAssignment() = default;
   friend class BufferAssignmentBuilder;
+  // Values of different buffers live at the same time share no byte.
+  absl::Status VerifyNoOverlap() const;
 
   const HloModule* module_ = nullptr;
   std::vector<Allocation> allocations_;
@@ -124,6 +149,8 @@ class BufferAssignment {
       schedules_;
   absl::flat_hash_map<std::pair<const HloInstruction*, ShapeIndex>, Slice>
       slices_;
+  std::vector<ValueInfo> values_;
+  int64_t peak_live_temp_bytes_ = 0;
 };
 
 /// The rewrite buffer assignment needs first: a `copy` wherever the members

@@ -24,6 +24,7 @@
 #include "hlo/text/printer.h"
 #include "hlo/text/text_scanner.h"
 #include "passes/registry.h"
+#include "runtime/buffer_assignment.h"
 #include "tools/tool_flags.h"
 
 ABSL_FLAG(std::string, format, "",
@@ -71,7 +72,9 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                                           int line_offset,
                                           const Pipeline& pipeline,
                                           const PipelineRunOptions& run,
-                                          Emit emit) {
+                                          Emit emit,
+                                          const std::string& stage,
+                                          int64_t alignment) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
@@ -86,6 +89,20 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     return absl::Status(changed.status().code(),
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
+  }
+  if (stage == "buffer-assignment") {
+    // Copies where must-alias sets would interfere, then the assignment.
+    absl::StatusOr<bool> copied = runtime::InsertCopies(**module);
+    absl::StatusOr<runtime::BufferAssignment> assignment =
+        copied.ok() ? runtime::BufferAssignment::Build(**module, {alignment})
+                    : absl::StatusOr<runtime::BufferAssignment>(
+                          copied.status());
+    if (!assignment.ok()) {
+      return absl::Status(assignment.status().code(),
+                          absl::StrCat(filename, ": error: ",
+                                       assignment.status().message()));
+    }
+    return assignment->ToString();
   }
   if (emit == Emit::kText) return PrintModule(**module);
   absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(**module);
@@ -115,12 +132,20 @@ int Main(int argc, char** argv) {
   }
   const std::string& path = args[0];
   const std::string stage = absl::GetFlag(FLAGS_stage);
-  if (stage != "hlo") {
-    if (stage == "buffer-assignment" || stage == "llvm" || stage == "ptx" ||
-        stage == "html" || stage == "dot") {
+  const std::string platform = absl::GetFlag(FLAGS_platform);
+  // Buffer assignment needs a backend's pipeline and alignment.
+  const bool assign_buffers = stage == "buffer-assignment" &&
+                              (platform == "cpu" || platform == "gpu");
+  if (stage != "hlo" && !assign_buffers) {
+    if (stage == "buffer-assignment") {
+      std::cerr << "error: --stage=buffer-assignment needs --platform=cpu "
+                   "or --platform=gpu\n";
+    } else if (stage == "llvm" || stage == "ptx" || stage == "html" ||
+               stage == "dot") {
       std::cerr << "error: --stage=" << stage
                 << " needs a backend, which this build of xlite does not have "
-                   "yet; only --stage=hlo is available\n";
+                   "yet; only --stage=hlo and buffer-assignment are "
+                   "available\n";
     } else {
       std::cerr
           << "error: unknown --stage=" << stage
@@ -128,7 +153,6 @@ int Main(int argc, char** argv) {
     }
     return kExitUsage;
   }
-  const std::string platform = absl::GetFlag(FLAGS_platform);
   if (platform != "transforms" && platform != "cpu" && platform != "gpu") {
     std::cerr << "error: unknown --platform=" << platform
               << "; expected transforms, cpu or gpu\n";
@@ -206,6 +230,11 @@ int Main(int argc, char** argv) {
   } else {
     pieces.push_back({*bytes, 0});
   }
+  if (assign_buffers && emit != Emit::kText) {
+    std::cerr << "error: --stage=buffer-assignment prints text; drop "
+                 "--emit-proto\n";
+    return kExitUsage;
+  }
   if (emit != Emit::kText && pieces.size() > 1) {
     std::cerr << "error: --emit-proto writes one module, but "
                  "--split-input-file found "
@@ -223,7 +252,8 @@ int Main(int argc, char** argv) {
     run.module_index = static_cast<int>(i);
     absl::StatusOr<std::string> printed =
         ProcessModule(pieces[i].text, format, filename, pieces[i].line_offset,
-                      *pipeline, run, emit);
+                      *pipeline, run, emit, stage,
+                      /*alignment=*/platform == "gpu" ? 256 : 64);
     if (!printed.ok()) {
       std::cerr << printed.status().message() << "\n";
       exit_code = kExitInputError;
