@@ -35,7 +35,7 @@ bool BufferAssignmentBuilder::InWhileCondition(
 absl::Status BufferAssignmentBuilder::ScheduleAll() {
   for (const HloComputation* c : analysis_->sequential_computations()) {
     std::vector<const HloInstruction*> order =
-        ScheduleComputation(*c, *analysis_);
+        ScheduleComputation(*c, *analysis_, keep_module_order_);
     if (static_cast<int64_t>(order.size()) != c->instruction_count()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "computation %", c->name(),
@@ -174,9 +174,21 @@ absl::StatusOr<BufferAssignment> BufferAssignmentBuilder::Build() {
   return std::move(result_);
 }
 
+// A scheduled module's own order is one candidate; the list scheduler's is
+// the other, and the smaller arena wins (the module's order on a tie).
 absl::StatusOr<BufferAssignment> BufferAssignment::Build(
     const HloModule& module, const BufferAssignmentOptions& options) {
-  return BufferAssignmentBuilder(module, options).Build();
+  absl::StatusOr<BufferAssignment> listed =
+      BufferAssignmentBuilder(module, options, /*keep_module_order=*/false)
+          .Build();
+  if (!module.config().is_scheduled) return listed;
+  absl::StatusOr<BufferAssignment> kept =
+      BufferAssignmentBuilder(module, options, /*keep_module_order=*/true)
+          .Build();
+  if (!kept.ok() || (listed.ok() && listed->temp_size() < kept->temp_size())) {
+    return listed;
+  }
+  return kept;
 }
 
 }  // namespace xlite::runtime

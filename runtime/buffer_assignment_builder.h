@@ -21,8 +21,11 @@ namespace xlite::runtime {
 class BufferAssignmentBuilder {
  public:
   BufferAssignmentBuilder(const HloModule& module,
-                          const BufferAssignmentOptions& options)
-      : module_(module), options_(options) {}
+                          const BufferAssignmentOptions& options,
+                          bool keep_module_order)
+      : module_(module),
+        options_(options),
+        keep_module_order_(keep_module_order) {}
 
   absl::StatusOr<BufferAssignment> Build();
 
@@ -41,6 +44,7 @@ class BufferAssignmentBuilder {
 
   const HloModule& module_;
   const BufferAssignmentOptions& options_;
+  const bool keep_module_order_;
   BufferAssignment result_;
   std::optional<AliasAnalysis> analysis_;
   std::optional<LiveRanges> live_;

@@ -152,8 +152,9 @@ bool IsValidSchedule(const HloComputation& computation,
 }
 
 std::vector<const HloInstruction*> ScheduleComputation(
-    const HloComputation& computation, const AliasAnalysis& analysis) {
-  if (analysis.module().config().is_scheduled) {
+    const HloComputation& computation, const AliasAnalysis& analysis,
+    bool keep_module_order) {
+  if (keep_module_order && analysis.module().config().is_scheduled) {
     std::vector<HloInstruction*> listed = computation.instructions();
     std::vector<const HloInstruction*> order(listed.begin(), listed.end());
     if (IsValidSchedule(computation, order)) return order;
