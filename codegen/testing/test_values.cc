@@ -172,6 +172,7 @@ std::vector<Element> EdgeAndRandomElements(PrimitiveType type, int64_t count,
   while (static_cast<int64_t>(values.size()) < count) {
     values.push_back(RandomElement(type, rng));
   }
+  values.resize(count);
   return values;
 }
 

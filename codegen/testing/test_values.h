@@ -17,8 +17,8 @@ namespace xlite::codegen::testing {
 /// Every bit pattern of `type` (BitWidth(type) <= 16; pred: false, true).
 Literal AllBitPatterns(PrimitiveType type);
 
-/// The edge values of `type`, then random values, `count` in all (at least
-/// the edge values).
+/// `count` values of `type`: its edge values (as many as fit), then random
+/// ones.
 Literal EdgeAndRandom(PrimitiveType type, int64_t count, uint64_t seed);
 
 /// Operand pairs: every pair of bit patterns for types of at most 8 bits;
