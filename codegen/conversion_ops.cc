@@ -135,8 +135,10 @@ absl::StatusOr<llvm::Value*> EmitStochasticConvert(
   const int to_bits = BitWidth(to);
   const double scale = std::ldexp(1.0, random_bits);
   const double random_max = std::ldexp(1.0, random_bits) - 1;
-  const int64_t min = -(int64_t{1} << (to_bits - 1));
-  const int64_t max = (int64_t{1} << (to_bits - 1)) - 1;
+  // -2^(N-1) and 2^(N-1) - 1, computed without signed overflow at N = 64.
+  const uint64_t top = uint64_t{1} << (to_bits - 1);
+  const int64_t min = static_cast<int64_t>(~(top - 1));
+  const int64_t max = static_cast<int64_t>(top - 1);
   llvm::Type* i64 = b.getInt64Ty();
 
   llvm::Value* x = b.CreateFPExt(EmitToComputeFloat(b, from, value), f64);
