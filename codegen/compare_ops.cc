@@ -56,19 +56,18 @@ llvm::Value* EmitTotalOrderKey(llvm::IRBuilderBase& b, PrimitiveType type,
     llvm::Value* flipped = b.CreateXor(
         bits, llvm::ConstantInt::get(
                   it, llvm::APInt::getSignedMaxValue(BitWidth(type))));
-    return b.CreateSelect(
-        b.CreateICmpSLT(bits, llvm::ConstantInt::get(it, 0)), flipped, bits);
+    return b.CreateSelect(b.CreateICmpSLT(bits, llvm::ConstantInt::get(it, 0)),
+                          flipped, bits);
   }
   const FloatFormat& f = *GetFloatFormat(type);
   llvm::Value* bits = b.CreateZExt(x, b.getInt32Ty());
   if (!f.has_sign) return bits;
   const uint32_t sign = uint32_t{1} << (f.total_bits() - 1);
   // (bits & sign) ? -(bits & ~sign) - 1 : bits
-  llvm::Value* negative_key = b.CreateSub(
-      b.CreateNeg(b.CreateAnd(bits, ~sign)), b.getInt32(1));
-  return b.CreateSelect(
-      b.CreateICmpNE(b.CreateAnd(bits, sign), b.getInt32(0)), negative_key,
-      bits);
+  llvm::Value* negative_key =
+      b.CreateSub(b.CreateNeg(b.CreateAnd(bits, ~sign)), b.getInt32(1));
+  return b.CreateSelect(b.CreateICmpNE(b.CreateAnd(bits, sign), b.getInt32(0)),
+                        negative_key, bits);
 }
 
 }  // namespace
@@ -80,11 +79,11 @@ llvm::Value* EmitCompare(llvm::IRBuilderBase& b, ComparisonDirection direction,
     return b.CreateICmp(IntPredicate(direction, IsSignedInteger(type)), x, y);
   }
   if (IsComplex(type)) {
-    llvm::Value* equal = b.CreateAnd(
-        b.CreateFCmpOEQ(b.CreateExtractValue(x, {0}),
-                        b.CreateExtractValue(y, {0})),
-        b.CreateFCmpOEQ(b.CreateExtractValue(x, {1}),
-                        b.CreateExtractValue(y, {1})));
+    llvm::Value* equal =
+        b.CreateAnd(b.CreateFCmpOEQ(b.CreateExtractValue(x, {0}),
+                                    b.CreateExtractValue(y, {0})),
+                    b.CreateFCmpOEQ(b.CreateExtractValue(x, {1}),
+                                    b.CreateExtractValue(y, {1})));
     return direction == ComparisonDirection::kNe ? b.CreateNot(equal) : equal;
   }
   if (comparison_type == ComparisonType::kTotalOrder) {
@@ -92,8 +91,7 @@ llvm::Value* EmitCompare(llvm::IRBuilderBase& b, ComparisonDirection direction,
                         EmitTotalOrderKey(b, type, x),
                         EmitTotalOrderKey(b, type, y));
   }
-  return b.CreateFCmp(FloatPredicate(direction),
-                      EmitToComputeFloat(b, type, x),
+  return b.CreateFCmp(FloatPredicate(direction), EmitToComputeFloat(b, type, x),
                       EmitToComputeFloat(b, type, y));
 }
 

@@ -66,8 +66,8 @@ std::string HelperName(HloOpcode op, PrimitiveType type) {
     default:
       return "";
   }
-  return absl::StrCat(type == PrimitiveType::kC64 ? "xlite_c64_" : "xlite_c128_",
-                      name);
+  return absl::StrCat(
+      type == PrimitiveType::kC64 ? "xlite_c64_" : "xlite_c128_", name);
 }
 
 // Passes the operands through stack slots to the helper; returns its
@@ -101,8 +101,7 @@ llvm::Value* IsFinite(llvm::IRBuilderBase& b, llvm::Value* x) {
 
 llvm::Value* EmitMakeComplex(llvm::IRBuilderBase& b, PrimitiveType type,
                              llvm::Value* re, llvm::Value* im) {
-  llvm::Value* value =
-      llvm::PoisonValue::get(ValueType(type, b.getContext()));
+  llvm::Value* value = llvm::PoisonValue::get(ValueType(type, b.getContext()));
   value = b.CreateInsertValue(value, re, {0});
   return b.CreateInsertValue(value, im, {1});
 }
@@ -134,10 +133,8 @@ absl::StatusOr<llvm::Value*> EmitComplexUnary(llvm::IRBuilderBase& b,
 }
 
 absl::StatusOr<llvm::Value*> EmitComplexBinary(llvm::IRBuilderBase& b,
-                                               HloOpcode op,
-                                               PrimitiveType type,
-                                               llvm::Value* x,
-                                               llvm::Value* y) {
+                                               HloOpcode op, PrimitiveType type,
+                                               llvm::Value* x, llvm::Value* y) {
   switch (op) {
     case HloOpcode::kAdd:
     case HloOpcode::kSubtract: {

@@ -21,8 +21,7 @@ absl::StatusOr<llvm::Value*> EmitComplexUnary(llvm::IRBuilderBase& b,
 
 /// Binary `op` on complex `x`, `y` of `type`.
 absl::StatusOr<llvm::Value*> EmitComplexBinary(llvm::IRBuilderBase& b,
-                                               HloOpcode op,
-                                               PrimitiveType type,
+                                               HloOpcode op, PrimitiveType type,
                                                llvm::Value* x, llvm::Value* y);
 
 /// {re, im} of `type` (c64 or c128) from its two components.

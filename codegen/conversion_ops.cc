@@ -104,8 +104,8 @@ llvm::Value* EmitReducePrecision(llvm::IRBuilderBase& b, PrimitiveType type,
     const int m = static_cast<int>(mantissa_bits);
     llvm::Value* bits = EmitReduceBits<uint64_t, 52, 11>(
         b, b.CreateBitCast(value, b.getInt64Ty()), e, m);
-    llvm::Value* nan = m > 0 ? value
-                             : llvm::ConstantFP::getInfinity(b.getDoubleTy());
+    llvm::Value* nan =
+        m > 0 ? value : llvm::ConstantFP::getInfinity(b.getDoubleTy());
     return b.CreateSelect(b.CreateFCmpUNO(value, value), nan,
                           b.CreateBitCast(bits, b.getDoubleTy()));
   }
@@ -115,10 +115,9 @@ llvm::Value* EmitReducePrecision(llvm::IRBuilderBase& b, PrimitiveType type,
   llvm::Value* x = EmitToComputeFloat(b, type, value);
   llvm::Value* bits = EmitReduceBits<uint32_t, 23, 8>(
       b, b.CreateBitCast(x, b.getInt32Ty()), e, m);
-  llvm::Value* nan =
-      m > 0 ? x : llvm::ConstantFP::getInfinity(b.getFloatTy());
-  llvm::Value* reduced = b.CreateSelect(
-      b.CreateFCmpUNO(x, x), nan, b.CreateBitCast(bits, b.getFloatTy()));
+  llvm::Value* nan = m > 0 ? x : llvm::ConstantFP::getInfinity(b.getFloatTy());
+  llvm::Value* reduced = b.CreateSelect(b.CreateFCmpUNO(x, x), nan,
+                                        b.CreateBitCast(bits, b.getFloatTy()));
   return EmitFromComputeFloat(b, type, reduced);
 }
 

@@ -32,18 +32,19 @@ llvm::Value* EmitFloatToInt(llvm::IRBuilderBase& b, PrimitiveType to,
   const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
   // 2^N - 1 for N < 64 is exact; for 64 bits it rounds to 2^N, and any x at
   // or above it saturates to the maximum.
-  const double hi = is_signed ? std::ldexp(1.0, bits - 1) - 1
-                              : std::ldexp(1.0, bits) - 1;
-  llvm::Value* min_int = is_signed ? llvm::ConstantInt::get(
-                                         type, llvm::APInt::getSignedMinValue(bits))
-                                   : llvm::ConstantInt::get(type, 0);
+  const double hi =
+      is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
+  llvm::Value* min_int =
+      is_signed
+          ? llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(bits))
+          : llvm::ConstantInt::get(type, 0);
   llvm::Value* max_int = llvm::ConstantInt::get(
       type, is_signed ? llvm::APInt::getSignedMaxValue(bits)
                       : llvm::APInt::getMaxValue(bits));
   llvm::Type* f64 = b.getDoubleTy();
   // Inside (lo, hi) the conversion truncates toward zero and fits.
-  llvm::Value* in_range = is_signed ? b.CreateFPToSI(x, type)
-                                    : b.CreateFPToUI(x, type);
+  llvm::Value* in_range =
+      is_signed ? b.CreateFPToSI(x, type) : b.CreateFPToUI(x, type);
   llvm::Value* result = b.CreateSelect(
       b.CreateFCmpOGE(x, llvm::ConstantFP::get(f64, hi)), max_int, in_range);
   result = b.CreateSelect(b.CreateFCmpOLE(x, llvm::ConstantFP::get(f64, lo)),
@@ -105,8 +106,8 @@ llvm::Value* EmitToComplex(llvm::IRBuilderBase& b, PrimitiveType from,
       return EmitMakeComplex(b, to, cast(b.CreateExtractValue(value, {0})),
                              cast(b.CreateExtractValue(value, {1})));
     case Category::kFloat:
-      return EmitMakeComplex(
-          b, to, cast(EmitToComputeFloat(b, from, value)), zero);
+      return EmitMakeComplex(b, to, cast(EmitToComputeFloat(b, from, value)),
+                             zero);
     default:
       return EmitMakeComplex(
           b, to, EmitIntToFloat(b, CategoryOf(from), value, part), zero);

@@ -56,9 +56,9 @@ void AddUnary(DifferentialRunner& runner, const std::string& opcode,
   const Shape operand = input.shape();
   std::vector<Literal> args;
   args.push_back(std::move(input));
-  absl::StatusOr<bool> added = runner.Add(
-      OneInstructionModule(opcode, result, {operand}, attributes),
-      std::move(args));
+  absl::StatusOr<bool> added =
+      runner.Add(OneInstructionModule(opcode, result, {operand}, attributes),
+                 std::move(args));
   ASSERT_TRUE(added.ok()) << added.status();
 }
 
@@ -88,18 +88,18 @@ TEST(ConvertOpsTest, ConvertDenseF32AndF64SweepsToNarrowFloats) {
   std::mt19937_64 rng(12);
   std::vector<uint32_t> f32_bits;
   for (uint32_t high = 0; high < (1u << 16); ++high) {
-    for (uint32_t low : {0x0u, 0x1u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu,
-                         0x0FFFu, 0x1000u, 0x1001u,
-                         static_cast<uint32_t>(rng() & 0xFFFF)}) {
+    for (uint32_t low :
+         {0x0u, 0x1u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu, 0x0FFFu, 0x1000u,
+          0x1001u, static_cast<uint32_t>(rng() & 0xFFFF)}) {
       f32_bits.push_back(high << 16 | low);
     }
   }
   std::vector<uint64_t> f64_bits;
   for (uint64_t high = 0; high < (1u << 16); ++high) {
-    for (uint64_t low : {uint64_t{0}, uint64_t{1} << 41,
-                         (uint64_t{1} << 41) + 1, (uint64_t{1} << 42) - 1,
-                         uint64_t{3} << 41, (uint64_t{1} << 28) + 1,
-                         rng() & ((uint64_t{1} << 48) - 1)}) {
+    for (uint64_t low :
+         {uint64_t{0}, uint64_t{1} << 41, (uint64_t{1} << 41) + 1,
+          (uint64_t{1} << 42) - 1, uint64_t{3} << 41, (uint64_t{1} << 28) + 1,
+          rng() & ((uint64_t{1} << 48) - 1)}) {
       f64_bits.push_back(high << 48 | low);
     }
   }
@@ -138,7 +138,8 @@ TEST(ConvertOpsTest, BitcastConvertAcrossWidths) {
       // The evaluator reads and writes sub-byte streams with Literal's
       // GetBits/SetBits, which do not cover complex types (GetBits gives 0):
       // complex <-> sub-byte is left out until it does.
-      if ((IsComplex(from) || IsComplex(to)) && std::min(from_bits, to_bits) < 8) {
+      if ((IsComplex(from) || IsComplex(to)) &&
+          std::min(from_bits, to_bits) < 8) {
         continue;
       }
       const int64_t n = 512;
@@ -154,8 +155,7 @@ TEST(ConvertOpsTest, BitcastConvertAcrossWidths) {
         const int64_t rows = flat.element_count() / ratio;
         Literal input = Reshaped(flat, Shape(from, {rows, ratio}));
         input.mutable_data().resize(rows * ratio * StorageBytes(from));
-        AddUnary(runner, "bitcast-convert", std::move(input),
-                 Vector(to, rows));
+        AddUnary(runner, "bitcast-convert", std::move(input), Vector(to, rows));
       }
     }
   }
@@ -165,9 +165,9 @@ TEST(ConvertOpsTest, BitcastConvertAcrossWidths) {
 TEST(ConvertOpsTest, ReducePrecision) {
   DifferentialRunner runner;
   const std::vector<std::pair<int, int>> formats = {
-      {1, 0},  {2, 1},  {3, 2},  {4, 3},   {5, 2},   {5, 10}, {8, 7},
-      {8, 23}, {11, 52}, {5, 0}, {8, 0},   {3, 30},  {11, 60}, {15, 40},
-      {6, 20}, {10, 3}, {4, 0},  {2, 50},  {12, 12}, {7, 25}};
+      {1, 0},  {2, 1},   {3, 2}, {4, 3},  {5, 2},   {5, 10},  {8, 7},
+      {8, 23}, {11, 52}, {5, 0}, {8, 0},  {3, 30},  {11, 60}, {15, 40},
+      {6, 20}, {10, 3},  {4, 0}, {2, 50}, {12, 12}, {7, 25}};
   for (PrimitiveType type : ArrayTypes()) {
     for (auto [e, m] : formats) {
       Literal input = UnaryInputs(type, 3000, 16);
@@ -193,12 +193,12 @@ TEST(ConvertOpsTest, StochasticConvert) {
         std::vector<Literal> args;
         args.push_back(std::move(x));
         args.push_back(EdgeAndRandom(random, n, 18));
-        ASSERT_TRUE(runner
-                        .Add(OneInstructionModule(
-                                 "stochastic-convert", Vector(to, n),
-                                 {Vector(from, n), Vector(random, n)}),
-                             std::move(args))
-                        .ok());
+        ASSERT_TRUE(
+            runner
+                .Add(OneInstructionModule("stochastic-convert", Vector(to, n),
+                                          {Vector(from, n), Vector(random, n)}),
+                     std::move(args))
+                .ok());
       }
     }
   }

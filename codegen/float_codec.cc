@@ -78,8 +78,7 @@ llvm::Value* EmitBFloat16Encode(llvm::IRBuilderBase& b, llvm::Value* value) {
   // NaN: sign | 0x7FC0.
   llvm::Value* nan = b.CreateOr(b.CreateAnd(high, 0x8000), 0x7FC0);
   // b + 0x7FFF + ((b >> 16) & 1), top half.
-  llvm::Value* rounding = b.CreateAdd(b.getInt32(0x7FFF),
-                                      b.CreateAnd(high, 1));
+  llvm::Value* rounding = b.CreateAdd(b.getInt32(0x7FFF), b.CreateAnd(high, 1));
   llvm::Value* rounded = b.CreateLShr(b.CreateAdd(u, rounding), 16);
   llvm::Value* is_nan = b.CreateFCmpUNO(value, value);
   return b.CreateTrunc(b.CreateSelect(is_nan, nan, rounded), b.getInt16Ty());
@@ -93,31 +92,30 @@ llvm::Value* EmitHalfNan(llvm::IRBuilderBase& b, const Source& src,
       u, llvm::ConstantInt::get(it, (uint64_t{1} << src.mantissa_bits) - 1));
   llvm::Value* top = b.CreateLShr(payload, src.mantissa_bits - 10);
   llvm::Value* bits = b.CreateAdd(top, llvm::ConstantInt::get(it, 0x7C00));
-  bits = b.CreateSelect(
-      b.CreateICmpEQ(bits, llvm::ConstantInt::get(it, 0x7C00)),
-      llvm::ConstantInt::get(it, 0x7C01), bits);
-  return b.CreateOr(bits, b.CreateSelect(negative,
-                                         llvm::ConstantInt::get(it, 0x8000),
-                                         llvm::ConstantInt::get(it, 0)));
+  bits =
+      b.CreateSelect(b.CreateICmpEQ(bits, llvm::ConstantInt::get(it, 0x7C00)),
+                     llvm::ConstantInt::get(it, 0x7C01), bits);
+  return b.CreateOr(bits,
+                    b.CreateSelect(negative, llvm::ConstantInt::get(it, 0x8000),
+                                   llvm::ConstantInt::get(it, 0)));
 }
 
 // EncodeFinite's rounding of a finite non-zero magnitude `abs` (the source
 // bits without sign): the candidate pattern plus one when the discarded
 // fraction is above half, or half and the pattern is odd (ties up without
 // mantissa bits), before the overflow check.
-llvm::Value* EmitRoundedMagnitude(llvm::IRBuilderBase& b,
-                                  const FloatFormat& f, const Source& src,
-                                  llvm::Value* abs) {
+llvm::Value* EmitRoundedMagnitude(llvm::IRBuilderBase& b, const FloatFormat& f,
+                                  const Source& src, llvm::Value* abs) {
   llvm::IntegerType* it = src.int_type;
   auto c = [&](int64_t v) { return llvm::ConstantInt::get(it, v, true); };
   const int mb = f.mantissa_bits;
   llvm::Value* exponent_field = b.CreateLShr(abs, src.mantissa_bits);
-  llvm::Value* mantissa = b.CreateAnd(
-      abs, c((int64_t{1} << src.mantissa_bits) - 1));
+  llvm::Value* mantissa =
+      b.CreateAnd(abs, c((int64_t{1} << src.mantissa_bits) - 1));
   llvm::Value* source_subnormal = b.CreateICmpEQ(exponent_field, c(0));
-  llvm::Value* significand = b.CreateSelect(
-      source_subnormal, mantissa,
-      b.CreateOr(mantissa, c(int64_t{1} << src.mantissa_bits)));
+  llvm::Value* significand =
+      b.CreateSelect(source_subnormal, mantissa,
+                     b.CreateOr(mantissa, c(int64_t{1} << src.mantissa_bits)));
   llvm::Value* exponent = b.CreateSub(
       b.CreateSelect(source_subnormal, c(1), exponent_field), c(src.bias));
   const int min_exponent = f.has_subnormals ? 1 - f.bias : -f.bias;
@@ -137,8 +135,7 @@ llvm::Value* EmitRoundedMagnitude(llvm::IRBuilderBase& b,
   llvm::Value* s =
       b.CreateSub(c(src.mantissa_bits - mb + min_exponent), exponent);
   s = b.CreateSelect(b.CreateICmpSLT(s, c(1)), c(1), s);
-  s = b.CreateSelect(b.CreateICmpSGT(s, c(src.width - 1)), c(src.width - 1),
-                     s);
+  s = b.CreateSelect(b.CreateICmpSGT(s, c(src.width - 1)), c(src.width - 1), s);
   llvm::Value* sub_whole = b.CreateLShr(significand, s);
   llvm::Value* sub_rest =
       b.CreateAnd(significand, b.CreateSub(b.CreateShl(c(1), s), c(1)));
@@ -156,9 +153,9 @@ llvm::Value* EmitRoundedMagnitude(llvm::IRBuilderBase& b,
   llvm::Value* half = b.CreateSelect(normal, normal_half, sub_half);
   llvm::Value* tie_up =
       mb == 0 ? b.getTrue() : b.CreateTrunc(whole, b.getInt1Ty());
-  llvm::Value* round_up = b.CreateOr(
-      b.CreateICmpUGT(rest, half),
-      b.CreateAnd(b.CreateICmpEQ(rest, half), tie_up));
+  llvm::Value* round_up =
+      b.CreateOr(b.CreateICmpUGT(rest, half),
+                 b.CreateAnd(b.CreateICmpEQ(rest, half), tie_up));
   return b.CreateAdd(whole, b.CreateZExt(round_up, it));
 }
 
@@ -171,10 +168,9 @@ llvm::Value* EmitEncode(llvm::IRBuilderBase& b, PrimitiveType type,
   llvm::IntegerType* it = src.int_type;
   auto c = [&](uint64_t v) { return llvm::ConstantInt::get(it, v); };
   const uint64_t source_sign = uint64_t{1} << (src.width - 1);
-  const uint64_t source_inf = ((uint64_t{1} << (src.width - 1 -
-                                                 src.mantissa_bits)) -
-                               1)
-                              << src.mantissa_bits;
+  const uint64_t source_inf =
+      ((uint64_t{1} << (src.width - 1 - src.mantissa_bits)) - 1)
+      << src.mantissa_bits;
 
   llvm::Value* u = b.CreateBitCast(value, it);
   llvm::Value* negative = b.CreateICmpSLT(u, c(0));
@@ -213,8 +209,8 @@ llvm::Value* EmitEncode(llvm::IRBuilderBase& b, PrimitiveType type,
     llvm::Value* positive_subnormal = b.CreateAnd(
         b.CreateNot(negative),
         b.CreateAnd(b.CreateNot(is_zero),
-                    b.CreateICmpULT(abs, c(F32Bits(
-                                             std::numeric_limits<float>::min())))));
+                    b.CreateICmpULT(
+                        abs, c(F32Bits(std::numeric_limits<float>::min())))));
     llvm::Value* quirk = b.CreateSelect(
         b.CreateICmpUGT(abs, c(F32Bits(std::ldexp(1.0f, -127)))), c(1), c(0));
     result = b.CreateSelect(positive_subnormal, quirk, result);
@@ -247,26 +243,25 @@ llvm::Value* EmitDecodeToF32(llvm::IRBuilderBase& b, PrimitiveType type,
 
   // Normal: rebias the exponent, align the mantissa (exact).
   llvm::Value* result = b.CreateOr(
-      sign, b.CreateOr(b.CreateShl(b.CreateAdd(exponent, b.getInt32(127 - f.bias)),
-                                   23),
+      sign, b.CreateOr(b.CreateShl(
+                           b.CreateAdd(exponent, b.getInt32(127 - f.bias)), 23),
                        b.CreateShl(mantissa, 23 - mb)));
   if (f.has_subnormals) {
     // mantissa * 2^(1 - bias - mb), exact in f32, with the sign.
-    llvm::Value* scaled = b.CreateFMul(
-        b.CreateUIToFP(mantissa, b.getFloatTy()),
-        llvm::ConstantFP::get(b.getFloatTy(),
-                              std::ldexp(1.0f, 1 - f.bias - mb)));
+    llvm::Value* scaled =
+        b.CreateFMul(b.CreateUIToFP(mantissa, b.getFloatTy()),
+                     llvm::ConstantFP::get(b.getFloatTy(),
+                                           std::ldexp(1.0f, 1 - f.bias - mb)));
     llvm::Value* subnormal = b.CreateOr(b.CreateBitCast(scaled, i32), sign);
     result = b.CreateSelect(exponent_zero, subnormal, result);
   } else {
     // f8e8m0fnu: exponent 0 is 2^-127.
-    result = b.CreateSelect(exponent_zero,
-                            b.getInt32(F32Bits(std::ldexp(1.0f, -127))),
-                            result);
+    result = b.CreateSelect(
+        exponent_zero, b.getInt32(F32Bits(std::ldexp(1.0f, -127))), result);
   }
-  llvm::Value* nan_bits = b.CreateSelect(
-      b.CreateICmpNE(sign, b.getInt32(0)), b.getInt32(0xFFC00000u),
-      b.getInt32(0x7FC00000u));
+  llvm::Value* nan_bits =
+      b.CreateSelect(b.CreateICmpNE(sign, b.getInt32(0)),
+                     b.getInt32(0xFFC00000u), b.getInt32(0x7FC00000u));
   if (f.has_infinity) {
     llvm::Value* top = b.CreateICmpEQ(exponent, b.getInt32(ExponentMax(f)));
     llvm::Value* inf = b.CreateOr(sign, b.getInt32(0x7F800000u));
@@ -280,9 +275,9 @@ llvm::Value* EmitDecodeToF32(llvm::IRBuilderBase& b, PrimitiveType type,
     }
     result = b.CreateSelect(top, special, result);
   } else if (f.nan == NanEncoding::kAllOnes) {
-    result = b.CreateSelect(
-        b.CreateICmpEQ(magnitude, b.getInt32(MagnitudeMask(f))), nan_bits,
-        result);
+    result =
+        b.CreateSelect(b.CreateICmpEQ(magnitude, b.getInt32(MagnitudeMask(f))),
+                       nan_bits, result);
   } else if (f.nan == NanEncoding::kNegativeZero) {
     result = b.CreateSelect(b.CreateICmpEQ(u, b.getInt32(SignBit(f))),
                             b.getInt32(0xFFC00000u), result);
@@ -299,8 +294,7 @@ llvm::Value* EmitEncodeFromF32(llvm::IRBuilderBase& b, PrimitiveType type,
 llvm::Value* EmitEncodeFromF64(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value) {
   if (type == PrimitiveType::kF16) return EmitEncode(b, type, value);
-  return EmitEncodeFromF32(b, type,
-                           b.CreateFPTrunc(value, b.getFloatTy()));
+  return EmitEncodeFromF32(b, type, b.CreateFPTrunc(value, b.getFloatTy()));
 }
 
 PrimitiveType ComputeFloatType(PrimitiveType type) {

@@ -96,8 +96,9 @@ llvm::Value* EmitFloatMax(llvm::IRBuilderBase& b, llvm::Value* x,
                           llvm::Value* y) {
   // isnan(x) ? x : isnan(y) ? y : x > y ? x : y > x ? y : signbit(x) ? y : x
   llvm::Value* equal = b.CreateSelect(SignBit(b, x), y, x);
-  llvm::Value* ordered = b.CreateSelect(
-      b.CreateFCmpOGT(x, y), x, b.CreateSelect(b.CreateFCmpOGT(y, x), y, equal));
+  llvm::Value* ordered =
+      b.CreateSelect(b.CreateFCmpOGT(x, y), x,
+                     b.CreateSelect(b.CreateFCmpOGT(y, x), y, equal));
   return b.CreateSelect(IsNan(b, x), x,
                         b.CreateSelect(IsNan(b, y), y, ordered));
 }
@@ -106,8 +107,9 @@ llvm::Value* EmitFloatMin(llvm::IRBuilderBase& b, llvm::Value* x,
                           llvm::Value* y) {
   // isnan(x) ? x : isnan(y) ? y : x < y ? x : y < x ? y : signbit(x) ? x : y
   llvm::Value* equal = b.CreateSelect(SignBit(b, x), x, y);
-  llvm::Value* ordered = b.CreateSelect(
-      b.CreateFCmpOLT(x, y), x, b.CreateSelect(b.CreateFCmpOLT(y, x), y, equal));
+  llvm::Value* ordered =
+      b.CreateSelect(b.CreateFCmpOLT(x, y), x,
+                     b.CreateSelect(b.CreateFCmpOLT(y, x), y, equal));
   return b.CreateSelect(IsNan(b, x), x,
                         b.CreateSelect(IsNan(b, y), y, ordered));
 }

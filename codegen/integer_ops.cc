@@ -97,13 +97,13 @@ llvm::Value* EmitMulHi(llvm::IRBuilderBase& b, bool is_signed, llvm::Value* x,
   llvm::Value* xw = is_signed ? b.CreateSExt(x, wide) : b.CreateZExt(x, wide);
   llvm::Value* yw = is_signed ? b.CreateSExt(y, wide) : b.CreateZExt(y, wide);
   llvm::Value* product = b.CreateMul(xw, yw);
-  llvm::Value* high = is_signed ? b.CreateAShr(product, width)
-                                : b.CreateLShr(product, width);
+  llvm::Value* high =
+      is_signed ? b.CreateAShr(product, width) : b.CreateLShr(product, width);
   return b.CreateTrunc(high, x->getType());
 }
 
-absl::StatusOr<llvm::Value*> EmitPredUnary(llvm::IRBuilderBase& b,
-                                           HloOpcode op, llvm::Value* x) {
+absl::StatusOr<llvm::Value*> EmitPredUnary(llvm::IRBuilderBase& b, HloOpcode op,
+                                           llvm::Value* x) {
   switch (op) {
     case HloOpcode::kNot:
       return b.CreateNot(x);
@@ -138,8 +138,7 @@ absl::StatusOr<llvm::Value*> EmitPredBinary(llvm::IRBuilderBase& b,
 }  // namespace
 
 absl::StatusOr<llvm::Value*> EmitIntegerUnary(llvm::IRBuilderBase& b,
-                                              HloOpcode op,
-                                              PrimitiveType type,
+                                              HloOpcode op, PrimitiveType type,
                                               llvm::Value* x) {
   if (type == PrimitiveType::kPred) return EmitPredUnary(b, op, x);
   const bool is_signed = IsSignedInteger(type);
@@ -154,8 +153,8 @@ absl::StatusOr<llvm::Value*> EmitIntegerUnary(llvm::IRBuilderBase& b,
                             x);
     case HloOpcode::kSign: {
       llvm::Value* zero = Constant(x, 0);
-      llvm::Value* positive = is_signed ? b.CreateICmpSGT(x, zero)
-                                        : b.CreateICmpNE(x, zero);
+      llvm::Value* positive =
+          is_signed ? b.CreateICmpSGT(x, zero) : b.CreateICmpNE(x, zero);
       llvm::Value* negative =
           is_signed ? b.CreateICmpSLT(x, zero) : b.getFalse();
       return b.CreateSub(b.CreateZExt(positive, x->getType()),
@@ -171,10 +170,8 @@ absl::StatusOr<llvm::Value*> EmitIntegerUnary(llvm::IRBuilderBase& b,
 }
 
 absl::StatusOr<llvm::Value*> EmitIntegerBinary(llvm::IRBuilderBase& b,
-                                               HloOpcode op,
-                                               PrimitiveType type,
-                                               llvm::Value* x,
-                                               llvm::Value* y) {
+                                               HloOpcode op, PrimitiveType type,
+                                               llvm::Value* x, llvm::Value* y) {
   if (type == PrimitiveType::kPred) return EmitPredBinary(b, op, x, y);
   const bool is_signed = IsSignedInteger(type);
   switch (op) {

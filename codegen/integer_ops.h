@@ -15,14 +15,12 @@ namespace xlite::codegen {
 
 /// Unary `op` on `x` of pred or integer `type`.
 absl::StatusOr<llvm::Value*> EmitIntegerUnary(llvm::IRBuilderBase& b,
-                                              HloOpcode op,
-                                              PrimitiveType type,
+                                              HloOpcode op, PrimitiveType type,
                                               llvm::Value* x);
 
 /// Binary `op` on `x`, `y` of pred or integer `type`.
 absl::StatusOr<llvm::Value*> EmitIntegerBinary(llvm::IRBuilderBase& b,
-                                               HloOpcode op,
-                                               PrimitiveType type,
+                                               HloOpcode op, PrimitiveType type,
                                                llvm::Value* x, llvm::Value* y);
 
 }  // namespace xlite::codegen

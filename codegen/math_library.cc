@@ -28,8 +28,8 @@ llvm::Value* EmitLibmCall(llvm::IRBuilderBase& b, absl::string_view name,
     f->setDoesNotThrow();
     f->setMemoryEffects(llvm::MemoryEffects::none());
   }
-  return b.CreateCall(callee, std::vector<llvm::Value*>(args.begin(),
-                                                        args.end()));
+  return b.CreateCall(callee,
+                      std::vector<llvm::Value*>(args.begin(), args.end()));
 }
 
 llvm::Value* EmitMathCall(llvm::IRBuilderBase& b, absl::string_view name,

@@ -46,8 +46,8 @@ absl::StatusOr<llvm::Value*> EmitBinary(llvm::IRBuilderBase& b, HloOpcode op,
 absl::StatusOr<llvm::Value*> EmitClamp(llvm::IRBuilderBase& b,
                                        PrimitiveType type, llvm::Value* lo,
                                        llvm::Value* x, llvm::Value* hi) {
-  absl::StatusOr<llvm::Value*> low = EmitBinary(b, HloOpcode::kMaximum, type,
-                                                x, lo);
+  absl::StatusOr<llvm::Value*> low =
+      EmitBinary(b, HloOpcode::kMaximum, type, x, lo);
   if (!low.ok()) return low;
   return EmitBinary(b, HloOpcode::kMinimum, type, *low, hi);
 }
@@ -102,8 +102,8 @@ absl::StatusOr<llvm::Value*> EmitByOpcode(
                          instruction.operand(0)->shape().element_type(),
                          operands[0], operands[1]);
     case HloOpcode::kComplex:
-      return EmitMakeComplex(b, instruction.shape().element_type(),
-                             operands[0], operands[1]);
+      return EmitMakeComplex(b, instruction.shape().element_type(), operands[0],
+                             operands[1]);
     default:
       break;
   }
@@ -118,23 +118,22 @@ absl::StatusOr<llvm::Value*> EmitElementwise(
     llvm::IRBuilderBase& b, const HloInstruction& instruction,
     absl::Span<llvm::Value* const> operands) {
   if (static_cast<int64_t>(operands.size()) != instruction.operand_count()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(instruction.name(), ": ", operands.size(),
-                     " operand values for ", instruction.operand_count(),
-                     " operands"));
+    return absl::InvalidArgumentError(absl::StrCat(
+        instruction.name(), ": ", operands.size(), " operand values for ",
+        instruction.operand_count(), " operands"));
   }
   absl::StatusOr<llvm::Value*> result = EmitByOpcode(b, instruction, operands);
   if (!result.ok()) {
-    return absl::Status(result.status().code(),
-                        absl::StrCat(instruction.name(), ": ",
-                                     result.status().message()));
+    return absl::Status(
+        result.status().code(),
+        absl::StrCat(instruction.name(), ": ", result.status().message()));
   }
   return result;
 }
 
-llvm::Value* EmitBitcastConvertSplit(llvm::IRBuilderBase& b,
-                                     PrimitiveType from, PrimitiveType to,
-                                     llvm::Value* value, llvm::Value* index) {
+llvm::Value* EmitBitcastConvertSplit(llvm::IRBuilderBase& b, PrimitiveType from,
+                                     PrimitiveType to, llvm::Value* value,
+                                     llvm::Value* index) {
   llvm::Value* bits = EmitToBits(b, from, value);
   llvm::Type* wide = bits->getType();
   llvm::Value* shift = b.CreateMul(b.CreateZExtOrTrunc(index, wide),

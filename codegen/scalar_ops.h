@@ -63,9 +63,9 @@ absl::StatusOr<llvm::Value*> EmitElementwise(
 /// piece `index` (an integer value, 0 <= index < from_bits / to_bits) of the
 /// `from` value, as a `to` value. Join: the `to` value made of `pieces` (the
 /// to_bits / from_bits consecutive `from` values, lowest first).
-llvm::Value* EmitBitcastConvertSplit(llvm::IRBuilderBase& b,
-                                     PrimitiveType from, PrimitiveType to,
-                                     llvm::Value* value, llvm::Value* index);
+llvm::Value* EmitBitcastConvertSplit(llvm::IRBuilderBase& b, PrimitiveType from,
+                                     PrimitiveType to, llvm::Value* value,
+                                     llvm::Value* index);
 llvm::Value* EmitBitcastConvertJoin(llvm::IRBuilderBase& b, PrimitiveType from,
                                     PrimitiveType to,
                                     absl::Span<llvm::Value* const> pieces);

@@ -5,8 +5,11 @@
 // types of at most 8 bits every pair of bit patterns for binary ones; wider
 // types their edge values (all pairs) and seeded random values.
 
+#include "codegen/scalar_ops.h"
+
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -17,6 +20,8 @@
 #include "codegen/testing/test_values.h"
 #include "hlo/ir/opcode.h"
 #include "hlo/ir/primitive_type.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/LLVMContext.h"
 
 namespace xlite::codegen {
 namespace {
@@ -39,11 +44,11 @@ std::vector<PrimitiveType> ArrayTypes() {
 // Element-wise opcodes of `arity` operands, but those with an own test.
 std::vector<HloOpcode> ElementwiseOpcodes(int arity) {
   std::vector<HloOpcode> ops;
-#define XLITE_COLLECT(enum_name, text, count, family)          \
-  if (OpcodeFamily::family == OpcodeFamily::kElementwise &&     \
-      count == arity && HloOpcode::enum_name != HloOpcode::kCompare && \
-      HloOpcode::enum_name != HloOpcode::kComplex) {            \
-    ops.push_back(HloOpcode::enum_name);                        \
+#define XLITE_COLLECT(enum_name, text, count, family)                         \
+  if (OpcodeFamily::family == OpcodeFamily::kElementwise && count == arity && \
+      HloOpcode::enum_name != HloOpcode::kCompare &&                          \
+      HloOpcode::enum_name != HloOpcode::kComplex) {                          \
+    ops.push_back(HloOpcode::enum_name);                                      \
   }
   XLITE_HLO_OPCODE_LIST(XLITE_COLLECT)
 #undef XLITE_COLLECT
@@ -81,13 +86,13 @@ TEST(ScalarOpsTest, UnaryOpcodesOnEveryType) {
       const int64_t n = input.element_count();
       std::vector<Literal> args;
       args.push_back(std::move(input));
-      ASSERT_TRUE(runner
-                      .Add(OneInstructionModule(
-                               std::string(HloOpcodeString(op)),
-                               Vector(UnaryResultType(op, type), n),
-                               {Vector(type, n)}),
-                           std::move(args))
-                      .ok());
+      ASSERT_TRUE(
+          runner
+              .Add(OneInstructionModule(std::string(HloOpcodeString(op)),
+                                        Vector(UnaryResultType(op, type), n),
+                                        {Vector(type, n)}),
+                   std::move(args))
+              .ok());
     }
   }
   ExpectAgreement(runner, "unary");
@@ -102,12 +107,13 @@ TEST(ScalarOpsTest, BinaryOpcodesOnEveryType) {
       std::vector<Literal> args;
       args.push_back(std::move(lhs));
       args.push_back(std::move(rhs));
-      ASSERT_TRUE(runner
-                      .Add(OneInstructionModule(
-                               std::string(HloOpcodeString(op)),
-                               Vector(type, n), {Vector(type, n), Vector(type, n)}),
-                           std::move(args))
-                      .ok());
+      ASSERT_TRUE(
+          runner
+              .Add(OneInstructionModule(std::string(HloOpcodeString(op)),
+                                        Vector(type, n),
+                                        {Vector(type, n), Vector(type, n)}),
+                   std::move(args))
+              .ok());
     }
   }
   ExpectAgreement(runner, "binary");
@@ -116,8 +122,8 @@ TEST(ScalarOpsTest, BinaryOpcodesOnEveryType) {
 TEST(ScalarOpsTest, CompareEveryDirectionAndComparisonType) {
   DifferentialRunner runner;
   for (const char* direction : {"EQ", "NE", "LT", "LE", "GT", "GE"}) {
-    for (const char* type_attr : {"", "FLOAT", "TOTALORDER", "SIGNED",
-                                  "UNSIGNED"}) {
+    for (const char* type_attr :
+         {"", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}) {
       for (PrimitiveType type : ArrayTypes()) {
         auto [lhs, rhs] = OperandPairs(type, 2000, 3);
         const int64_t n = lhs.element_count();
@@ -126,13 +132,13 @@ TEST(ScalarOpsTest, CompareEveryDirectionAndComparisonType) {
         args.push_back(std::move(rhs));
         std::string attributes = absl::StrCat(", direction=", direction);
         if (*type_attr) absl::StrAppend(&attributes, ", type=", type_attr);
-        ASSERT_TRUE(runner
-                        .Add(OneInstructionModule(
-                                 "compare", Vector(PrimitiveType::kPred, n),
-                                 {Vector(type, n), Vector(type, n)},
-                                 attributes),
-                             std::move(args))
-                        .ok());
+        ASSERT_TRUE(
+            runner
+                .Add(OneInstructionModule(
+                         "compare", Vector(PrimitiveType::kPred, n),
+                         {Vector(type, n), Vector(type, n)}, attributes),
+                     std::move(args))
+                .ok());
       }
     }
   }
@@ -173,11 +179,12 @@ TEST(ScalarOpsTest, SelectAndClampWithArrayAndScalarOperands) {
         clamp_args[0] = std::move(lo);
         clamp_args[2] = std::move(hi);
       }
-      ASSERT_TRUE(runner
-                      .Add(OneInstructionModule("clamp", Vector(type, n),
-                                                {bound, Vector(type, n), bound}),
-                           std::move(clamp_args))
-                      .ok());
+      ASSERT_TRUE(
+          runner
+              .Add(OneInstructionModule("clamp", Vector(type, n),
+                                        {bound, Vector(type, n), bound}),
+                   std::move(clamp_args))
+              .ok());
     }
   }
   ExpectAgreement(runner, "select/clamp");
@@ -194,14 +201,97 @@ TEST(ScalarOpsTest, ComplexFromParts) {
     const PrimitiveType complex = type == PrimitiveType::kF32
                                       ? PrimitiveType::kC64
                                       : PrimitiveType::kC128;
-    ASSERT_TRUE(runner
-                    .Add(OneInstructionModule(
-                             "complex", Vector(complex, n),
-                             {Vector(type, n), Vector(type, n)}),
-                         std::move(args))
-                    .ok());
+    ASSERT_TRUE(
+        runner
+            .Add(OneInstructionModule("complex", Vector(complex, n),
+                                      {Vector(type, n), Vector(type, n)}),
+                 std::move(args))
+            .ok());
   }
   ExpectAgreement(runner, "complex");
+}
+
+// The same kernels without LLVM's optimizer: what is emitted is right by
+// itself, not only after instcombine.
+TEST(ScalarOpsTest, UnoptimizedKernelsAgree) {
+  DifferentialRunner runner(
+      testing::ElementwiseJit::Options{.optimize = false});
+  for (const char* opcode : {"add", "divide", "remainder", "power", "maximum",
+                             "shift-right-arithmetic", "atan2", "multiply"}) {
+    for (PrimitiveType type : ArrayTypes()) {
+      auto [lhs, rhs] = OperandPairs(type, 500, 19);
+      const int64_t n = lhs.element_count();
+      std::vector<Literal> args;
+      args.push_back(std::move(lhs));
+      args.push_back(std::move(rhs));
+      ASSERT_TRUE(
+          runner
+              .Add(OneInstructionModule(opcode, Vector(type, n),
+                                        {Vector(type, n), Vector(type, n)}),
+                   std::move(args))
+              .ok());
+    }
+  }
+  for (const char* opcode : {"exponential", "sign", "round-nearest-even",
+                             "count-leading-zeros", "is-finite"}) {
+    for (PrimitiveType type : ArrayTypes()) {
+      Literal input = UnaryInputs(type, 1000, 20);
+      const int64_t n = input.element_count();
+      std::vector<Literal> args;
+      args.push_back(std::move(input));
+      const PrimitiveType result =
+          std::string(opcode) == "is-finite" ? PrimitiveType::kPred : type;
+      ASSERT_TRUE(runner
+                      .Add(OneInstructionModule(opcode, Vector(result, n),
+                                                {Vector(type, n)}),
+                           std::move(args))
+                      .ok());
+    }
+  }
+  ExpectAgreement(runner, "unoptimized");
+}
+
+// ScalarConstant reads the Literal's storage: the constant's bits are the
+// element's bits, for every type.
+TEST(ScalarOpsTest, ScalarConstantHoldsTheElementBits) {
+  llvm::LLVMContext context;
+  int64_t checked = 0;
+  for (PrimitiveType type : ArrayTypes()) {
+    Literal values = EdgeAndRandom(type, 200, 21);
+    const int bytes = StorageBytes(type);
+    for (int64_t i = 0; i < values.element_count(); ++i) {
+      const uint8_t* storage = values.data().data() + i * bytes;
+      llvm::Constant* c = ScalarConstant(type, storage, context);
+      ASSERT_EQ(c->getType(), ValueType(type, context));
+      std::vector<uint64_t> expected, actual;
+      if (IsComplex(type)) {
+        const int half = bytes / 2;
+        for (int part = 0; part < 2; ++part) {
+          uint64_t bits = 0;
+          std::memcpy(&bits, storage + part * half, half);
+          expected.push_back(bits);
+          actual.push_back(
+              llvm::cast<llvm::ConstantFP>(c->getAggregateElement(part))
+                  ->getValueAPF()
+                  .bitcastToAPInt()
+                  .getZExtValue());
+        }
+      } else if (type == PrimitiveType::kF32 || type == PrimitiveType::kF64) {
+        expected.push_back(values.GetBits(i));
+        actual.push_back(llvm::cast<llvm::ConstantFP>(c)
+                             ->getValueAPF()
+                             .bitcastToAPInt()
+                             .getZExtValue());
+      } else {
+        expected.push_back(values.GetBits(i));
+        actual.push_back(llvm::cast<llvm::ConstantInt>(c)->getZExtValue());
+      }
+      EXPECT_EQ(expected, actual)
+          << PrimitiveTypeName(type) << " element " << i;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 5000);
 }
 
 }  // namespace

@@ -24,23 +24,23 @@ void Binary(const R* x, const R* y, R* out, F f) {
 
 }  // namespace
 
-#define XLITE_UNARY(name, expr)                                    \
-  void xlite_c64_##name(const float* in, float* out) {             \
-    using C = std::complex<float>;                                 \
-    Unary<float>(in, out, [](C x) -> C { return expr; });          \
-  }                                                                \
-  void xlite_c128_##name(const double* in, double* out) {          \
-    using C = std::complex<double>;                                \
-    Unary<double>(in, out, [](C x) -> C { return expr; });         \
+#define XLITE_UNARY(name, expr)                            \
+  void xlite_c64_##name(const float* in, float* out) {     \
+    using C = std::complex<float>;                         \
+    Unary<float>(in, out, [](C x) -> C { return expr; });  \
+  }                                                        \
+  void xlite_c128_##name(const double* in, double* out) {  \
+    using C = std::complex<double>;                        \
+    Unary<double>(in, out, [](C x) -> C { return expr; }); \
   }
-#define XLITE_BINARY(name, expr)                                            \
-  void xlite_c64_##name(const float* x, const float* y, float* out) {      \
-    using C = std::complex<float>;                                          \
-    Binary<float>(x, y, out, [](C x, C y) -> C { return expr; });           \
-  }                                                                         \
-  void xlite_c128_##name(const double* x, const double* y, double* out) {  \
-    using C = std::complex<double>;                                         \
-    Binary<double>(x, y, out, [](C x, C y) -> C { return expr; });          \
+#define XLITE_BINARY(name, expr)                                          \
+  void xlite_c64_##name(const float* x, const float* y, float* out) {     \
+    using C = std::complex<float>;                                        \
+    Binary<float>(x, y, out, [](C x, C y) -> C { return expr; });         \
+  }                                                                       \
+  void xlite_c128_##name(const double* x, const double* y, double* out) { \
+    using C = std::complex<double>;                                       \
+    Binary<double>(x, y, out, [](C x, C y) -> C { return expr; });        \
   }
 
 extern "C" {
@@ -64,7 +64,7 @@ XLITE_UNARY(cos, std::cos(x))
 XLITE_UNARY(tan, std::tan(x))
 XLITE_UNARY(tanh, std::tanh(x))
 XLITE_UNARY(logistic, C(1) / (C(1) + std::exp(-x)))
-XLITE_BINARY(multiply, x * y)
+XLITE_BINARY(multiply, x* y)
 XLITE_BINARY(divide, x / y)
 XLITE_BINARY(power, x == C(0) && y == C(0) ? C(1) : std::pow(x, y))
 
@@ -76,18 +76,23 @@ XLITE_BINARY(power, x == C(0) && y == C(0) ? C(1) : std::pow(x, y))
 namespace xlite::codegen {
 
 const std::vector<RuntimeSymbol>& ScalarRuntimeSymbols() {
-#define XLITE_ENTRY(name)                                                  \
-  {"xlite_c64_" #name, reinterpret_cast<void*>(&xlite_c64_##name)},        \
-      {"xlite_c128_" #name, reinterpret_cast<void*>(&xlite_c128_##name)},
-  static const std::vector<RuntimeSymbol>* const symbols =
-      new std::vector<RuntimeSymbol>{
-          XLITE_ENTRY(abs) XLITE_ENTRY(sign) XLITE_ENTRY(exp)
-              XLITE_ENTRY(expm1) XLITE_ENTRY(log) XLITE_ENTRY(log1p)
-                  XLITE_ENTRY(sqrt) XLITE_ENTRY(rsqrt) XLITE_ENTRY(sin)
-                      XLITE_ENTRY(cos) XLITE_ENTRY(tan) XLITE_ENTRY(tanh)
-                          XLITE_ENTRY(logistic) XLITE_ENTRY(multiply)
-                              XLITE_ENTRY(divide) XLITE_ENTRY(power)};
+  static const std::vector<RuntimeSymbol>* const symbols = [] {
+    auto* table = new std::vector<RuntimeSymbol>;
+#define XLITE_ENTRY(name)                                                \
+  table->push_back(                                                      \
+      {"xlite_c64_" #name, reinterpret_cast<void*>(&xlite_c64_##name)}); \
+  table->push_back(                                                      \
+      {"xlite_c128_" #name, reinterpret_cast<void*>(&xlite_c128_##name)});
+    // clang-format off
+    XLITE_ENTRY(abs) XLITE_ENTRY(sign) XLITE_ENTRY(exp) XLITE_ENTRY(expm1)
+    XLITE_ENTRY(log) XLITE_ENTRY(log1p) XLITE_ENTRY(sqrt) XLITE_ENTRY(rsqrt)
+    XLITE_ENTRY(sin) XLITE_ENTRY(cos) XLITE_ENTRY(tan) XLITE_ENTRY(tanh)
+    XLITE_ENTRY(logistic) XLITE_ENTRY(multiply) XLITE_ENTRY(divide)
+    XLITE_ENTRY(power)
 #undef XLITE_ENTRY
+        // clang-format on
+        return table;
+  }();
   return *symbols;
 }
 

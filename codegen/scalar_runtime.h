@@ -14,11 +14,11 @@
 #include <vector>
 
 extern "C" {
-#define XLITE_SCALAR_RUNTIME_UNARY(name)                       \
-  void xlite_c64_##name(const float* x, float* out);           \
+#define XLITE_SCALAR_RUNTIME_UNARY(name)             \
+  void xlite_c64_##name(const float* x, float* out); \
   void xlite_c128_##name(const double* x, double* out);
-#define XLITE_SCALAR_RUNTIME_BINARY(name)                              \
-  void xlite_c64_##name(const float* x, const float* y, float* out);   \
+#define XLITE_SCALAR_RUNTIME_BINARY(name)                            \
+  void xlite_c64_##name(const float* x, const float* y, float* out); \
   void xlite_c128_##name(const double* x, const double* y, double* out);
 // out[0] = |x| (one component).
 XLITE_SCALAR_RUNTIME_UNARY(abs)

@@ -77,8 +77,7 @@ std::string Describe(const Literal& literal, int64_t i) {
 
 }  // namespace
 
-std::string OneInstructionModule(const std::string& opcode,
-                                 const Shape& result,
+std::string OneInstructionModule(const std::string& opcode, const Shape& result,
                                  const std::vector<Shape>& operands,
                                  const std::string& attributes) {
   std::string text = "HloModule m\n\nENTRY e {\n";
@@ -117,7 +116,8 @@ absl::StatusOr<bool> DifferentialRunner::Add(const std::string& hlo,
   c->module = std::move(*module);
   c->arguments = std::move(arguments);
   c->text = hlo;
-  c->kernel = jit_.AddKernel(*c->module->entry_computation()->root_instruction());
+  c->kernel =
+      jit_.AddKernel(*c->module->entry_computation()->root_instruction());
   cases_.push_back(std::move(c));
   ++counts_.cases;
   return true;
@@ -131,21 +131,22 @@ std::vector<std::string> DifferentialRunner::Check() {
     return failures;
   }
   for (const std::unique_ptr<Case>& c : cases_) {
-    const HloInstruction& root = *c->module->entry_computation()->root_instruction();
+    const HloInstruction& root =
+        *c->module->entry_computation()->root_instruction();
     absl::StatusOr<Literal> expected = EvaluateModule(*c->module, c->arguments);
     if (!c->kernel.ok() || !expected.ok()) {
       if (!c->kernel.ok() && !expected.ok()) {
         ++counts_.both_rejected;
       } else if (!c->kernel.ok()) {
-        failures.push_back(absl::StrCat("emitter rejects what the evaluator "
-                                        "runs: ",
-                                        c->kernel.status().message(), "\n",
-                                        c->text));
+        failures.push_back(
+            absl::StrCat("emitter rejects what the evaluator "
+                         "runs: ",
+                         c->kernel.status().message(), "\n", c->text));
       } else {
-        failures.push_back(absl::StrCat("evaluator rejects what the emitter "
-                                        "compiles: ",
-                                        expected.status().message(), "\n",
-                                        c->text));
+        failures.push_back(
+            absl::StrCat("evaluator rejects what the emitter "
+                         "compiles: ",
+                         expected.status().message(), "\n", c->text));
       }
       continue;
     }
@@ -171,17 +172,17 @@ std::vector<std::string> DifferentialRunner::Check() {
       // Operand elements at i (for same-count operands).
       for (size_t k = 0; k < c->arguments.size(); ++k) {
         const Literal& a = c->arguments[k];
-        const int64_t at = a.element_count() == n ? i
+        const int64_t at = a.element_count() == n   ? i
                            : a.element_count() == 1 ? 0
                                                     : -1;
-        if (at >= 0) absl::StrAppend(&message, "; p", k, " = ", Describe(a, at));
+        if (at >= 0)
+          absl::StrAppend(&message, "; p", k, " = ", Describe(a, at));
       }
       absl::StrAppend(&message, "\n");
     }
     if (mismatches > 0) {
-      failures.push_back(absl::StrCat(mismatches, " of ", n,
-                                      " elements differ in\n", c->text,
-                                      message));
+      failures.push_back(absl::StrCat(
+          mismatches, " of ", n, " elements differ in\n", c->text, message));
     }
   }
   cases_.clear();

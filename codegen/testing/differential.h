@@ -28,18 +28,17 @@ namespace xlite::codegen::testing {
 
 /// "HloModule m, ENTRY e { p0 = ... parameter(0) ... ROOT r = <result>
 /// <opcode>(p0, ...)<attributes> }" (attributes start with ", " if any).
-std::string OneInstructionModule(const std::string& opcode,
-                                 const Shape& result,
+std::string OneInstructionModule(const std::string& opcode, const Shape& result,
                                  const std::vector<Shape>& operands,
                                  const std::string& attributes = "");
 
 class DifferentialRunner {
  public:
   struct Counts {
-    int64_t cases = 0;           // accepted by the verifier
-    int64_t skipped = 0;         // rejected by the verifier
-    int64_t both_rejected = 0;   // evaluator and emitter both report errors
-    int64_t elements = 0;        // result elements compared
+    int64_t cases = 0;          // accepted by the verifier
+    int64_t skipped = 0;        // rejected by the verifier
+    int64_t both_rejected = 0;  // evaluator and emitter both report errors
+    int64_t elements = 0;       // result elements compared
   };
 
   explicit DifferentialRunner(ElementwiseJit::Options options = {});

@@ -64,7 +64,8 @@ ElementwiseJit::ElementwiseJit(Options options)
     return;
   }
   state_->target_machine = std::move(*tm);
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+  auto jit =
+      llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
   if (!jit) {
     state_->init_status = absl::InternalError(ToString(jit.takeError()));
     return;
@@ -106,8 +107,7 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     state_->module->setTargetTriple(
         state_->target_machine->getTargetTriple().str());
   }
-  const int index = static_cast<int>(kernels_.size() +
-                                     state_->pending.size());
+  const int index = static_cast<int>(kernels_.size() + state_->pending.size());
   const std::string name = absl::StrCat("kernel", index);
   llvm::IRBuilder<> b(context);
   auto* type = llvm::FunctionType::get(
@@ -143,14 +143,15 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
   if (instruction.opcode() == HloOpcode::kBitcastConvert &&
       BitWidth(in_type) > BitWidth(out_type)) {
     const int ratio = BitWidth(in_type) / BitWidth(out_type);
-    llvm::Value* value =
-        EmitLoadElement(b, in_type, ElementAddress(b, in_type, operand_base(0), i));
+    llvm::Value* value = EmitLoadElement(
+        b, in_type, ElementAddress(b, in_type, operand_base(0), i));
     for (int k = 0; k < ratio; ++k) {
       llvm::Value* piece =
           EmitBitcastConvertSplit(b, in_type, out_type, value, b.getInt32(k));
-      llvm::Value* at = b.CreateAdd(b.CreateMul(i, b.getInt64(ratio)),
-                                    b.getInt64(k));
-      EmitStoreElement(b, out_type, piece, ElementAddress(b, out_type, out, at));
+      llvm::Value* at =
+          b.CreateAdd(b.CreateMul(i, b.getInt64(ratio)), b.getInt64(k));
+      EmitStoreElement(b, out_type, piece,
+                       ElementAddress(b, out_type, out, at));
     }
   } else if (instruction.opcode() == HloOpcode::kBitcastConvert &&
              BitWidth(in_type) < BitWidth(out_type)) {
@@ -158,8 +159,8 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     llvm::Value* base = operand_base(0);
     std::vector<llvm::Value*> pieces;
     for (int k = 0; k < ratio; ++k) {
-      llvm::Value* at = b.CreateAdd(b.CreateMul(i, b.getInt64(ratio)),
-                                    b.getInt64(k));
+      llvm::Value* at =
+          b.CreateAdd(b.CreateMul(i, b.getInt64(ratio)), b.getInt64(k));
       pieces.push_back(
           EmitLoadElement(b, in_type, ElementAddress(b, in_type, base, at)));
     }
@@ -171,7 +172,8 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     for (int64_t k = 0; k < instruction.operand_count(); ++k) {
       const Shape& shape = instruction.operand(k)->shape();
       const bool broadcast = shape.ElementCount() == 1 && out_count != 1;
-      llvm::Value* at = broadcast ? b.getInt64(0) : static_cast<llvm::Value*>(i);
+      llvm::Value* at =
+          broadcast ? b.getInt64(0) : static_cast<llvm::Value*>(i);
       values.push_back(EmitLoadElement(
           b, shape.element_type(),
           ElementAddress(b, shape.element_type(), operand_base(k), at)));
@@ -179,7 +181,8 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     absl::StatusOr<llvm::Value*> result =
         EmitElementwise(b, instruction, values);
     if (result.ok()) {
-      EmitStoreElement(b, out_type, *result, ElementAddress(b, out_type, out, i));
+      EmitStoreElement(b, out_type, *result,
+                       ElementAddress(b, out_type, out, i));
     } else {
       status = result.status();
     }
@@ -200,9 +203,8 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     llvm::raw_string_ostream ir_os(ir);
     function->print(ir_os);
     function->eraseFromParent();
-    return absl::InternalError(absl::StrCat(instruction.name(),
-                                            ": invalid IR: ", message, "\n",
-                                            ir));
+    return absl::InternalError(
+        absl::StrCat(instruction.name(), ": invalid IR: ", message, "\n", ir));
   }
   state_->pending.push_back(name);
   return index;

@@ -39,21 +39,98 @@ uint64_t F64Bits(double d) {
 // Interesting real values for every float type (converted to each).
 std::vector<double> EdgeDoubles() {
   const double inf = std::numeric_limits<double>::infinity();
-  std::vector<double> v = {
-      0, -0.0, 1, -1, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 0.25, 0.75, 0.1,
-      -0.1, 2, 3, -3, 6, 7, -6.5, 10, 100, 1e-3, 1e-8, 1e10, 1e30, 1e38,
-      3.4028234663852886e38, -3.4028234663852886e38, 3.5e38, 1e300, -1e300,
-      1.1754943508222875e-38, -1.1754943508222875e-38, 1.401298464324817e-45,
-      -1.401298464324817e-45, 1e-40, 5e-324, -5e-324, 2.2250738585072014e-308,
-      inf, -inf, std::ldexp(1.0, 31), -std::ldexp(1.0, 31),
-      std::ldexp(1.0, 31) - 128, std::ldexp(1.0, 32), std::ldexp(1.0, 63),
-      -std::ldexp(1.0, 63), std::ldexp(1.0, 63) - 1024, std::ldexp(1.0, 64),
-      65504, 65519.99, 65520, 448, 464, 480, 57344, 61440, 240, 256, 255.5,
-      -128.5, 127.5, 32767.5, -32768.5, std::ldexp(1.0, -14),
-      std::ldexp(1.0, -24), std::ldexp(1.0, -25), 3 * std::ldexp(1.0, -26),
-      std::ldexp(1.5, -126), std::ldexp(1.0, -127), std::ldexp(1.5, -127),
-      std::ldexp(1.0, -128), M_PI, M_E, 0.999, -0.999, 1.0000001, 88.7,
-      -87.3, 709, 710, -745, 4, 5, 8, 16, 0.125, 0.375, 1.25, 1.75};
+  std::vector<double> v = {0,
+                           -0.0,
+                           1,
+                           -1,
+                           0.5,
+                           -0.5,
+                           1.5,
+                           -1.5,
+                           2.5,
+                           -2.5,
+                           3.5,
+                           0.25,
+                           0.75,
+                           0.1,
+                           -0.1,
+                           2,
+                           3,
+                           -3,
+                           6,
+                           7,
+                           -6.5,
+                           10,
+                           100,
+                           1e-3,
+                           1e-8,
+                           1e10,
+                           1e30,
+                           1e38,
+                           3.4028234663852886e38,
+                           -3.4028234663852886e38,
+                           3.5e38,
+                           1e300,
+                           -1e300,
+                           1.1754943508222875e-38,
+                           -1.1754943508222875e-38,
+                           1.401298464324817e-45,
+                           -1.401298464324817e-45,
+                           1e-40,
+                           5e-324,
+                           -5e-324,
+                           2.2250738585072014e-308,
+                           inf,
+                           -inf,
+                           std::ldexp(1.0, 31),
+                           -std::ldexp(1.0, 31),
+                           std::ldexp(1.0, 31) - 128,
+                           std::ldexp(1.0, 32),
+                           std::ldexp(1.0, 63),
+                           -std::ldexp(1.0, 63),
+                           std::ldexp(1.0, 63) - 1024,
+                           std::ldexp(1.0, 64),
+                           65504,
+                           65519.99,
+                           65520,
+                           448,
+                           464,
+                           480,
+                           57344,
+                           61440,
+                           240,
+                           256,
+                           255.5,
+                           -128.5,
+                           127.5,
+                           32767.5,
+                           -32768.5,
+                           std::ldexp(1.0, -14),
+                           std::ldexp(1.0, -24),
+                           std::ldexp(1.0, -25),
+                           3 * std::ldexp(1.0, -26),
+                           std::ldexp(1.5, -126),
+                           std::ldexp(1.0, -127),
+                           std::ldexp(1.5, -127),
+                           std::ldexp(1.0, -128),
+                           M_PI,
+                           M_E,
+                           0.999,
+                           -0.999,
+                           1.0000001,
+                           88.7,
+                           -87.3,
+                           709,
+                           710,
+                           -745,
+                           4,
+                           5,
+                           8,
+                           16,
+                           0.125,
+                           0.375,
+                           1.25,
+                           1.75};
   return v;
 }
 
@@ -61,18 +138,17 @@ std::vector<Element> FloatEdges(PrimitiveType type) {
   std::vector<Element> out;
   if (type == PrimitiveType::kF64) {
     for (double d : EdgeDoubles()) out.push_back({F64Bits(d)});
-    for (uint64_t b : {0x7FF8000000000000ull, 0xFFF8000000000000ull,
-                       0x7FF0000000000001ull, 0x7FF8000000001234ull,
-                       0xFFF4000000000000ull, 0x7FEFFFFFFFFFFFFFull,
-                       0x000FFFFFFFFFFFFFull, 0x0000000000000001ull}) {
+    for (uint64_t b :
+         {0x7FF8000000000000ull, 0xFFF8000000000000ull, 0x7FF0000000000001ull,
+          0x7FF8000000001234ull, 0xFFF4000000000000ull, 0x7FEFFFFFFFFFFFFFull,
+          0x000FFFFFFFFFFFFFull, 0x0000000000000001ull}) {
       out.push_back({b});
     }
     return out;
   }
   for (double d : EdgeDoubles()) {
-    out.push_back({type == PrimitiveType::kF32
-                       ? F32Bits(static_cast<float>(d))
-                       : EncodeFromF64(type, d)});
+    out.push_back({type == PrimitiveType::kF32 ? F32Bits(static_cast<float>(d))
+                                               : EncodeFromF64(type, d)});
   }
   if (type == PrimitiveType::kF32) {
     for (uint64_t b : {0x7FC00000u, 0xFFC00000u, 0x7F800001u, 0x7FC01234u,
@@ -81,10 +157,10 @@ std::vector<Element> FloatEdges(PrimitiveType type) {
       out.push_back({b});
     }
   } else {
-    for (uint64_t b : {0x0u, 0x8000u, 0x1u, 0x8001u, 0x3FFu, 0x400u, 0x7BFFu,
-                       0x7C00u, 0xFC00u, 0x7C01u, 0x7E00u, 0xFE00u, 0x7F80u,
-                       0xFF80u, 0x7F81u, 0x7FC0u, 0x7Fu, 0x80u, 0x7F7Fu,
-                       0x3C00u, 0x3F80u, 0xBF80u, 0xBC00u, 0xFFFFu}) {
+    for (uint64_t b : {0x0u,    0x8000u, 0x1u,    0x8001u, 0x3FFu,  0x400u,
+                       0x7BFFu, 0x7C00u, 0xFC00u, 0x7C01u, 0x7E00u, 0xFE00u,
+                       0x7F80u, 0xFF80u, 0x7F81u, 0x7FC0u, 0x7Fu,   0x80u,
+                       0x7F7Fu, 0x3C00u, 0x3F80u, 0xBF80u, 0xBC00u, 0xFFFFu}) {
       out.push_back({b & Mask(type)});
     }
   }
@@ -94,9 +170,9 @@ std::vector<Element> FloatEdges(PrimitiveType type) {
 std::vector<Element> IntEdges(PrimitiveType type) {
   const int w = BitWidth(type);
   const bool is_signed = IsSignedInteger(type);
-  std::vector<int64_t> values = {0, 1, 2, 3, -1, -2, -3, w - 1, w, w + 1,
-                                 2 * w, 5, 7, 8, 13, 16, 31, 32, 33, 63, 64,
-                                 65, 100, -100, 127, 128, 255};
+  std::vector<int64_t> values = {
+      0,  1,  2,  3,  -1, -2, -3, w - 1, w,   w + 1, 2 * w, 5,   7,  8,
+      13, 16, 31, 32, 33, 63, 64, 65,    100, -100,  127,   128, 255};
   const uint64_t mask = Mask(type);
   std::vector<Element> out;
   for (int64_t v : values) out.push_back({static_cast<uint64_t>(v) & mask});
@@ -180,9 +256,8 @@ std::vector<Element> EdgeAndRandomElements(PrimitiveType type, int64_t count,
 
 Literal AllBitPatterns(PrimitiveType type) {
   std::vector<Element> values;
-  const uint64_t n = type == PrimitiveType::kPred
-                         ? 2
-                         : uint64_t{1} << BitWidth(type);
+  const uint64_t n =
+      type == PrimitiveType::kPred ? 2 : uint64_t{1} << BitWidth(type);
   for (uint64_t v = 0; v < n; ++v) values.push_back({v});
   return FromElements(type, values);
 }
