@@ -82,16 +82,25 @@ const std::vector<RuntimeSymbol>& ScalarRuntimeSymbols() {
   table->push_back(                                                      \
       {"xlite_c64_" #name, reinterpret_cast<void*>(&xlite_c64_##name)}); \
   table->push_back(                                                      \
-      {"xlite_c128_" #name, reinterpret_cast<void*>(&xlite_c128_##name)});
-    // clang-format off
-    XLITE_ENTRY(abs) XLITE_ENTRY(sign) XLITE_ENTRY(exp) XLITE_ENTRY(expm1)
-    XLITE_ENTRY(log) XLITE_ENTRY(log1p) XLITE_ENTRY(sqrt) XLITE_ENTRY(rsqrt)
-    XLITE_ENTRY(sin) XLITE_ENTRY(cos) XLITE_ENTRY(tan) XLITE_ENTRY(tanh)
-    XLITE_ENTRY(logistic) XLITE_ENTRY(multiply) XLITE_ENTRY(divide)
-    XLITE_ENTRY(power)
+      {"xlite_c128_" #name, reinterpret_cast<void*>(&xlite_c128_##name)})
+    XLITE_ENTRY(abs);
+    XLITE_ENTRY(sign);
+    XLITE_ENTRY(exp);
+    XLITE_ENTRY(expm1);
+    XLITE_ENTRY(log);
+    XLITE_ENTRY(log1p);
+    XLITE_ENTRY(sqrt);
+    XLITE_ENTRY(rsqrt);
+    XLITE_ENTRY(sin);
+    XLITE_ENTRY(cos);
+    XLITE_ENTRY(tan);
+    XLITE_ENTRY(tanh);
+    XLITE_ENTRY(logistic);
+    XLITE_ENTRY(multiply);
+    XLITE_ENTRY(divide);
+    XLITE_ENTRY(power);
 #undef XLITE_ENTRY
-        // clang-format on
-        return table;
+    return table;
   }();
   return *symbols;
 }
