@@ -50,10 +50,25 @@ absl::StatusOr<llvm::Value*> EmitConvert(llvm::IRBuilderBase& b,
 /// bitcast-convert, reduce-precision, complex, real, imag, is-finite,
 /// atan2, erf, ...) — from its operands' values (one per operand, in
 /// operand order; select's predicate is i1). Unimplemented with the
-/// instruction's name for anything else.
+/// instruction's name for anything else, for an opcode the evaluator does
+/// not define on the operand type (e.g. remainder of c64), and for a
+/// bitcast-convert between widths (see EmitBitcastConvertSplit/Join).
 absl::StatusOr<llvm::Value*> EmitElementwise(
     llvm::IRBuilderBase& b, const HloInstruction& instruction,
     absl::Span<llvm::Value* const> operands);
+
+/// bitcast-convert between types of different widths, which is not one
+/// element to one element: a wide element is a little-endian stream of
+/// narrow ones (the lowest bits first), as the evaluator defines it. Split:
+/// piece `index` (an integer value, 0 <= index < from_bits / to_bits) of the
+/// `from` value, as a `to` value. Join: the `to` value made of `pieces` (the
+/// to_bits / from_bits consecutive `from` values, lowest first).
+llvm::Value* EmitBitcastConvertSplit(llvm::IRBuilderBase& b, PrimitiveType from,
+                                     PrimitiveType to, llvm::Value* value,
+                                     llvm::Value* index);
+llvm::Value* EmitBitcastConvertJoin(llvm::IRBuilderBase& b, PrimitiveType from,
+                                    PrimitiveType to,
+                                    absl::Span<llvm::Value* const> pieces);
 
 }  // namespace xlite::codegen
 

@@ -224,8 +224,10 @@ absl::StatusOr<Literal> EvalStochasticConvert(const HloInstruction& hlo,
   const int to_bits = BitWidth(to);
   const double scale = std::ldexp(1.0, random_bits);
   const double random_max = std::ldexp(1.0, random_bits) - 1;
-  const int64_t min = -(int64_t{1} << (to_bits - 1));
-  const int64_t max = (int64_t{1} << (to_bits - 1)) - 1;
+  // -2^(N-1) and 2^(N-1) - 1, without signed overflow at N = 64.
+  const uint64_t top = uint64_t{1} << (to_bits - 1);
+  const int64_t min = static_cast<int64_t>(~(top - 1));
+  const int64_t max = static_cast<int64_t>(top - 1);
   Literal out(hlo.shape());
   for (int64_t i = 0; i < out.element_count(); ++i) {
     const double x = operand.GetAsDouble(i);
