@@ -83,8 +83,8 @@ void Fft(int32_t fft_type, const void* in_ptr, void* out_ptr, int64_t batch,
           // X[-k] over all transformed dimensions: the mirrored row.
           int64_t mirrored_row = 0;
           for (int64_t d = 0; d < rank - 1; ++d) {
-            mirrored_row = mirrored_row * lengths[d] +
-                           (lengths[d] - idx[d]) % lengths[d];
+            mirrored_row =
+                mirrored_row * lengths[d] + (lengths[d] - idx[d]) % lengths[d];
           }
           for (int64_t j = 0; j < last; ++j) {
             if (j < half) {

@@ -49,11 +49,11 @@ void CheckFft(bool double_precision, int32_t fft_type,
       out = in;
       break;
   }
-  const std::string hlo = absl::StrCat(
-      "HloModule m\nENTRY e {\n  p = ", in.ToString(false),
-      " parameter(0)\n  ROOT f = ", out.ToString(false),
-      " fft(p), fft_type=", kFftTypeNames[fft_type], ", fft_length={",
-      absl::StrJoin(lengths, ","), "}\n}\n");
+  const std::string hlo =
+      absl::StrCat("HloModule m\nENTRY e {\n  p = ", in.ToString(false),
+                   " parameter(0)\n  ROOT f = ", out.ToString(false),
+                   " fft(p), fft_type=", kFftTypeNames[fft_type],
+                   ", fft_length={", absl::StrJoin(lengths, ","), "}\n}\n");
   SCOPED_TRACE(hlo);
   const Literal input = RandomLiteral(in, rng);
   absl::StatusOr<Literal> want = EvaluateHlo(hlo, {&input, 1});
@@ -62,8 +62,8 @@ void CheckFft(bool double_precision, int32_t fft_type,
   for (size_t d = 0; d + fft_rank < dims.size(); ++d) batch *= dims[d];
   Literal got(out);
   ASSERT_EQ(xlite_cpu_fft(static_cast<int32_t>(complex_type), fft_type,
-                          input.data().data(), got.mutable_data().data(),
-                          batch, fft_rank, lengths.data()),
+                          input.data().data(), got.mutable_data().data(), batch,
+                          fft_rank, lengths.data()),
             xlite::cpu::kStatusOk);
   EXPECT_TRUE(Near(*want, got));
 }
@@ -71,10 +71,9 @@ void CheckFft(bool double_precision, int32_t fft_type,
 TEST(Fft, EveryTypeRankAndLengthMatchesTheEvaluator) {
   std::mt19937_64 rng(1);
   const std::vector<std::pair<std::vector<int64_t>, int64_t>> cases = {
-      {{8}, 1},          {{1}, 1},           {{3, 7}, 1},
-      {{2, 64}, 1},      {{100}, 1},         {{13}, 1},
-      {{1, 8}, 2},       {{3, 4, 6}, 2},     {{5, 9}, 2},
-      {{2, 3, 5, 4}, 3}, {{4, 2, 1, 3}, 3},  {{2, 6, 1}, 2},
+      {{8}, 1},         {{1}, 1},          {{3, 7}, 1},       {{2, 64}, 1},
+      {{100}, 1},       {{13}, 1},         {{1, 8}, 2},       {{3, 4, 6}, 2},
+      {{5, 9}, 2},      {{2, 3, 5, 4}, 3}, {{4, 2, 1, 3}, 3}, {{2, 6, 1}, 2},
       {{2, 16, 16}, 2},
   };
   for (bool double_precision : {false, true}) {

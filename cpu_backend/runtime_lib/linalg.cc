@@ -120,9 +120,9 @@ int32_t Trsm(const void* a, const void* b, void* x, int64_t batch, int64_t m,
 }  // namespace
 
 // C linkage: the global functions runtime_lib.h declares.
-extern "C" int32_t xlite_cpu_cholesky(int32_t type, const void* a,
-                                      void* factor, int32_t* info,
-                                      int64_t batch, int64_t n, int32_t lower,
+extern "C" int32_t xlite_cpu_cholesky(int32_t type, const void* a, void* factor,
+                                      int32_t* info, int64_t batch, int64_t n,
+                                      int32_t lower,
                                       int32_t keep_other_triangle,
                                       int32_t col_major) {
   if (batch < 0 || n < 0) return kStatusInvalidArgument;

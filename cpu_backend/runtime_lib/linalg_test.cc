@@ -25,8 +25,7 @@ using rtlib_test::RandomLiteral;
 using rtlib_test::TransposeMatrices;
 
 constexpr PrimitiveType kTypes[] = {PrimitiveType::kF32, PrimitiveType::kF64,
-                                    PrimitiveType::kC64,
-                                    PrimitiveType::kC128};
+                                    PrimitiveType::kC64, PrimitiveType::kC128};
 
 std::string LapackPrefix(PrimitiveType t) {
   switch (t) {
@@ -61,7 +60,8 @@ std::vector<uint8_t> Bytes(const Literal& l, int64_t rows, int64_t cols,
                            bool col_major) {
   if (!col_major) return l.data();
   const int64_t w = StorageBytes(l.shape().element_type());
-  const int64_t batch = rows * cols == 0 ? 0 : l.element_count() / (rows * cols);
+  const int64_t batch =
+      rows * cols == 0 ? 0 : l.element_count() / (rows * cols);
   return TransposeMatrices(l.data(), batch, rows, cols, w);
 }
 
@@ -80,8 +80,8 @@ Literal Back(const Shape& shape, const std::vector<uint8_t>& bytes,
 
 // Hermitian positive definite matrices (M M^H + n I) in the triangle
 // `lower` says; random values in the other one, which must not be read.
-Literal RandomSpd(PrimitiveType t, const std::vector<int64_t>& batch,
-                  int64_t n, bool lower, std::mt19937_64& rng) {
+Literal RandomSpd(PrimitiveType t, const std::vector<int64_t>& batch, int64_t n,
+                  bool lower, std::mt19937_64& rng) {
   const Shape shape = MatrixShape(t, batch, n, n);
   const Literal m = RandomLiteral(shape, rng);
   Literal out = RandomLiteral(shape, rng);
@@ -140,8 +140,7 @@ std::string PotrfHlo(const Shape& a, const std::vector<int64_t>& batch,
       " parameter(0)\n  ROOT c = (", a.ToString(false), ", ",
       info.ToString(false), ") custom-call(p), custom_call_target=\"lapack_",
       LapackPrefix(a.element_type()),
-      "potrf_ffi\", backend_config={uplo = ", lower ? 76 : 85,
-      " : ui8}\n}\n");
+      "potrf_ffi\", backend_config={uplo = ", lower ? 76 : 85, " : ui8}\n}\n");
 }
 
 TEST(Cholesky, PotrfMatchesTheEvaluator) {
@@ -180,11 +179,33 @@ TEST(Cholesky, NotPositiveDefiniteReportsTheColumnAndNaNs) {
   for (PrimitiveType t : kTypes) {
     // Pivots 4, 1, then 0.5 - 1 - 0 < 0 in column 2 (info 3); the second
     // matrix has a NaN pivot in column 0 (info 1), the third is fine.
-    Literal a = Literal::FromDoubles(
-        MatrixShape(t, {3}, 3, 3),
-        {4, 0, 0, 2, 2, 0, 2, 1, 0.5,                //
-         std::nan(""), 0, 0, 1, 2, 0, 0, 0, 1,       //
-         4, 0, 0, 2, 5, 0, 0, 1, 2});
+    Literal a = Literal::FromDoubles(MatrixShape(t, {3}, 3, 3), {4,
+                                                                 0,
+                                                                 0,
+                                                                 2,
+                                                                 2,
+                                                                 0,
+                                                                 2,
+                                                                 1,
+                                                                 0.5,  //
+                                                                 std::nan(""),
+                                                                 0,
+                                                                 0,
+                                                                 1,
+                                                                 2,
+                                                                 0,
+                                                                 0,
+                                                                 0,
+                                                                 1,  //
+                                                                 4,
+                                                                 0,
+                                                                 0,
+                                                                 2,
+                                                                 5,
+                                                                 0,
+                                                                 0,
+                                                                 1,
+                                                                 2});
     CheckCholesky(PotrfHlo(a.shape(), {3}, true), a, {3}, 3, true, true);
   }
 }
@@ -224,11 +245,11 @@ void CheckTrsm(const std::string& hlo, const Literal& a, const Literal& b,
     SCOPED_TRACE(col_major ? "column-major" : "row-major");
     const std::vector<uint8_t> a_bytes = Bytes(a, s, s, col_major);
     std::vector<uint8_t> x = Bytes(b, m, n, col_major);
-    ASSERT_EQ(xlite_cpu_trsm(static_cast<int32_t>(a.shape().element_type()),
-                             a_bytes.data(), x.data(), x.data(), Product(batch),
-                             m, n, c.left, c.lower, c.transpose, c.unit,
-                             col_major),
-              xlite::cpu::kStatusOk);
+    ASSERT_EQ(
+        xlite_cpu_trsm(static_cast<int32_t>(a.shape().element_type()),
+                       a_bytes.data(), x.data(), x.data(), Product(batch), m, n,
+                       c.left, c.lower, c.transpose, c.unit, col_major),
+        xlite::cpu::kStatusOk);
     EXPECT_TRUE(Near(*want, Back(b.shape(), x, m, n, col_major))) << hlo;
   }
 }
@@ -241,9 +262,8 @@ TEST(Trsm, LapackCustomCallMatchesTheEvaluator) {
       for (int32_t trans = 1; trans <= 3; ++trans) {
         const TrsmCase c{(bits & 1) != 0, (bits & 2) != 0, (bits & 4) != 0,
                          trans};
-        const std::vector<int64_t> batch = bits % 3 == 0
-                                               ? std::vector<int64_t>{}
-                                               : std::vector<int64_t>{2};
+        const std::vector<int64_t> batch =
+            bits % 3 == 0 ? std::vector<int64_t>{} : std::vector<int64_t>{2};
         const int64_t m = 5, n = 3, s = c.left ? m : n;
         SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(t), " left=", c.left,
                                   " lower=", c.lower, " unit=", c.unit,
@@ -254,9 +274,9 @@ TEST(Trsm, LapackCustomCallMatchesTheEvaluator) {
             "HloModule m\nENTRY e {\n  a = ", a.shape().ToString(false),
             " parameter(0)\n  b = ", b.shape().ToString(false),
             " parameter(1)\n  ROOT x = ", b.shape().ToString(false),
-            " custom-call(a, b), custom_call_target=\"lapack_",
-            LapackPrefix(t), "trsm_ffi\", backend_config={diag = ",
-            c.unit ? 85 : 78, " : ui8, side = ", c.left ? 76 : 82,
+            " custom-call(a, b), custom_call_target=\"lapack_", LapackPrefix(t),
+            "trsm_ffi\", backend_config={diag = ", c.unit ? 85 : 78,
+            " : ui8, side = ", c.left ? 76 : 82,
             " : ui8, trans_x = ", static_cast<int>(kTrans[trans]),
             " : ui8, uplo = ", c.lower ? 76 : 85, " : ui8}\n}\n");
         CheckTrsm(hlo, a, b, batch, m, n, c);
@@ -291,12 +311,12 @@ TEST(Trsm, TheOpcodeMatchesTheEvaluator) {
 
 TEST(Trsm, RejectsBadArguments) {
   float x = 1;
-  EXPECT_EQ(xlite_cpu_trsm(xlite::cpu::kTypeF32, &x, &x, &x, 1, 1, 1, 1, 1, 0,
-                           0, 0),
-            xlite::cpu::kStatusInvalidArgument);
-  EXPECT_EQ(xlite_cpu_trsm(xlite::cpu::kTypeF16, &x, &x, &x, 1, 1, 1, 1, 1, 1,
-                           0, 0),
-            xlite::cpu::kStatusUnsupportedType);
+  EXPECT_EQ(
+      xlite_cpu_trsm(xlite::cpu::kTypeF32, &x, &x, &x, 1, 1, 1, 1, 1, 0, 0, 0),
+      xlite::cpu::kStatusInvalidArgument);
+  EXPECT_EQ(
+      xlite_cpu_trsm(xlite::cpu::kTypeF16, &x, &x, &x, 1, 1, 1, 1, 1, 1, 0, 0),
+      xlite::cpu::kStatusUnsupportedType);
 }
 
 // ----------------------------------------------------------------------------
@@ -307,7 +327,11 @@ TEST(Qr, GeqrfMatchesTheEvaluator) {
   for (PrimitiveType t : kTypes) {
     for (const auto& [batch, m, n] :
          std::vector<std::tuple<std::vector<int64_t>, int64_t, int64_t>>{
-             {{}, 3, 2}, {{}, 2, 3}, {{2}, 5, 5}, {{2, 3}, 6, 4}, {{}, 1, 1},
+             {{}, 3, 2},
+             {{}, 2, 3},
+             {{2}, 5, 5},
+             {{2, 3}, 6, 4},
+             {{}, 1, 1},
              {{}, 30, 20}}) {
       SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(t), " ", m, "x", n));
       const Literal a = RandomLiteral(MatrixShape(t, batch, m, n), rng);
@@ -341,15 +365,15 @@ TEST(Qr, GeqrfMatchesTheEvaluator) {
 TEST(Qr, OrgqrMatchesTheEvaluator) {
   std::mt19937_64 rng(6);
   for (PrimitiveType t : kTypes) {
-    for (const auto& [batch, m, n, p] :
-         std::vector<std::tuple<std::vector<int64_t>, int64_t, int64_t,
-                                int64_t>>{{{}, 3, 2, 2},
-                                          {{2}, 5, 5, 5},
-                                          {{2, 2}, 6, 4, 2},
-                                          {{}, 4, 3, 0},
-                                          {{}, 25, 12, 12}}) {
-      SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(t), " ", m, "x", n, " p=",
-                                p));
+    for (const auto& [batch, m, n, p] : std::vector<
+             std::tuple<std::vector<int64_t>, int64_t, int64_t, int64_t>>{
+             {{}, 3, 2, 2},
+             {{2}, 5, 5, 5},
+             {{2, 2}, 6, 4, 2},
+             {{}, 4, 3, 0},
+             {{}, 25, 12, 12}}) {
+      SCOPED_TRACE(
+          absl::StrCat(PrimitiveTypeName(t), " ", m, "x", n, " p=", p));
       const Literal a = RandomLiteral(MatrixShape(t, batch, m, n), rng);
       std::vector<int64_t> tau_dims = batch;
       tau_dims.push_back(p);

@@ -26,8 +26,8 @@ void MatMul(const T* lhs, const T* rhs, T* out, int64_t batch, int64_t m,
     // A transposed operand is the row-major map of its stored shape,
     // transposed: Eigen's GEMM packs either without a copy.
     if (!transpose_lhs && !transpose_rhs) {
-      z.noalias() = Eigen::Map<const Matrix>(x, m, k) *
-                    Eigen::Map<const Matrix>(y, k, n);
+      z.noalias() =
+          Eigen::Map<const Matrix>(x, m, k) * Eigen::Map<const Matrix>(y, k, n);
     } else if (transpose_lhs && !transpose_rhs) {
       z.noalias() = Eigen::Map<const Matrix>(x, k, m).transpose() *
                     Eigen::Map<const Matrix>(y, k, n);

@@ -48,8 +48,8 @@ void Check(const Case& c, std::mt19937_64& rng) {
   Literal got(out_shape);
   ASSERT_EQ(xlite_cpu_matmul(static_cast<int32_t>(c.type),
                              args[0].data().data(), args[1].data().data(),
-                             got.mutable_data().data(), c.batch, c.m, c.k,
-                             c.n, c.transpose_lhs, c.transpose_rhs),
+                             got.mutable_data().data(), c.batch, c.m, c.k, c.n,
+                             c.transpose_lhs, c.transpose_rhs),
             xlite::cpu::kStatusOk);
   EXPECT_TRUE(Near(*want, got)) << hlo;
 }
@@ -60,12 +60,10 @@ TEST(Matmul, MatchesTheEvaluatorForEveryTypeAndTransposition) {
                              PrimitiveType::kC64, PrimitiveType::kC128}) {
     for (int tl = 0; tl < 2; ++tl) {
       for (int tr = 0; tr < 2; ++tr) {
-        for (const auto& [batch, m, k, n] :
-             std::vector<std::array<int64_t, 4>>{
+        for (const auto& [batch, m, k, n] : std::vector<std::array<int64_t, 4>>{
                  {1, 1, 1, 1}, {3, 5, 7, 2}, {2, 33, 65, 17}, {1, 4, 0, 3}}) {
-          SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(type), " tl=", tl,
-                                    " tr=", tr, " ", batch, "x", m, "x", k,
-                                    "x", n));
+          SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(type), " tl=", tl, " tr=",
+                                    tr, " ", batch, "x", m, "x", k, "x", n));
           Check({type, batch, m, k, n, tl == 1, tr == 1}, rng);
         }
       }
@@ -80,12 +78,12 @@ TEST(Matmul, LargeF32ProductStaysWithinTheCorpusTolerance) {
 
 TEST(Matmul, RejectsOtherTypesAndNegativeSizes) {
   float x = 1;
-  EXPECT_EQ(xlite_cpu_matmul(static_cast<int32_t>(PrimitiveType::kS32), &x,
-                             &x, &x, 1, 1, 1, 1, 0, 0),
+  EXPECT_EQ(xlite_cpu_matmul(static_cast<int32_t>(PrimitiveType::kS32), &x, &x,
+                             &x, 1, 1, 1, 1, 0, 0),
             xlite::cpu::kStatusUnsupportedType);
-  EXPECT_EQ(xlite_cpu_matmul(xlite::cpu::kTypeF32, &x, &x, &x, 1, -1, 1, 1,
-                             0, 0),
-            xlite::cpu::kStatusInvalidArgument);
+  EXPECT_EQ(
+      xlite_cpu_matmul(xlite::cpu::kTypeF32, &x, &x, &x, 1, -1, 1, 1, 0, 0),
+      xlite::cpu::kStatusInvalidArgument);
 }
 
 }  // namespace

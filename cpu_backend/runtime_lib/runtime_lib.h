@@ -60,10 +60,10 @@ inline constexpr int32_t kStatusInvalidArgument = 1;
 inline constexpr int32_t kStatusUnsupportedType = 2;
 
 /// fft_type codes (= XLA's FftType proto values and xlite's FftType order).
-inline constexpr int32_t kFftForward = 0;         // FFT
-inline constexpr int32_t kFftInverse = 1;         // IFFT
-inline constexpr int32_t kFftRealForward = 2;     // RFFT
-inline constexpr int32_t kFftRealInverse = 3;     // IRFFT
+inline constexpr int32_t kFftForward = 0;      // FFT
+inline constexpr int32_t kFftInverse = 1;      // IFFT
+inline constexpr int32_t kFftRealForward = 2;  // RFFT
+inline constexpr int32_t kFftRealInverse = 3;  // IRFFT
 
 /// Transpose codes of xlite_cpu_trsm (= xlite's TriangularSolveTranspose).
 inline constexpr int32_t kTrsmNoTranspose = 1;
@@ -102,15 +102,16 @@ int32_t xlite_cpu_sort(int64_t num_operands, void** buffers,
 
 /// Top-k over the last dimension: `input` is [rows, n] of `type`;
 /// `values` gets [rows, k] of `type` and `indices` [rows, k] of
-/// `index_type` (any integer type; s32 in XLA's TopK) — for each row the k
-/// largest (`largest` != 0) or smallest elements in XLA's total order
-/// (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN for floats; by value for
-/// integers and pred), ties by lower index first. Complex elements all
-/// compare equal (index order), as in the evaluator. Serves the `topk`
-/// opcode and the "TopK" custom call (largest unless its comparator is LT
-/// or LE). Every array type but the sub-byte integers is handled.
-int32_t xlite_cpu_topk(int32_t type, const void* input, int64_t rows,
-                       int64_t n, int64_t k, int32_t largest, void* values,
+/// `index_type` (an integer type of 8 to 64 bits; s32 in XLA's TopK): for
+/// each row the k largest (`largest` != 0) or smallest elements in XLA's
+/// total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN for floats;
+/// by value for integers and pred), ties by lower index first. Complex
+/// elements all compare equal (index order), as in the evaluator. Serves
+/// the `topk` opcode and the "TopK" custom call (largest unless its
+/// comparator is LT or LE). Every array type is handled (sub-byte integers
+/// one per byte). Returns kStatusInvalidArgument unless 0 <= k <= n.
+int32_t xlite_cpu_topk(int32_t type, const void* input, int64_t rows, int64_t n,
+                       int64_t k, int32_t largest, void* values,
                        int32_t index_type, void* indices);
 
 // ---------------------------------------------------------------------------
@@ -164,17 +165,16 @@ int32_t xlite_cpu_trsm(int32_t type, const void* a, const void* b, void* x,
 /// `taus` is always dense [batch, min(m, n)]; `col_major` applies to a and
 /// qr. `qr` may alias `a`.
 int32_t xlite_cpu_geqrf(int32_t type, const void* a, void* qr, void* taus,
-                        int64_t batch, int64_t m, int64_t n,
-                        int32_t col_major);
+                        int64_t batch, int64_t m, int64_t n, int32_t col_major);
 
 /// The product of Householder reflectors (LAPACK orgqr; the
 /// "ProductOfElementaryHouseholderReflectors" custom call): `a` [batch, m,
 /// n] holds reflector vectors below its diagonal as geqrf leaves them,
 /// `taus` [batch, p] with m >= n >= p; `q` [batch, m, n] gets the first n
 /// columns of H(0) H(1) ... H(p-1). `q` may alias `a`.
-int32_t xlite_cpu_orgqr(int32_t type, const void* a, const void* taus,
-                        void* q, int64_t batch, int64_t m, int64_t n,
-                        int64_t p, int32_t col_major);
+int32_t xlite_cpu_orgqr(int32_t type, const void* a, const void* taus, void* q,
+                        int64_t batch, int64_t m, int64_t n, int64_t p,
+                        int32_t col_major);
 
 // ---------------------------------------------------------------------------
 // FFT (fft.cc)

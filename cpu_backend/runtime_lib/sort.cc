@@ -118,10 +118,8 @@ int64_t OrderKey(int32_t type, const uint8_t* p) {
   }
 }
 
-bool IsIntegerType(int32_t type) {
-  return (type >= kTypeS8 && type <= kTypeU64) || (type >= 21 && type <= 22) ||
-         (type >= 26 && type <= 27) || (type >= 30 && type <= 31);
-}
+// The index types top-k writes: the integers of 8 to 64 bits.
+bool IsIndexType(int32_t type) { return type >= kTypeS8 && type <= kTypeU64; }
 
 // Stores `v` as an element of the integer `type` (wrapping, as a convert).
 void StoreIndex(int32_t type, int64_t v, uint8_t* p) {
@@ -207,12 +205,12 @@ extern "C" int32_t xlite_cpu_sort(int64_t num_operands, void** buffers,
   return kStatusOk;
 }
 
-extern "C" int32_t xlite_cpu_topk(int32_t type, const void* input,
-                                  int64_t rows, int64_t n, int64_t k,
-                                  int32_t largest, void* values,
-                                  int32_t index_type, void* indices) {
+extern "C" int32_t xlite_cpu_topk(int32_t type, const void* input, int64_t rows,
+                                  int64_t n, int64_t k, int32_t largest,
+                                  void* values, int32_t index_type,
+                                  void* indices) {
   const int w = ElementBytes(type);
-  if (w == 0 || !IsIntegerType(index_type)) return kStatusUnsupportedType;
+  if (w == 0 || !IsIndexType(index_type)) return kStatusUnsupportedType;
   if (rows < 0 || n < 0 || k < 0 || k > n) return kStatusInvalidArgument;
   if (rows * k > 0 &&
       (input == nullptr || values == nullptr || indices == nullptr)) {

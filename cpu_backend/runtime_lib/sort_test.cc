@@ -74,10 +74,10 @@ void CheckSort(std::vector<Literal> operands, int64_t dim,
     names.push_back(absl::StrCat("p", i));
     shapes.push_back(operands[i].shape().ToString(false));
   }
-  const std::string result = operands.size() == 1
-                                 ? shapes[0]
-                                 : absl::StrCat("(", absl::StrJoin(shapes, ", "),
-                                                ")");
+  const std::string result =
+      operands.size() == 1
+          ? shapes[0]
+          : absl::StrCat("(", absl::StrJoin(shapes, ", "), ")");
   const std::string hlo = absl::StrCat(
       "HloModule m\n", comparator, "\nENTRY e {\n", absl::StrJoin(params, ""),
       "  ROOT s = ", result, " sort(", absl::StrJoin(names, ", "),
@@ -94,12 +94,11 @@ void CheckSort(std::vector<Literal> operands, int64_t dim,
     buffers.push_back(o.mutable_data().data());
     bytes.push_back(StorageBytes(o.shape().element_type()));
   }
-  ASSERT_EQ(xlite_cpu_sort(operands.size(), buffers.data(), bytes.data(),
-                           outer, shape.dimensions(dim), inner, stable, less),
+  ASSERT_EQ(xlite_cpu_sort(operands.size(), buffers.data(), bytes.data(), outer,
+                           shape.dimensions(dim), inner, stable, less),
             xlite::cpu::kStatusOk);
   for (size_t i = 0; i < operands.size(); ++i) {
-    const Literal& w =
-        operands.size() == 1 ? *want : want->tuple_elements()[i];
+    const Literal& w = operands.size() == 1 ? *want : want->tuple_elements()[i];
     EXPECT_TRUE(Near(w, operands[i])) << "operand " << i << "\n" << hlo;
   }
 }
@@ -166,8 +165,8 @@ TEST(Sort, StableSortKeepsTiesInOrderAcrossOperands) {
 }
 
 TEST(Sort, StableTiesByHand) {
-  Literal keys = Literal::FromInts(Shape(PrimitiveType::kS32, {5}),
-                                   {1, 0, 1, 0, 1});
+  Literal keys =
+      Literal::FromInts(Shape(PrimitiveType::kS32, {5}), {1, 0, 1, 0, 1});
   Literal vals =
       Literal::FromDoubles(Shape(PrimitiveType::kF32, {5}), {0, 1, 2, 3, 4});
   void* buffers[] = {keys.mutable_data().data(), vals.mutable_data().data()};
@@ -200,8 +199,8 @@ TEST(Sort, ThreeOperandsOrderedByTheMiddleOne) {
   std::mt19937_64 rng(5);
   for (bool stable : {true, false}) {
     std::vector<Literal> ops;
-    ops.push_back(RandomLiteral(Shape(PrimitiveType::kU8, {3, 9, 5}), rng, 0,
-                                255));
+    ops.push_back(
+        RandomLiteral(Shape(PrimitiveType::kU8, {3, 9, 5}), rng, 0, 255));
     ops.push_back(RandomLiteral(Shape(PrimitiveType::kF64, {3, 9, 5}), rng));
     ops.push_back(RandomLiteral(Shape(PrimitiveType::kC64, {3, 9, 5}), rng));
     CheckSort(std::move(ops), 1, R"(cmp {
@@ -301,16 +300,15 @@ TEST(TopK, MatchesTheEvaluatorForEveryType) {
         PrimitiveType::kF64, PrimitiveType::kS32, PrimitiveType::kU64,
         PrimitiveType::kS8, PrimitiveType::kU16, PrimitiveType::kPred,
         PrimitiveType::kF8E4M3FN, PrimitiveType::kF8E5M2FNUZ,
-        PrimitiveType::kF8E8M0FNU, PrimitiveType::kF4E2M1FN,
-        PrimitiveType::kS4, PrimitiveType::kC64}) {
+        PrimitiveType::kF8E8M0FNU, PrimitiveType::kF4E2M1FN, PrimitiveType::kS4,
+        PrimitiveType::kC64}) {
     // Small ranges: ties, which go to the lower index.
     const Literal input = RandomLiteral(Shape(type, {5, 12}), rng, -4, 4);
     for (bool largest : {true, false}) {
       for (int64_t k : {0, 1, 3, 12}) {
         SCOPED_TRACE(absl::StrCat(PrimitiveTypeName(type), " k=", k,
                                   largest ? " largest" : " smallest"));
-        CheckTopK(TopKOpcode(input.shape(), k, largest), input, k,
-                  largest);
+        CheckTopK(TopKOpcode(input.shape(), k, largest), input, k, largest);
       }
     }
   }
@@ -328,12 +326,11 @@ TEST(TopK, FloatsWithNaNsInfinitiesAndSignedZeros) {
   Literal input(Shape(PrimitiveType::kF32, {2, 6}));
   const float nan = std::numeric_limits<float>::quiet_NaN();
   const float inf = std::numeric_limits<float>::infinity();
-  const float v[] = {nan, 1, -inf, -0.0f, 0.0f, -nan,
-                     inf, -1, 0.0f, -0.0f, 2, 2};
+  const float v[] = {nan, 1,  -inf, -0.0f, 0.0f, -nan,
+                     inf, -1, 0.0f, -0.0f, 2,    2};
   std::memcpy(input.mutable_data().data(), v, sizeof(v));
   for (bool largest : {true, false}) {
-    CheckTopK(TopKOpcode(input.shape(), 4, largest), input, 4,
-              largest);
+    CheckTopK(TopKOpcode(input.shape(), 4, largest), input, 4, largest);
   }
 }
 
@@ -357,9 +354,9 @@ TEST(TopK, RejectsBadArguments) {
   EXPECT_EQ(xlite_cpu_topk(xlite::cpu::kTypeF32, x, 1, 2, 1, 1, v,
                            xlite::cpu::kTypeF32, i),
             xlite::cpu::kStatusUnsupportedType);
-  EXPECT_EQ(xlite_cpu_topk(13 /* tuple */, x, 1, 2, 1, 1, v,
-                           xlite::cpu::kTypeS32, i),
-            xlite::cpu::kStatusUnsupportedType);
+  EXPECT_EQ(
+      xlite_cpu_topk(13 /* tuple */, x, 1, 2, 1, 1, v, xlite::cpu::kTypeS32, i),
+      xlite::cpu::kStatusUnsupportedType);
 }
 
 }  // namespace

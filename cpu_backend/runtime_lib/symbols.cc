@@ -4,21 +4,26 @@
 #include "cpu_backend/runtime_lib/runtime_lib.h"
 
 namespace xlite::cpu {
+namespace {
+
+template <typename F>
+std::pair<const char*, void*> Symbol(const char* name, F* fn) {
+  return {name, reinterpret_cast<void*>(fn)};
+}
+
+}  // namespace
 
 std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
-  // The C functions' names, spelled once by the macro.
-#define XLITE_CPU_SYMBOL(fn) {#fn, reinterpret_cast<void*>(&fn)}
   return {
-      XLITE_CPU_SYMBOL(xlite_cpu_sort),
-      XLITE_CPU_SYMBOL(xlite_cpu_topk),
-      XLITE_CPU_SYMBOL(xlite_cpu_cholesky),
-      XLITE_CPU_SYMBOL(xlite_cpu_trsm),
-      XLITE_CPU_SYMBOL(xlite_cpu_geqrf),
-      XLITE_CPU_SYMBOL(xlite_cpu_orgqr),
-      XLITE_CPU_SYMBOL(xlite_cpu_fft),
-      XLITE_CPU_SYMBOL(xlite_cpu_matmul),
+      Symbol("xlite_cpu_sort", &xlite_cpu_sort),
+      Symbol("xlite_cpu_topk", &xlite_cpu_topk),
+      Symbol("xlite_cpu_cholesky", &xlite_cpu_cholesky),
+      Symbol("xlite_cpu_trsm", &xlite_cpu_trsm),
+      Symbol("xlite_cpu_geqrf", &xlite_cpu_geqrf),
+      Symbol("xlite_cpu_orgqr", &xlite_cpu_orgqr),
+      Symbol("xlite_cpu_fft", &xlite_cpu_fft),
+      Symbol("xlite_cpu_matmul", &xlite_cpu_matmul),
   };
-#undef XLITE_CPU_SYMBOL
 }
 
 }  // namespace xlite::cpu

@@ -50,10 +50,9 @@ TEST(Symbols, EveryFunctionOnceWithItsAddress) {
     EXPECT_EQ(std::string(name).rfind("xlite_cpu_", 0), 0u) << name;
   }
   EXPECT_EQ(names, (std::set<std::string>{
-                       "xlite_cpu_sort", "xlite_cpu_topk",
-                       "xlite_cpu_cholesky", "xlite_cpu_trsm",
-                       "xlite_cpu_geqrf", "xlite_cpu_orgqr", "xlite_cpu_fft",
-                       "xlite_cpu_matmul"}));
+                       "xlite_cpu_sort", "xlite_cpu_topk", "xlite_cpu_cholesky",
+                       "xlite_cpu_trsm", "xlite_cpu_geqrf", "xlite_cpu_orgqr",
+                       "xlite_cpu_fft", "xlite_cpu_matmul"}));
   EXPECT_EQ(symbols[0].second, reinterpret_cast<void*>(&xlite_cpu_sort));
 }
 

@@ -44,8 +44,7 @@ Literal RandomLiteral(const Shape& shape, std::mt19937_64& rng, double lo,
     } else {
       const int bits = BitWidth(type);
       const bool is_signed = IsSignedInteger(type);
-      const double min =
-          is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+      const double min = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
       const double max =
           is_signed ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
       const int64_t a = static_cast<int64_t>(std::max(lo, min));
@@ -98,9 +97,9 @@ Literal FromBytes(const Shape& shape, const void* data) {
     }
     if (!ok) {
       return ::testing::AssertionFailure()
-             << "element " << i << " is " << got.ElementToString(i)
-             << ", want " << want.ElementToString(i) << " (of "
-             << want.element_count() << ")";
+             << "element " << i << " is " << got.ElementToString(i) << ", want "
+             << want.ElementToString(i) << " (of " << want.element_count()
+             << ")";
     }
   }
   return ::testing::AssertionSuccess();

@@ -25,8 +25,8 @@ std::pair<double, double> Tolerance(PrimitiveType type);
 /// A literal of `shape` with random elements: real and imaginary parts
 /// uniform in [lo, hi] for floats (rounded to the type), integers uniform in
 /// [lo, hi] clamped to the type's range, pred 0/1.
-Literal RandomLiteral(const Shape& shape, std::mt19937_64& rng,
-                      double lo = -1, double hi = 1);
+Literal RandomLiteral(const Shape& shape, std::mt19937_64& rng, double lo = -1,
+                      double hi = 1);
 
 /// Parses and verifies `hlo` and evaluates it on `args`.
 absl::StatusOr<Literal> EvaluateHlo(const std::string& hlo,
