@@ -1,0 +1,216 @@
+#ifndef XLITE_CPU_BACKEND_RUNTIME_LIB_RUNTIME_LIB_H_
+#define XLITE_CPU_BACKEND_RUNTIME_LIB_RUNTIME_LIB_H_
+
+// The CPU runtime library: plain C functions that the code the CPU backend
+// JIT-compiles calls for the ops not worth emitting as IR (sort, top-k,
+// the LAPACK custom calls, fft, large matrix products).
+//
+// ABI, common to every function:
+//  - `extern "C"`, named xlite_cpu_<name>, no exceptions, no aborts, no
+//    global state; safe to call from several threads at once.
+//  - Arrays are dense, in xlite's Literal memory representation
+//    (hlo/ir/literal.h): StorageBytes(type) bytes per element,
+//    little-endian, pred one byte 0/1, c64 two floats (re, im), c128 two
+//    doubles; ROW-MAJOR (the default layout {rank-1, ..., 0}) unless a
+//    function's `col_major` argument says otherwise.
+//  - Element types are int32 codes equal to xlite's PrimitiveType values
+//    (hlo/ir/primitive_type.h, XLA's proto numbers); the kType* constants
+//    below name the ones used here.
+//  - Functions that can fail return an int32 status: kStatusOk (0), or a
+//    non-zero code from the list below; on failure nothing meaningful was
+//    written to the outputs.
+//  - Outputs may alias inputs exactly (same pointer, as
+//    output_to_operand_aliasing asks) where a function says so; partial
+//    overlap is never allowed.
+//
+// Numerics mirror the reference evaluator (hlo/evaluator: sort.cc,
+// custom_calls.cc, linalg_fft.cc, qr.cc, dot_kernels.cc), which this library
+// never calls: see each function for where the arithmetic precision
+// differs.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace xlite::cpu {
+
+/// Element type codes (= xlite::PrimitiveType values).
+inline constexpr int32_t kTypePred = 1;
+inline constexpr int32_t kTypeS8 = 2;
+inline constexpr int32_t kTypeS16 = 3;
+inline constexpr int32_t kTypeS32 = 4;
+inline constexpr int32_t kTypeS64 = 5;
+inline constexpr int32_t kTypeU8 = 6;
+inline constexpr int32_t kTypeU16 = 7;
+inline constexpr int32_t kTypeU32 = 8;
+inline constexpr int32_t kTypeU64 = 9;
+inline constexpr int32_t kTypeF16 = 10;
+inline constexpr int32_t kTypeF32 = 11;
+inline constexpr int32_t kTypeF64 = 12;
+inline constexpr int32_t kTypeC64 = 15;
+inline constexpr int32_t kTypeBF16 = 16;
+inline constexpr int32_t kTypeC128 = 18;
+
+/// Status codes.
+inline constexpr int32_t kStatusOk = 0;
+/// A size is negative, a pointer that must not be null is, or a flag is
+/// out of range.
+inline constexpr int32_t kStatusInvalidArgument = 1;
+/// The element type is not one the function handles.
+inline constexpr int32_t kStatusUnsupportedType = 2;
+
+/// fft_type codes (= XLA's FftType proto values and xlite's FftType order).
+inline constexpr int32_t kFftForward = 0;      // FFT
+inline constexpr int32_t kFftInverse = 1;      // IFFT
+inline constexpr int32_t kFftRealForward = 2;  // RFFT
+inline constexpr int32_t kFftRealInverse = 3;  // IRFFT
+
+/// Transpose codes of xlite_cpu_trsm (= xlite's TriangularSolveTranspose).
+inline constexpr int32_t kTrsmNoTranspose = 1;
+inline constexpr int32_t kTrsmTranspose = 2;
+inline constexpr int32_t kTrsmAdjoint = 3;
+
+/// Every exported function and its address, for the JIT to define as
+/// absolute symbols (and for an AOT object's link line to check against).
+std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols();
+
+}  // namespace xlite::cpu
+
+extern "C" {
+
+// ---------------------------------------------------------------------------
+// Sort and top-k (sort.cc)
+// ---------------------------------------------------------------------------
+
+/// The comparator of a sort: `elements` holds 2 * num_operands pointers,
+/// operand 0's lhs and rhs elements, then operand 1's, ...; returns non-zero
+/// when lhs goes before rhs (the HLO comparator's pred result).
+typedef int32_t (*XliteCpuSortComparator)(void** elements);
+
+/// HLO `sort`: sorts every operand in place along the middle dimension of
+/// its [outer, sort_dim_size, inner] view (for a sort over dimension d of
+/// dims D: outer = prod(D[0..d)), inner = prod(D(d..rank))), all operands
+/// permuted alike by `less` over the elements of every operand.
+/// `element_bytes[i]` is operand i's StorageBytes. The order is always
+/// std::stable_sort's (stable on ties, whatever `stable` says), which is
+/// the evaluator's for a stable sort and a valid order for an unstable one.
+/// Returns kStatusInvalidArgument on negative sizes or null pointers.
+int32_t xlite_cpu_sort(int64_t num_operands, void** buffers,
+                       const int64_t* element_bytes, int64_t outer,
+                       int64_t sort_dim_size, int64_t inner, int32_t stable,
+                       XliteCpuSortComparator less);
+
+/// Top-k over the last dimension: `input` is [rows, n] of `type`;
+/// `values` gets [rows, k] of `type` and `indices` [rows, k] of
+/// `index_type` (an integer type of 8 to 64 bits; s32 in XLA's TopK): for
+/// each row the k largest (`largest` != 0) or smallest elements in XLA's
+/// total order (-NaN < -inf < ... < -0 < +0 < ... < inf < NaN for floats;
+/// by value for integers and pred), ties by lower index first. Complex
+/// elements all compare equal (index order), as in the evaluator. Serves
+/// the `topk` opcode and the "TopK" custom call (largest unless its
+/// comparator is LT or LE). Every array type is handled (sub-byte integers
+/// one per byte). Returns kStatusInvalidArgument unless 0 <= k <= n.
+int32_t xlite_cpu_topk(int32_t type, const void* input, int64_t rows, int64_t n,
+                       int64_t k, int32_t largest, void* values,
+                       int32_t index_type, void* indices);
+
+// ---------------------------------------------------------------------------
+// Linear algebra (linalg.cc, qr.cc). Types f32, f64, c64, c128; arithmetic
+// in the element type's own precision (the evaluator uses double and rounds
+// once, XLA:CPU's LAPACK uses the element type).
+//
+// Each operand is a batch of matrices, batch dimensions major. `col_major`
+// = 0: each matrix row-major (default layout {r-1, r-2, ..., 0}); 1: each
+// matrix column-major, batch dimensions still major — the layout
+// {r-2, r-1, r-3, ..., 0} that JAX's lapack_*_ffi custom calls ask for in
+// operand_layout_constraints, so a caller that honours those constraints
+// passes col_major = 1 and no transposing copy is needed. Results have the
+// operands' layout. Matrices are read whole into a private working copy,
+// so outputs may alias inputs.
+// ---------------------------------------------------------------------------
+
+/// Cholesky factorization of `batch` n x n Hermitian positive definite
+/// matrices `a`, reading only the `lower` (else upper) triangle:
+/// a = L L^H (factor's lower triangle = L) or a = U^H U (upper = U).
+/// The other triangle of `factor` is copied from `a` when
+/// `keep_other_triangle` (LAPACK potrf: lapack_?potrf_ffi) or zeroed
+/// (the HLO `cholesky` opcode). `info` (null allowed) gets one int32 per
+/// matrix: 0, or j + 1 for the first column j whose pivot is not > 0
+/// (NaN included); such a factor continues with NaNs as the evaluator's.
+/// potrf's backend_config {uplo = 76 ('L') | 85 ('U')} gives `lower`.
+int32_t xlite_cpu_cholesky(int32_t type, const void* a, void* factor,
+                           int32_t* info, int64_t batch, int64_t n,
+                           int32_t lower, int32_t keep_other_triangle,
+                           int32_t col_major);
+
+/// Triangular solve, batched: `a` is [batch, s, s] with s = m when `left`
+/// else n; `b` and `x` are [batch, m, n]. Solves op(A) X = B (`left`) or
+/// X op(A) = B, A read from its `lower` (else upper) triangle only, its
+/// diagonal taken as ones when `unit_diagonal`; op = `transpose`
+/// (kTrsm{NoTranspose, Transpose, Adjoint}). Serves the
+/// `triangular-solve` opcode and lapack_?trsm_ffi (backend_config side 'L'
+/// = 76 / 'R' = 82, uplo 'L' / 'U' = 85, trans_x 'N' = 78 / 'T' = 84 /
+/// 'C' = 67, diag 'N' / 'U'; an alpha operand, if any, is ignored as the
+/// evaluator ignores it). `x` may alias `b`.
+int32_t xlite_cpu_trsm(int32_t type, const void* a, const void* b, void* x,
+                       int64_t batch, int64_t m, int64_t n, int32_t left,
+                       int32_t lower, int32_t transpose, int32_t unit_diagonal,
+                       int32_t col_major);
+
+/// Householder QR (LAPACK geqrf; the "Qr" custom call): `a` is
+/// [batch, m, n]; `qr` gets [batch, m, n] with R on and above the diagonal
+/// and the Householder vectors (unit leading entry implied) below it;
+/// `taus` gets [batch, min(m, n)], H(j) = I - taus[j] v_j v_j^H and
+/// a = H(0) ... H(k-1) R, LAPACK's (xLARFG) sign and tau conventions.
+/// `taus` is always dense [batch, min(m, n)]; `col_major` applies to a and
+/// qr. `qr` may alias `a`.
+int32_t xlite_cpu_geqrf(int32_t type, const void* a, void* qr, void* taus,
+                        int64_t batch, int64_t m, int64_t n, int32_t col_major);
+
+/// The product of Householder reflectors (LAPACK orgqr; the
+/// "ProductOfElementaryHouseholderReflectors" custom call): `a` [batch, m,
+/// n] holds reflector vectors below its diagonal as geqrf leaves them,
+/// `taus` [batch, p] with m >= n >= p; `q` [batch, m, n] gets the first n
+/// columns of H(0) H(1) ... H(p-1). `q` may alias `a`.
+int32_t xlite_cpu_orgqr(int32_t type, const void* a, const void* taus, void* q,
+                        int64_t batch, int64_t m, int64_t n, int64_t p,
+                        int32_t col_major);
+
+// ---------------------------------------------------------------------------
+// FFT (fft.cc)
+// ---------------------------------------------------------------------------
+
+/// HLO `fft` over the last `fft_rank` (1 to 3) dimensions, whose logical
+/// sizes are fft_length[0..fft_rank); `batch` = product of the other
+/// (leading) dimensions. `complex_type` (kTypeC64 or kTypeC128) sets the
+/// precision; the real side of RFFT/IRFFT is f32 or f64 accordingly.
+///   FFT, IFFT: in, out complex [batch, L...].
+///   RFFT:  in real [batch, L...]; out complex [batch, L0.., L_last/2+1].
+///   IRFFT: in complex [batch, L0.., L_last/2+1] (the rest of the last
+///          dimension follows from Hermitian symmetry over all transformed
+///          dimensions, X[-k] = conj(X[k]); the given entries' imaginary
+///          parts are used as given); out real [batch, L...].
+/// Inverse transforms scale by 1 / prod(L). Arithmetic is in double for
+/// both precisions (as the evaluator; results rounded once). `out` must not
+/// overlap `in`.
+int32_t xlite_cpu_fft(int32_t complex_type, int32_t fft_type, const void* in,
+                      void* out, int64_t batch, int64_t fft_rank,
+                      const int64_t* fft_length);
+
+// ---------------------------------------------------------------------------
+// Matrix product (matmul.cc)
+// ---------------------------------------------------------------------------
+
+/// out[b] = op(lhs[b]) * op(rhs[b]) for b < batch, single-threaded Eigen
+/// GEMM in the element type (f32, f64, c64, c128). out is [batch, m, n];
+/// lhs is [batch, m, k], or [batch, k, m] when `transpose_lhs`; rhs is
+/// [batch, k, n], or [batch, n, k] when `transpose_rhs` (plain transposes,
+/// no conjugation). `out` must not overlap the operands. k = 0 gives zeros.
+int32_t xlite_cpu_matmul(int32_t type, const void* lhs, const void* rhs,
+                         void* out, int64_t batch, int64_t m, int64_t k,
+                         int64_t n, int32_t transpose_lhs,
+                         int32_t transpose_rhs);
+
+}  // extern "C"
+
+#endif  // XLITE_CPU_BACKEND_RUNTIME_LIB_RUNTIME_LIB_H_

@@ -1,0 +1,29 @@
+// RuntimeLibrarySymbols: the table the JIT defines its absolute symbols
+// from. A function missing here is one the generated code cannot call.
+
+#include "cpu_backend/runtime_lib/runtime_lib.h"
+
+namespace xlite::cpu {
+namespace {
+
+template <typename F>
+std::pair<const char*, void*> Symbol(const char* name, F* fn) {
+  return {name, reinterpret_cast<void*>(fn)};
+}
+
+}  // namespace
+
+std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
+  return {
+      Symbol("xlite_cpu_sort", &xlite_cpu_sort),
+      Symbol("xlite_cpu_topk", &xlite_cpu_topk),
+      Symbol("xlite_cpu_cholesky", &xlite_cpu_cholesky),
+      Symbol("xlite_cpu_trsm", &xlite_cpu_trsm),
+      Symbol("xlite_cpu_geqrf", &xlite_cpu_geqrf),
+      Symbol("xlite_cpu_orgqr", &xlite_cpu_orgqr),
+      Symbol("xlite_cpu_fft", &xlite_cpu_fft),
+      Symbol("xlite_cpu_matmul", &xlite_cpu_matmul),
+  };
+}
+
+}  // namespace xlite::cpu
