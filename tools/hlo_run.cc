@@ -14,6 +14,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/module_io.h"
@@ -133,7 +134,7 @@ std::string Compare(const Literal& got, const Literal& want, double abs_bound,
 // Checks --platform and --reference_platform; kExitOk or the exit code.
 int CheckPlatforms(std::string* platform) {
   *platform = absl::GetFlag(FLAGS_platform);
-  if (platform->empty()) *platform = "interpreter";
+  if (platform->empty()) *platform = "cpu";
   for (const std::string& p :
        {*platform, absl::GetFlag(FLAGS_reference_platform)}) {
     if (p == "none" && &p != platform) continue;
@@ -142,10 +143,9 @@ int CheckPlatforms(std::string* platform) {
                 << "'; expected interpreter, cpu or gpu\n";
       return kExitUsage;
     }
-    if (p != "interpreter") {
-      std::cerr << "error: the " << p
-                << " backend is not in this build yet; use "
-                   "--platform=interpreter\n";
+    if (p == "gpu") {
+      std::cerr << "error: the gpu backend is not in this build yet; use "
+                   "--platform=cpu or --platform=interpreter\n";
       return kExitUsage;
     }
   }
@@ -294,6 +294,49 @@ int WriteResults(const std::vector<Literal>& results) {
   return kExitOk;
 }
 
+using Runner = std::function<absl::StatusOr<std::vector<Literal>>()>;
+
+// Runs the module on `platform` (compiled once, here, for cpu). The
+// arguments and module must outlive the runner.
+absl::StatusOr<Runner> MakeRunner(const std::string& platform,
+                                  const HloModule& module,
+                                  const std::vector<Literal>& arguments,
+                                  int64_t replicas, int64_t partitions) {
+  const int64_t devices = replicas * partitions;
+  if (platform == "interpreter") {
+    return Runner([&module, &arguments, replicas, partitions,
+                   devices]() -> absl::StatusOr<std::vector<Literal>> {
+      if (devices == 1) {
+        absl::StatusOr<Literal> r = EvaluateModule(module, arguments);
+        if (!r.ok()) return r.status();
+        std::vector<Literal> out;
+        out.push_back(*std::move(r));
+        return out;
+      }
+      std::vector<std::vector<Literal>> per_device(devices, arguments);
+      return EvaluateOnDevices(module, replicas, partitions, per_device);
+    });
+  }
+  if (devices != 1) {
+    return absl::UnimplementedError(absl::StrCat(
+        "the cpu backend does not run ", devices,
+        " replicas/partitions yet; use --platform=interpreter"));
+  }
+  cpu::CompileOptions options;
+  options.run_passes = absl::GetFlag(FLAGS_run_passes);
+  absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> compiled =
+      cpu::CpuExecutable::Compile(module.Clone(), options);
+  if (!compiled.ok()) return compiled.status();
+  std::shared_ptr<cpu::CpuExecutable> exe = std::move(*compiled);
+  return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
+    absl::StatusOr<Literal> r = exe->Run(arguments);
+    if (!r.ok()) return r.status();
+    std::vector<Literal> out;
+    out.push_back(*std::move(r));
+    return out;
+  });
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args =
       ParseToolFlags(argc, argv, kUsage, "tools/hlo_run");
@@ -330,22 +373,17 @@ int Main(int argc, char** argv) {
   const int64_t partitions = module->config().num_partitions;
   const int64_t devices = replicas * partitions;
 
-  auto run_once = [&]() -> absl::StatusOr<std::vector<Literal>> {
-    if (devices == 1) {
-      absl::StatusOr<Literal> r = EvaluateModule(*module, arguments);
-      if (!r.ok()) return r.status();
-      std::vector<Literal> out;
-      out.push_back(*std::move(r));
-      return out;
-    }
-    std::vector<std::vector<Literal>> per_device(devices, arguments);
-    return EvaluateOnDevices(*module, replicas, partitions, per_device);
-  };
+  absl::StatusOr<Runner> run_once =
+      MakeRunner(platform, *module, arguments, replicas, partitions);
+  if (!run_once.ok()) {
+    std::cerr << run_once.status().message() << "\n";
+    return kExitInputError;
+  }
   std::vector<double> seconds;
   absl::StatusOr<std::vector<Literal>> results = absl::UnknownError("");
   for (int64_t i = 0; i < absl::GetFlag(FLAGS_iterations); ++i) {
     const auto start = std::chrono::steady_clock::now();
-    results = run_once();
+    results = (*run_once)();
     seconds.push_back(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count());
@@ -362,9 +400,17 @@ int Main(int argc, char** argv) {
   }
   // A mismatch is reported and still writes the results.
   bool mismatch = false;
-  if (absl::GetFlag(FLAGS_reference_platform) != "none" &&
-      !CompareWithReference(run_once, *results, &mismatch)) {
-    return kExitInputError;
+  const std::string reference = absl::GetFlag(FLAGS_reference_platform);
+  if (reference != "none") {
+    absl::StatusOr<Runner> run_reference =
+        MakeRunner(reference, *module, arguments, replicas, partitions);
+    if (!run_reference.ok()) {
+      std::cerr << "reference: " << run_reference.status().message() << "\n";
+      return kExitInputError;
+    }
+    if (!CompareWithReference(*run_reference, *results, &mismatch)) {
+      return kExitInputError;
+    }
   }
   if (int code = WriteResults(*results); code != kExitOk) return code;
   return mismatch ? kExitInputError : kExitOk;

@@ -354,4 +354,60 @@ bool Literal::operator==(const Literal& other) const {
   return data_ == other.data_;
 }
 
+namespace {
+
+// Physical element position of each logical (row-major) element.
+std::vector<int64_t> PhysicalPositions(const Shape& shape) {
+  const int64_t rank = shape.rank();
+  std::vector<int64_t> strides(rank, 1);
+  std::vector<int64_t> order;  // minor to major
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) == rank) {
+    order.assign(shape.layout().minor_to_major().begin(),
+                 shape.layout().minor_to_major().end());
+  } else {
+    for (int64_t d = rank - 1; d >= 0; --d) order.push_back(d);
+  }
+  int64_t stride = 1;
+  for (int64_t d : order) {
+    strides[d] = stride;
+    stride *= shape.dimensions(d);
+  }
+  const int64_t n = shape.ElementCount();
+  std::vector<int64_t> positions(n);
+  std::vector<int64_t> index(rank, 0);
+  int64_t position = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    positions[i] = position;
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      position += strides[d];
+      if (++index[d] < shape.dimensions(d)) break;
+      position -= strides[d] * index[d];
+      index[d] = 0;
+    }
+  }
+  return positions;
+}
+
+}  // namespace
+
+std::vector<uint8_t> Literal::PhysicalData(const Shape& layout_shape) const {
+  const int64_t w = StorageBytes(shape_.element_type());
+  std::vector<uint8_t> out(data_.size());
+  const std::vector<int64_t> positions = PhysicalPositions(layout_shape);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    std::memcpy(out.data() + positions[i] * w, data_.data() + i * w, w);
+  }
+  return out;
+}
+
+void Literal::SetFromPhysicalData(const Shape& layout_shape,
+                                  absl::Span<const uint8_t> bytes) {
+  const int64_t w = StorageBytes(shape_.element_type());
+  const std::vector<int64_t> positions = PhysicalPositions(layout_shape);
+  for (size_t i = 0; i < positions.size(); ++i) {
+    std::memcpy(data_.data() + i * w, bytes.data() + positions[i] * w, w);
+  }
+}
+
 }  // namespace xlite

@@ -64,6 +64,14 @@ class Literal {
   /// Raw element storage (arrays only).
   const std::vector<uint8_t>& data() const { return data_; }
   std::vector<uint8_t>& mutable_data() { return data_; }
+  /// The array's elements in the physical order of `layout_shape`'s layout
+  /// (same dimensions as this literal; no layout: row-major), as a buffer
+  /// in memory holds them.
+  std::vector<uint8_t> PhysicalData(const Shape& layout_shape) const;
+  /// Sets the elements from `bytes` in the physical order of
+  /// `layout_shape`'s layout (the inverse of PhysicalData).
+  void SetFromPhysicalData(const Shape& layout_shape,
+                           absl::Span<const uint8_t> bytes);
 
   /// One element as XLA prints it: "1", "-0.5", "nan", "inf", "(1, 2)",
   /// "true". `pred_as_digit` prints pred as 1/0 (inside arrays).

@@ -1,0 +1,231 @@
+#include "codegen/elemental.h"
+
+#include "absl/strings/str_cat.h"
+#include "codegen/scalar_ops.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::codegen {
+
+absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what) {
+  return absl::UnimplementedError(
+      absl::StrCat("the cpu backend cannot compile %", hlo->name(), " (",
+                   HloOpcodeString(hlo->opcode()), "): ", what));
+}
+
+void ElementalEmitter::Bind(const HloInstruction* instruction, int64_t leaf,
+                            Generator generator) {
+  generators_[{instruction, leaf}] = std::move(generator);
+}
+
+void ElementalEmitter::BindArray(const HloInstruction* instruction,
+                                 int64_t leaf, const IrArray& array) {
+  Bind(instruction, leaf, [this, array](const Index& index) {
+    return array.EmitRead(b_, index);
+  });
+}
+
+void ElementalEmitter::PushScope() { scopes_.emplace_back(); }
+void ElementalEmitter::PopScope() { scopes_.pop_back(); }
+
+absl::StatusOr<Generator> ElementalEmitter::GeneratorFor(
+    const HloInstruction* instruction, int64_t leaf) {
+  auto it = generators_.find({instruction, leaf});
+  if (it != generators_.end()) return it->second;
+  absl::StatusOr<Generator> made = MakeGenerator(instruction, leaf);
+  if (!made.ok()) return made.status();
+  generators_[{instruction, leaf}] = *made;
+  return *made;
+}
+
+absl::StatusOr<llvm::Value*> ElementalEmitter::ValueAt(
+    const HloInstruction* instruction, int64_t leaf, const Index& index) {
+  CacheKey key{instruction, leaf, {index.begin(), index.end()}};
+  for (auto scope = scopes_.rbegin(); scope != scopes_.rend(); ++scope) {
+    auto it = scope->find(key);
+    if (it != scope->end()) return it->second;
+  }
+  absl::StatusOr<Generator> generator = GeneratorFor(instruction, leaf);
+  if (!generator.ok()) return generator.status();
+  absl::StatusOr<llvm::Value*> value = (*generator)(index);
+  if (!value.ok()) return value.status();
+  scopes_.back()[key] = *value;
+  return *value;
+}
+
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitApplied(
+    const HloComputation& computation,
+    absl::Span<llvm::Value* const> arguments) {
+  // A fresh emitter: the computation's instructions are not the caller's,
+  // and its memo must not outlive this call site.
+  ElementalEmitter inner(b_, module_);
+  size_t next = 0;
+  for (const HloInstruction* param : computation.parameter_instructions()) {
+    const Shape& shape = param->shape();
+    const int64_t leaves = shape.IsTuple() ? shape.tuple_shapes_size() : 1;
+    for (int64_t l = 0; l < leaves; ++l) {
+      if (next >= arguments.size()) {
+        return absl::InternalError(absl::StrCat(
+            "too few arguments applying computation ", computation.name()));
+      }
+      llvm::Value* value = arguments[next++];
+      inner.Bind(param, shape.IsTuple() ? l : -1,
+                 [value](const Index&) -> absl::StatusOr<llvm::Value*> {
+                   return value;
+                 });
+    }
+  }
+  const HloInstruction* root = computation.root_instruction();
+  std::vector<llvm::Value*> results;
+  if (root->shape().IsTuple()) {
+    for (int64_t l = 0; l < root->shape().tuple_shapes_size(); ++l) {
+      absl::StatusOr<llvm::Value*> v = inner.ValueAt(root, l, {});
+      if (!v.ok()) return v.status();
+      results.push_back(*v);
+    }
+  } else {
+    absl::StatusOr<llvm::Value*> v = inner.ValueAt(root, -1, {});
+    if (!v.ok()) return v.status();
+    results.push_back(*v);
+  }
+  return results;
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeGenerator(
+    const HloInstruction* hlo, int64_t leaf) {
+  if (hlo->shape().IsTuple() || leaf >= 0) return MakeTupleOp(hlo, leaf);
+  switch (HloOpcodeFamily(hlo->opcode())) {
+    case OpcodeFamily::kElementwise:
+    case OpcodeFamily::kConversion:
+      return MakeElementwise(hlo);
+    case OpcodeFamily::kDataMovement:
+      return MakeDataMovement(hlo);
+    case OpcodeFamily::kGenerator:
+      return MakeGeneratorOp(hlo);
+    case OpcodeFamily::kReduction:
+      return MakeReduction(hlo, leaf);
+    case OpcodeFamily::kContraction:
+      return MakeContraction(hlo);
+    case OpcodeFamily::kGatherScatter:
+      return MakeGatherScatter(hlo);
+    default:
+      break;
+  }
+  if (hlo->opcode() == HloOpcode::kParameter) {
+    return Unsupported(hlo, "parameter without a binding");
+  }
+  return Unsupported(hlo, "no elemental form");
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeElementwise(
+    const HloInstruction* hlo) {
+  return [this, hlo](const Index& index) -> absl::StatusOr<llvm::Value*> {
+    std::vector<llvm::Value*> operands;
+    for (const HloInstruction* operand : hlo->operands()) {
+      // Scalar operands of elementwise ops broadcast implicitly (clamp's
+      // bounds may be scalars).
+      Index at = operand->shape().rank() == 0 ? Index() : index;
+      absl::StatusOr<llvm::Value*> v = ValueAt(operand, -1, at);
+      if (!v.ok()) return v.status();
+      operands.push_back(*v);
+    }
+    return EmitElementwise(b_, *hlo, operands);
+  };
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeTupleOp(
+    const HloInstruction* hlo, int64_t leaf) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kTuple:
+      return [this, hlo, leaf](const Index& index) {
+        return ValueAt(hlo->operand(leaf), -1, index);
+      };
+    case HloOpcode::kGetTupleElement: {
+      if (leaf >= 0) return Unsupported(hlo, "nested tuples in a kernel");
+      return [this, hlo](const Index& index) {
+        return ValueAt(hlo->operand(0), hlo->tuple_index(), index);
+      };
+    }
+    case HloOpcode::kReduce:
+    case HloOpcode::kReduceWindow:
+      return MakeReduction(hlo, leaf);
+    default:
+      return Unsupported(hlo, "tuple-shaped result inside a kernel");
+  }
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeGeneratorOp(
+    const HloInstruction* hlo) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kIota:
+      return Iota(hlo);
+    case HloOpcode::kConstant:
+      return Constant(hlo);
+    default:
+      return Unsupported(hlo, "no elemental form");
+  }
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeDataMovement(
+    const HloInstruction* hlo) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kBroadcast:
+      return Broadcast(hlo);
+    case HloOpcode::kReshape:
+    case HloOpcode::kBitcast:
+      return Reshape(hlo);
+    case HloOpcode::kTranspose:
+      return Transpose(hlo);
+    case HloOpcode::kCopy:
+      return [this, hlo](const Index& index) {
+        return ValueAt(hlo->operand(0), -1, index);
+      };
+    case HloOpcode::kSlice:
+      return Slice(hlo);
+    case HloOpcode::kPad:
+      return Pad(hlo);
+    case HloOpcode::kConcatenate:
+      return Concatenate(hlo);
+    case HloOpcode::kReverse:
+      return Reverse(hlo);
+    case HloOpcode::kDynamicSlice:
+      return DynamicSlice(hlo);
+    case HloOpcode::kDynamicUpdateSlice:
+      return DynamicUpdateSlice(hlo);
+    default:
+      return Unsupported(hlo, "no elemental form");
+  }
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeReduction(
+    const HloInstruction* hlo, int64_t leaf) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kReduce:
+      return Reduce(hlo, leaf);
+    case HloOpcode::kReduceWindow:
+      return ReduceWindow(hlo, leaf);
+    case HloOpcode::kMap:
+      return Map(hlo);
+    default:
+      return Unsupported(hlo, "no elemental form");
+  }
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeContraction(
+    const HloInstruction* hlo) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kDot:
+      return Dot(hlo);
+    case HloOpcode::kConvolution:
+      return Convolution(hlo);
+    default:
+      return Unsupported(hlo, "no elemental form");
+  }
+}
+
+absl::StatusOr<Generator> ElementalEmitter::MakeGatherScatter(
+    const HloInstruction* hlo) {
+  if (hlo->opcode() == HloOpcode::kGather) return Gather(hlo);
+  return Unsupported(hlo, "no elemental form");
+}
+
+}  // namespace xlite::codegen

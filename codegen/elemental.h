@@ -1,0 +1,148 @@
+#ifndef XLITE_CODEGEN_ELEMENTAL_H_
+#define XLITE_CODEGEN_ELEMENTAL_H_
+
+// The elemental emitter, shared by both backends: for an HLO instruction,
+// a generator that emits the IR computing its element at any logical index,
+// built from its operands' generators. A fused computation is the
+// composition of its instructions' generators, its parameters bound to
+// arrays in memory; an applied computation (reducer, comparator, combiner,
+// map function) is the same composition at the empty index with its
+// parameters bound to scalar values.
+//
+// Generated values are memoized per (instruction, leaf, index) within the
+// current scope, so a value a fused computation uses twice is computed once;
+// every loop or conditional region a generator opens is a new scope, whose
+// values are forgotten when it closes (they would not dominate what follows).
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "codegen/ir_array.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/instruction.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace xlite::codegen {
+
+using Generator = std::function<absl::StatusOr<llvm::Value*>(const Index&)>;
+
+class ElementalEmitter {
+ public:
+  ElementalEmitter(llvm::IRBuilderBase& b, llvm::Module& module)
+      : b_(b), module_(module) {}
+  ElementalEmitter(const ElementalEmitter&) = delete;
+  ElementalEmitter& operator=(const ElementalEmitter&) = delete;
+
+  llvm::IRBuilderBase& builder() { return b_; }
+  llvm::Module& module() { return module_; }
+
+  /// Makes `instruction`'s leaf `leaf` (-1: an array-shaped instruction)
+  /// come from `generator` instead of from its operands: kernel operands
+  /// and fusion parameters read memory, applied-computation parameters are
+  /// given values.
+  void Bind(const HloInstruction* instruction, int64_t leaf,
+            Generator generator);
+  void BindArray(const HloInstruction* instruction, int64_t leaf,
+                 const IrArray& array);
+
+  /// The generator of `instruction` (leaf `leaf` of a tuple-shaped one).
+  absl::StatusOr<Generator> GeneratorFor(const HloInstruction* instruction,
+                                         int64_t leaf = -1);
+
+  /// The value of `instruction` at `index`, memoized.
+  absl::StatusOr<llvm::Value*> ValueAt(const HloInstruction* instruction,
+                                       int64_t leaf, const Index& index);
+
+  /// Emits `computation` (scalar-shaped, or a tuple of scalars) applied to
+  /// `arguments` (one per leaf of its parameters, in order), inline; returns
+  /// the root's value(s), one per leaf.
+  absl::StatusOr<std::vector<llvm::Value*>> EmitApplied(
+      const HloComputation& computation,
+      absl::Span<llvm::Value* const> arguments);
+
+  /// Opens / closes a memoization scope (around loops and branches).
+  void PushScope();
+  void PopScope();
+
+  /// A scope guard.
+  class Scope {
+   public:
+    explicit Scope(ElementalEmitter& e) : e_(e) { e_.PushScope(); }
+    ~Scope() { e_.PopScope(); }
+
+   private:
+    ElementalEmitter& e_;
+  };
+
+  /// Index helpers.
+  llvm::Value* Int64(int64_t v) { return b_.getInt64(v); }
+
+ private:
+  using Key = std::pair<const HloInstruction*, int64_t>;
+
+  absl::StatusOr<Generator> MakeGenerator(const HloInstruction* instruction,
+                                          int64_t leaf);
+  absl::StatusOr<Generator> MakeElementwise(const HloInstruction* hlo);
+  absl::StatusOr<Generator> MakeDataMovement(const HloInstruction* hlo);
+  absl::StatusOr<Generator> MakeGeneratorOp(const HloInstruction* hlo);
+  absl::StatusOr<Generator> MakeReduction(const HloInstruction* hlo,
+                                          int64_t leaf);
+  absl::StatusOr<Generator> MakeContraction(const HloInstruction* hlo);
+  absl::StatusOr<Generator> MakeGatherScatter(const HloInstruction* hlo);
+  absl::StatusOr<Generator> MakeTupleOp(const HloInstruction* hlo,
+                                        int64_t leaf);
+
+  // Family members (elemental_*.cc).
+  absl::StatusOr<Generator> Broadcast(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Reshape(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Transpose(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Slice(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Pad(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Concatenate(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Reverse(const HloInstruction* hlo);
+  absl::StatusOr<Generator> DynamicSlice(const HloInstruction* hlo);
+  absl::StatusOr<Generator> DynamicUpdateSlice(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Iota(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Constant(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Reduce(const HloInstruction* hlo, int64_t leaf);
+  absl::StatusOr<Generator> ReduceWindow(const HloInstruction* hlo,
+                                         int64_t leaf);
+  absl::StatusOr<Generator> Map(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Dot(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Convolution(const HloInstruction* hlo);
+  absl::StatusOr<Generator> Gather(const HloInstruction* hlo);
+
+  // Clamped dynamic start indices (i64) of operands first..first+rank-1,
+  // each within [0, dim - size].
+  absl::StatusOr<Index> ClampedStarts(const HloInstruction* hlo,
+                                      int64_t first_operand,
+                                      absl::Span<const int64_t> dims,
+                                      absl::Span<const int64_t> sizes,
+                                      const Index& at);
+
+  llvm::IRBuilderBase& b_;
+  llvm::Module& module_;
+  std::map<Key, Generator> generators_;
+  struct CacheKey {
+    const HloInstruction* instruction;
+    int64_t leaf;
+    llvm::SmallVector<llvm::Value*, 6> index;
+    bool operator<(const CacheKey& o) const {
+      return std::tie(instruction, leaf, index) <
+             std::tie(o.instruction, o.leaf, o.index);
+    }
+  };
+  std::vector<std::map<CacheKey, llvm::Value*>> scopes_ = {{}};
+};
+
+/// Unimplemented error naming `hlo`.
+absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what);
+
+}  // namespace xlite::codegen
+
+#endif  // XLITE_CODEGEN_ELEMENTAL_H_

@@ -1,0 +1,94 @@
+#include "codegen/ir_array.h"
+
+#include "codegen/scalar_ops.h"
+
+namespace xlite::codegen {
+
+llvm::SmallVector<int64_t, 6> MajorToMinor(const Shape& shape) {
+  llvm::SmallVector<int64_t, 6> order;
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) ==
+          shape.rank()) {
+    const auto& m2m = shape.layout().minor_to_major();
+    for (auto it = m2m.rbegin(); it != m2m.rend(); ++it) order.push_back(*it);
+  } else {
+    for (int64_t d = 0; d < shape.rank(); ++d) order.push_back(d);
+  }
+  return order;
+}
+
+llvm::SmallVector<int64_t, 6> PhysicalStrides(const Shape& shape) {
+  llvm::SmallVector<int64_t, 6> strides(shape.rank(), 1);
+  int64_t stride = 1;
+  const auto order = MajorToMinor(shape);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    strides[*it] = stride;
+    stride *= shape.dimensions(*it);
+  }
+  return strides;
+}
+
+llvm::Value* IrArray::EmitLinearOffset(llvm::IRBuilderBase& b,
+                                       const Index& index) const {
+  const auto strides = PhysicalStrides(shape_);
+  llvm::Value* offset = b.getInt64(0);
+  for (int64_t d = 0; d < shape_.rank(); ++d) {
+    if (shape_.dimensions(d) == 1) continue;
+    llvm::Value* term = strides[d] == 1
+                            ? index[d]
+                            : b.CreateMul(index[d], b.getInt64(strides[d]), "",
+                                          /*HasNUW=*/true, /*HasNSW=*/true);
+    offset = b.CreateAdd(offset, term, "", true, true);
+  }
+  return offset;
+}
+
+llvm::Value* IrArray::EmitAddress(llvm::IRBuilderBase& b,
+                                  const Index& index) const {
+  const int64_t bytes = StorageBytes(shape_.element_type());
+  return b.CreateInBoundsGEP(b.getInt8Ty(), base_,
+                             b.CreateMul(EmitLinearOffset(b, index),
+                                         b.getInt64(bytes), "", true, true));
+}
+
+llvm::Value* IrArray::EmitRead(llvm::IRBuilderBase& b,
+                               const Index& index) const {
+  return EmitLoadElement(b, shape_.element_type(), EmitAddress(b, index));
+}
+
+void IrArray::EmitWrite(llvm::IRBuilderBase& b, const Index& index,
+                        llvm::Value* value) const {
+  EmitStoreElement(b, shape_.element_type(), value, EmitAddress(b, index));
+}
+
+Index DelinearizeRowMajor(llvm::IRBuilderBase& b, llvm::Value* linear,
+                          const Shape& shape) {
+  Index index(shape.rank(), nullptr);
+  for (int64_t d = shape.rank() - 1; d >= 0; --d) {
+    const int64_t size = shape.dimensions(d);
+    if (size == 1) {
+      index[d] = b.getInt64(0);
+      continue;
+    }
+    if (d == 0) {
+      index[d] = linear;
+      break;
+    }
+    index[d] = b.CreateURem(linear, b.getInt64(size));
+    linear = b.CreateUDiv(linear, b.getInt64(size));
+  }
+  return index;
+}
+
+llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
+                               const Shape& shape) {
+  llvm::Value* linear = b.getInt64(0);
+  for (int64_t d = 0; d < shape.rank(); ++d) {
+    linear = b.CreateAdd(b.CreateMul(linear, b.getInt64(shape.dimensions(d)),
+                                     "", true, true),
+                         index[d], "", true, true);
+  }
+  return linear;
+}
+
+}  // namespace xlite::codegen

@@ -1,0 +1,183 @@
+// Kernels that write every element of their result from an elemental
+// generator: single instructions and fusions (loop, input, output, custom
+// kinds alike: a fusion is its fused computation). Multi-output fusions
+// write every leaf. A dynamic-update-slice whose result shares its
+// operand's buffer writes only the updated window.
+
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "codegen/elemental.h"
+#include "codegen/loops.h"
+#include "cpu_backend/emitter_context.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::cpu {
+
+using codegen::ElementalEmitter;
+using codegen::Index;
+using codegen::IrArray;
+
+absl::Status BindOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                          ElementalEmitter& emitter,
+                          const HloInstruction* instruction) {
+  const bool fusion = instruction->opcode() == HloOpcode::kFusion;
+  for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+    const HloInstruction* operand = instruction->operand(i);
+    const HloInstruction* target =
+        fusion ? instruction->fused_computation()->parameter_instructions()[i]
+               : operand;
+    const Shape& shape = operand->shape();
+    if (shape.IsTuple()) {
+      for (int64_t l = 0; l < shape.tuple_shapes_size(); ++l) {
+        if (!shape.tuple_shapes(l).IsArray()) continue;
+        absl::StatusOr<IrArray> array = ctx.ArrayFor(b, operand, {l});
+        if (!array.ok()) return array.status();
+        emitter.BindArray(target, l, *array);
+      }
+      continue;
+    }
+    if (!shape.IsArray()) continue;
+    absl::StatusOr<IrArray> array = ctx.ArrayFor(b, operand);
+    if (!array.ok()) return array.status();
+    emitter.BindArray(target, -1, *array);
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EmitArrayCopy(llvm::IRBuilderBase& b, const IrArray& from,
+                           const IrArray& to) {
+  return codegen::EmitLoopNest(
+      b, to.shape(), [&](const Index& index) {
+        to.EmitWrite(b, index, from.EmitRead(b, index));
+        return absl::OkStatus();
+      });
+}
+
+namespace {
+
+// The instruction whose elements the kernel computes: the fused root for
+// fusions.
+const HloInstruction* Root(const HloInstruction* hlo) {
+  return hlo->opcode() == HloOpcode::kFusion
+             ? hlo->fused_computation()->root_instruction()
+             : hlo;
+}
+
+// In place: out already holds the operand; write the update window only.
+absl::Status EmitInPlaceUpdate(llvm::IRBuilderBase& b,
+                               ElementalEmitter& emitter,
+                               const HloInstruction* dus, const IrArray& out) {
+  const Shape& update = dus->operand(1)->shape();
+  Index starts;
+  for (int64_t d = 0; d < update.rank(); ++d) {
+    const HloInstruction* s = dus->operand(2 + d);
+    absl::StatusOr<llvm::Value*> v = emitter.ValueAt(s, -1, {});
+    if (!v.ok()) return v.status();
+    llvm::Value* x = *v;
+    if (x->getType()->getIntegerBitWidth() < 64) {
+      x = IsSignedInteger(s->shape().element_type())
+              ? b.CreateSExt(x, b.getInt64Ty())
+              : b.CreateZExt(x, b.getInt64Ty());
+    }
+    const int64_t hi = out.shape().dimensions(d) - update.dimensions(d);
+    x = b.CreateSelect(b.CreateICmpSLT(x, b.getInt64(0)), b.getInt64(0), x);
+    x = b.CreateSelect(b.CreateICmpSGT(x, b.getInt64(hi)), b.getInt64(hi), x);
+    starts.push_back(x);
+  }
+  return codegen::EmitLoopNest(b, update, [&](const Index& u) -> absl::Status {
+    ElementalEmitter::Scope scope(emitter);
+    absl::StatusOr<llvm::Value*> v = emitter.ValueAt(dus->operand(1), -1, u);
+    if (!v.ok()) return v.status();
+    Index at;
+    for (size_t d = 0; d < u.size(); ++d) at.push_back(b.CreateAdd(starts[d], u[d]));
+    out.EmitWrite(b, at, *v);
+    return absl::OkStatus();
+  });
+}
+
+// True when `hlo` (a DUS, or a fusion whose root is a DUS on a parameter)
+// got its operand's buffer.
+absl::StatusOr<bool> UpdatesInPlace(EmitterContext& ctx,
+                                    const HloInstruction* hlo) {
+  const HloInstruction* root = Root(hlo);
+  if (root->opcode() != HloOpcode::kDynamicUpdateSlice) return false;
+  const HloInstruction* operand = root->operand(0);
+  if (hlo->opcode() == HloOpcode::kFusion) {
+    if (operand->opcode() != HloOpcode::kParameter) return false;
+    // The parameter must be read by nothing but the update.
+    if (operand->user_count() != 1) return false;
+    operand = hlo->operand(operand->parameter_number());
+  }
+  absl::StatusOr<runtime::Slice> out = ctx.assignment().GetSlice(hlo, {});
+  if (!out.ok()) return out.status();
+  absl::StatusOr<runtime::Slice> in = ctx.assignment().GetSlice(operand, {});
+  if (!in.ok()) return in.status();
+  return *out == *in;
+}
+
+}  // namespace
+
+absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                                 const HloInstruction* hlo) {
+  llvm::BasicBlock* caller = b.GetInsertBlock();
+  llvm::Function* kernel = ctx.NewKernel(b, hlo->name());
+  ElementalEmitter emitter(b, ctx.llvm_module());
+  if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
+  const HloInstruction* root = Root(hlo);
+  absl::StatusOr<bool> in_place = UpdatesInPlace(ctx, hlo);
+  if (!in_place.ok()) return in_place.status();
+  absl::Status status;
+  if (*in_place) {
+    absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
+    if (!out.ok()) return out.status();
+    status = EmitInPlaceUpdate(b, emitter, root, *out);
+  } else if (!hlo->shape().IsTuple()) {
+    absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
+    if (!out.ok()) return out.status();
+    status = codegen::EmitLoopNest(b, hlo->shape(), [&](const Index& index) {
+      ElementalEmitter::Scope scope(emitter);
+      absl::StatusOr<llvm::Value*> v = emitter.ValueAt(root, -1, index);
+      if (!v.ok()) return v.status();
+      out->EmitWrite(b, index, *v);
+      return absl::OkStatus();
+    });
+  } else {
+    // One loop nest per distinct leaf shape; leaves of one shape share it.
+    std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
+    for (int64_t l = 0; l < hlo->shape().tuple_shapes_size(); ++l) {
+      const Shape& leaf = hlo->shape().tuple_shapes(l);
+      if (!leaf.IsArray()) {
+        return codegen::Unsupported(hlo, "nested tuple results");
+      }
+      groups[{leaf.dimensions().begin(), leaf.dimensions().end()}].push_back(l);
+    }
+    for (const auto& [dims, leaves] : groups) {
+      std::vector<IrArray> outs;
+      for (int64_t l : leaves) {
+        absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo, {l});
+        if (!out.ok()) return out.status();
+        outs.push_back(*out);
+      }
+      status = codegen::EmitLoopNest(
+          b, outs[0].shape(), [&](const Index& index) -> absl::Status {
+            ElementalEmitter::Scope scope(emitter);
+            for (size_t k = 0; k < leaves.size(); ++k) {
+              absl::StatusOr<llvm::Value*> v =
+                  emitter.ValueAt(root, leaves[k], index);
+              if (!v.ok()) return v.status();
+              outs[k].EmitWrite(b, index, *v);
+            }
+            return absl::OkStatus();
+          });
+      if (!status.ok()) break;
+    }
+  }
+  if (!status.ok()) return status;
+  b.CreateRetVoid();
+  b.SetInsertPoint(caller);
+  ctx.CallKernel(b, kernel);
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::cpu

@@ -1,0 +1,96 @@
+#ifndef XLITE_CPU_BACKEND_EMITTER_CONTEXT_H_
+#define XLITE_CPU_BACKEND_EMITTER_CONTEXT_H_
+
+// State shared by the parts of the module emitter: the LLVM module, the
+// buffer assignment, and how a slice becomes an address inside the
+// function being emitted.
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "codegen/elemental.h"
+#include "codegen/ir_array.h"
+#include "hlo/ir/module.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "runtime/buffer_assignment.h"
+
+namespace xlite::cpu {
+
+class EmitterContext {
+ public:
+  EmitterContext(const HloModule& module,
+                 const runtime::BufferAssignment& assignment,
+                 llvm::Module& llvm_module)
+      : module_(module), assignment_(assignment), llvm_module_(llvm_module) {}
+
+  const HloModule& module() const { return module_; }
+  const runtime::BufferAssignment& assignment() const { return assignment_; }
+  llvm::Module& llvm_module() { return llvm_module_; }
+  llvm::LLVMContext& context() { return llvm_module_.getContext(); }
+
+  /// A new internal function `void name(ptr allocations, ptr context)`
+  /// with an entry block; the builder is positioned in it.
+  llvm::Function* NewKernel(llvm::IRBuilderBase& b, const std::string& name);
+
+  /// The address of `slice` inside the current function (whose first two
+  /// arguments are the allocation table and the run context).
+  llvm::Value* SliceAddress(llvm::IRBuilderBase& b,
+                            const runtime::Slice& slice);
+
+  /// The array at leaf `index` of `instruction`, in the current function.
+  absl::StatusOr<codegen::IrArray> ArrayFor(llvm::IRBuilderBase& b,
+                                            const HloInstruction* instruction,
+                                            const ShapeIndex& index = {});
+
+  /// Emits every instruction of a sequential computation, in schedule
+  /// order, into the current function.
+  absl::Status EmitComputation(llvm::IRBuilderBase& b,
+                               const HloComputation& computation);
+
+  /// Emits one instruction of a sequential computation.
+  absl::Status EmitInstruction(llvm::IRBuilderBase& b,
+                               const HloInstruction* instruction);
+
+  /// Calls kernel `kernel` from the current function.
+  void CallKernel(llvm::IRBuilderBase& b, llvm::Function* kernel);
+
+  /// An external function declaration (runtime library).
+  llvm::FunctionCallee Runtime(const std::string& name,
+                               llvm::FunctionType* type);
+
+  std::string UniqueName(const std::string& base);
+
+ private:
+  const HloModule& module_;
+  const runtime::BufferAssignment& assignment_;
+  llvm::Module& llvm_module_;
+  int next_id_ = 0;
+};
+
+// The families of instruction emission (one file each).
+absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                                 const HloInstruction* instruction);
+absl::Status EmitControlFlow(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                             const HloInstruction* instruction);
+absl::Status EmitScatterKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                               const HloInstruction* instruction);
+absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                            const HloInstruction* instruction);
+absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                             const HloInstruction* instruction);
+
+/// Binds every fusion parameter (or kernel operand) of `instruction` to the
+/// arrays it reads, in the current kernel.
+absl::Status BindOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                          codegen::ElementalEmitter& emitter,
+                          const HloInstruction* instruction);
+
+/// Copies every element of array `from` into array `to` (same dimensions,
+/// any layouts).
+absl::Status EmitArrayCopy(llvm::IRBuilderBase& b, const codegen::IrArray& from,
+                           const codegen::IrArray& to);
+
+}  // namespace xlite::cpu
+
+#endif  // XLITE_CPU_BACKEND_EMITTER_CONTEXT_H_

@@ -1,0 +1,196 @@
+#include "cpu_backend/executable.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+
+#include "absl/strings/str_cat.h"
+#include "cpu_backend/runtime_symbols.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/Support/raw_ostream.h"
+#include "passes/registry.h"
+
+namespace xlite::cpu {
+
+AlignedBuffer::AlignedBuffer(int64_t size) : size_(size) {
+  const int64_t rounded = ((size > 0 ? size : 1) + 63) / 64 * 64;
+  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
+  std::memset(data_, 0, rounded);
+}
+
+AlignedBuffer::~AlignedBuffer() { std::free(data_); }
+
+namespace {
+
+absl::Status RunPipeline(HloModule& module) {
+  absl::StatusOr<Pipeline> pipeline =
+      PassRegistry::Global().BuildPipeline("", "cpu", {});
+  if (!pipeline.ok()) return pipeline.status();
+  return pipeline->Run(module).status();
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
+    std::unique_ptr<HloModule> module, const CompileOptions& options) {
+  auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
+  if (options.run_passes) {
+    if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
+  }
+  if (absl::StatusOr<bool> c = runtime::InsertCopies(*module); !c.ok()) {
+    return c.status();
+  }
+  absl::StatusOr<runtime::BufferAssignment> assignment =
+      runtime::BufferAssignment::Build(*module, {/*alignment=*/64});
+  if (!assignment.ok()) return assignment.status();
+  exe->assignment_ =
+      std::make_unique<runtime::BufferAssignment>(std::move(*assignment));
+  exe->module_ = std::move(module);
+
+  absl::StatusOr<std::unique_ptr<CpuJit>> jit = CpuJit::Create(RuntimeSymbols());
+  if (!jit.ok()) return jit.status();
+  exe->jit_ = std::move(*jit);
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto llvm_module =
+      std::make_unique<llvm::Module>(exe->module_->name(), *context);
+  llvm_module->setDataLayout(exe->jit_->data_layout());
+  llvm_module->setTargetTriple(exe->jit_->target_triple());
+  if (absl::Status s =
+          EmitModule(*exe->module_, *exe->assignment_, *llvm_module);
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
+      HostTargetMachine();
+  if (!machine.ok()) return machine.status();
+  OptimizeModule(*llvm_module, machine->get());
+  if (options.keep_llvm_ir) {
+    llvm::raw_string_ostream os(exe->llvm_ir_);
+    llvm_module->print(os, nullptr);
+  }
+  if (absl::Status s =
+          exe->jit_->AddModule(std::move(llvm_module), std::move(context));
+      !s.ok()) {
+    return s;
+  }
+  absl::StatusOr<void*> entry = exe->jit_->Lookup(kEntryName);
+  if (!entry.ok()) return entry.status();
+  exe->entry_ = reinterpret_cast<void (*)(void**, RunContext*)>(*entry);
+
+  // Constants, laid out as their instructions' layouts say.
+  const auto& allocations = exe->assignment_->allocations();
+  exe->constants_.resize(allocations.size());
+  for (size_t i = 0; i < allocations.size(); ++i) {
+    const runtime::Allocation& a = allocations[i];
+    if (a.kind != runtime::Allocation::Kind::kConstant) continue;
+    const Literal& literal = *a.constant->attrs().literal;
+    if (literal.is_unknown()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "constant %", a.constant->name(),
+          " has an elided value ({...}); the cpu backend needs its data"));
+    }
+    auto buffer = std::make_unique<AlignedBuffer>(a.size);
+    std::vector<uint8_t> bytes = literal.PhysicalData(a.constant->shape());
+    std::memcpy(buffer->data(), bytes.data(),
+                std::min<int64_t>(bytes.size(), a.size));
+    exe->constants_[i] = std::move(buffer);
+  }
+  return exe;
+}
+
+namespace {
+
+// The leaf `index` of `literal` (a tuple or array).
+const Literal* LeafOf(const Literal& literal, const ShapeIndex& index) {
+  const Literal* at = &literal;
+  for (int64_t i : index) {
+    if (!at->shape().IsTuple() ||
+        i >= static_cast<int64_t>(at->tuple_elements().size())) {
+      return nullptr;
+    }
+    at = &at->tuple_elements()[i];
+  }
+  return at;
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
+                                           const RunOptions& options) const {
+  const HloComputation* entry = module_->entry_computation();
+  const auto& params = entry->parameter_instructions();
+  if (arguments.size() != params.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("the module takes ", params.size(), " arguments, got ",
+                     arguments.size()));
+  }
+  const auto& allocations = assignment_->allocations();
+  std::vector<std::unique_ptr<AlignedBuffer>> owned(allocations.size());
+  std::vector<void*> table(allocations.size(), nullptr);
+  for (size_t i = 0; i < allocations.size(); ++i) {
+    const runtime::Allocation& a = allocations[i];
+    if (a.kind == runtime::Allocation::Kind::kConstant) {
+      table[i] = constants_[i]->data();
+      continue;
+    }
+    owned[i] = std::make_unique<AlignedBuffer>(a.size);
+    table[i] = owned[i]->data();
+    if (a.kind != runtime::Allocation::Kind::kParameter) continue;
+    const HloInstruction* param = params[a.parameter_number];
+    const Literal* leaf =
+        LeafOf(arguments[a.parameter_number], a.parameter_index);
+    const Shape* shape = param->shape().Subshape(a.parameter_index);
+    if (leaf == nullptr || shape == nullptr || leaf->shape().IsTuple() ||
+        leaf->shape().dimensions() != shape->dimensions() ||
+        leaf->shape().element_type() != shape->element_type()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "argument ", a.parameter_number, " does not have the shape of %",
+          param->name(), ": ", shape ? shape->ToString() : "?"));
+    }
+    if (leaf->is_unknown()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", a.parameter_number, " has no data"));
+    }
+    std::vector<uint8_t> bytes = leaf->PhysicalData(*shape);
+    std::memcpy(owned[i]->data(), bytes.data(),
+                std::min<int64_t>(bytes.size(), a.size));
+  }
+  RunContext context;
+  context.replica_id = options.replica_id;
+  context.partition_id = options.partition_id;
+  context.collectives = options.collectives;
+  entry_(table.data(), &context);
+  if (context.status != 0) {
+    return absl::InternalError(absl::StrCat(
+        "a runtime library call failed with status ", context.status));
+  }
+  // The result, leaf by leaf, from its slices.
+  const HloInstruction* root = entry->root_instruction();
+  Literal result(root->shape());
+  std::vector<std::pair<ShapeIndex, const Shape*>> leaves;
+  std::function<void(const Shape&, ShapeIndex&)> walk = [&](const Shape& s,
+                                                            ShapeIndex& at) {
+    if (s.IsTuple()) {
+      for (int64_t i = 0; i < s.tuple_shapes_size(); ++i) {
+        at.push_back(i);
+        walk(s.tuple_shapes(i), at);
+        at.pop_back();
+      }
+    } else if (s.IsArray()) {
+      leaves.push_back({at, &s});
+    }
+  };
+  ShapeIndex start;
+  walk(root->shape(), start);
+  for (const auto& [index, shape] : leaves) {
+    absl::StatusOr<runtime::Slice> slice = assignment_->GetSlice(root, index);
+    if (!slice.ok()) return slice.status();
+    Literal* leaf = const_cast<Literal*>(LeafOf(result, index));
+    const uint8_t* base = static_cast<const uint8_t*>(table[slice->allocation]);
+    leaf->SetFromPhysicalData(
+        *shape, absl::MakeConstSpan(base + slice->offset, slice->size));
+  }
+  return result;
+}
+
+}  // namespace xlite::cpu

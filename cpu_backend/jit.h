@@ -1,0 +1,54 @@
+#ifndef XLITE_CPU_BACKEND_JIT_H_
+#define XLITE_CPU_BACKEND_JIT_H_
+
+// An ORC JIT for the host CPU (its own features), with the process's
+// symbols (libm) and the runtime library's functions visible to generated
+// code. One per compiled module; it owns the machine code.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/IR/Module.h"
+
+namespace xlite::cpu {
+
+class CpuJit {
+ public:
+  /// A JIT whose generated code may call `symbols` by name.
+  static absl::StatusOr<std::unique_ptr<CpuJit>> Create(
+      const std::vector<std::pair<const char*, void*>>& symbols);
+
+  /// The data layout and triple modules must be built for.
+  const llvm::DataLayout& data_layout() const { return jit_->getDataLayout(); }
+  std::string target_triple() const { return jit_->getTargetTriple().str(); }
+  /// The host CPU name and features the code is compiled for.
+  const std::string& cpu_name() const { return cpu_name_; }
+  const std::string& cpu_features() const { return cpu_features_; }
+
+  /// Optimizes (O2 for the host) and compiles `module`.
+  absl::Status AddModule(std::unique_ptr<llvm::Module> module,
+                         std::unique_ptr<llvm::LLVMContext> context);
+
+  /// The address of a compiled function.
+  absl::StatusOr<void*> Lookup(const std::string& name);
+
+ private:
+  std::unique_ptr<llvm::orc::LLJIT> jit_;
+  std::string cpu_name_;
+  std::string cpu_features_;
+};
+
+/// Runs LLVM's O2 pipeline on `module` for the host (used before JIT and
+/// for `hlo-opt --stage=llvm`).
+void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine);
+
+/// The host's target machine (for --stage=asm and the data layout).
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> HostTargetMachine();
+
+}  // namespace xlite::cpu
+
+#endif  // XLITE_CPU_BACKEND_JIT_H_

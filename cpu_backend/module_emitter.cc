@@ -1,0 +1,175 @@
+#include "cpu_backend/module_emitter.h"
+
+#include "absl/strings/str_cat.h"
+#include "codegen/loops.h"
+#include "codegen/scalar_ops.h"
+#include "cpu_backend/emitter_context.h"
+#include "hlo/ir/opcode.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace xlite::cpu {
+
+using codegen::IrArray;
+
+llvm::Function* EmitterContext::NewKernel(llvm::IRBuilderBase& b,
+                                          const std::string& name) {
+  llvm::Type* ptr = llvm::PointerType::get(context(), 0);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context()),
+                                       {ptr, ptr}, false);
+  auto* f = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                   UniqueName(name), llvm_module_);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context(), "entry", f));
+  return f;
+}
+
+std::string EmitterContext::UniqueName(const std::string& base) {
+  return absl::StrCat(base, ".", next_id_++);
+}
+
+llvm::Value* EmitterContext::SliceAddress(llvm::IRBuilderBase& b,
+                                          const runtime::Slice& slice) {
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  llvm::Value* table = f->getArg(0);
+  llvm::Type* ptr = llvm::PointerType::get(context(), 0);
+  llvm::Value* base = b.CreateLoad(
+      ptr, b.CreateConstInBoundsGEP1_64(ptr, table, slice.allocation));
+  if (slice.offset == 0) return base;
+  return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, slice.offset);
+}
+
+absl::StatusOr<IrArray> EmitterContext::ArrayFor(
+    llvm::IRBuilderBase& b, const HloInstruction* instruction,
+    const ShapeIndex& index) {
+  absl::StatusOr<runtime::Slice> slice =
+      assignment_.GetSlice(instruction, index);
+  if (!slice.ok()) return slice.status();
+  const Shape* shape = instruction->shape().Subshape(index);
+  return IrArray(SliceAddress(b, *slice), *shape);
+}
+
+void EmitterContext::CallKernel(llvm::IRBuilderBase& b,
+                                llvm::Function* kernel) {
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  b.CreateCall(kernel, {f->getArg(0), f->getArg(1)});
+}
+
+llvm::FunctionCallee EmitterContext::Runtime(const std::string& name,
+                                             llvm::FunctionType* type) {
+  return llvm_module_.getOrInsertFunction(name, type);
+}
+
+absl::Status EmitterContext::EmitComputation(
+    llvm::IRBuilderBase& b, const HloComputation& computation) {
+  for (const HloInstruction* instruction :
+       assignment_.Schedule(&computation)) {
+    if (absl::Status s = EmitInstruction(b, instruction); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+namespace {
+
+// Instructions whose result is another's buffer (or nothing): no code.
+bool EmitsNothing(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kDomain:
+    case HloOpcode::kAfterAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// replica-id / partition-id: a u32 from the run context.
+absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                          const HloInstruction* hlo) {
+  absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
+  if (!out.ok()) return out.status();
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  const int field = hlo->opcode() == HloOpcode::kReplicaId ? 0 : 1;
+  llvm::Value* id = b.CreateLoad(
+      b.getInt64Ty(),
+      b.CreateConstInBoundsGEP1_64(b.getInt64Ty(), f->getArg(1), field));
+  b.CreateStore(b.CreateTrunc(id, b.getInt32Ty()), out->base());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status EmitterContext::EmitInstruction(
+    llvm::IRBuilderBase& b, const HloInstruction* instruction) {
+  const HloOpcode op = instruction->opcode();
+  if (EmitsNothing(op)) return absl::OkStatus();
+  switch (op) {
+    case HloOpcode::kWhile:
+    case HloOpcode::kConditional:
+    case HloOpcode::kCall:
+      return EmitControlFlow(*this, b, instruction);
+    case HloOpcode::kReplicaId:
+    case HloOpcode::kPartitionId:
+      return EmitDeviceId(*this, b, instruction);
+    case HloOpcode::kScatter:
+      return EmitScatterKernel(*this, b, instruction);
+    case HloOpcode::kSort:
+      return EmitSortKernel(*this, b, instruction);
+    case HloOpcode::kFusion: {
+      const HloInstruction* root =
+          instruction->fused_computation()->root_instruction();
+      if (root->opcode() == HloOpcode::kScatter) {
+        return EmitScatterKernel(*this, b, instruction);
+      }
+      return EmitElementalKernel(*this, b, instruction);
+    }
+    case HloOpcode::kCustomCall:
+    case HloOpcode::kFft:
+    case HloOpcode::kRngBitGenerator:
+    case HloOpcode::kTopK:
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kSelectAndScatter:
+      return EmitLibraryCall(*this, b, instruction);
+    default:
+      return EmitElementalKernel(*this, b, instruction);
+  }
+}
+
+absl::Status EmitModule(const HloModule& module,
+                        const runtime::BufferAssignment& assignment,
+                        llvm::Module& llvm_module) {
+  EmitterContext ctx(module, assignment, llvm_module);
+  llvm::LLVMContext& context = llvm_module.getContext();
+  llvm::Type* ptr = llvm::PointerType::get(context, 0);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
+                                       {ptr, ptr}, false);
+  auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                                       kEntryName, llvm_module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  if (absl::Status s = ctx.EmitComputation(b, *module.entry_computation());
+      !s.ok()) {
+    return s;
+  }
+  b.CreateRetVoid();
+  std::string errors;
+  llvm::raw_string_ostream os(errors);
+  if (llvm::verifyModule(llvm_module, &os)) {
+    return absl::InternalError(
+        absl::StrCat("generated LLVM IR is invalid: ", os.str()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::cpu

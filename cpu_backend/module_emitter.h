@@ -1,0 +1,45 @@
+#ifndef XLITE_CPU_BACKEND_MODULE_EMITTER_H_
+#define XLITE_CPU_BACKEND_MODULE_EMITTER_H_
+
+// Emits a whole HLO module as one native function over its allocations:
+//
+//   void xlite_entry(void** allocations, const RunContext* context)
+//
+// `allocations[i]` is the base address of buffer-assignment allocation i
+// (parameters, constants, outputs, the arena); every array is at a constant
+// offset in one of them. The entry computation's instructions run in the
+// schedule's order; while loops, conditionals and calls are native control
+// flow in the same function; each computing instruction (or fusion) is an
+// internal kernel function LLVM may inline. Nothing is dispatched per op at
+// run time.
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "hlo/ir/module.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "runtime/buffer_assignment.h"
+
+namespace xlite::cpu {
+
+/// What generated code may read about the current run.
+struct RunContext {
+  int64_t replica_id = 0;
+  int64_t partition_id = 0;
+  void* collectives = nullptr;  // the in-process exchange, when replicated
+  int32_t status = 0;           // non-zero: a library call failed
+};
+
+inline constexpr char kEntryName[] = "xlite_entry";
+
+/// Emits `module` (assigned by `assignment`) into `llvm_module`. Fails at
+/// compile time, naming the instruction, on anything it cannot compile.
+absl::Status EmitModule(const HloModule& module,
+                        const runtime::BufferAssignment& assignment,
+                        llvm::Module& llvm_module);
+
+}  // namespace xlite::cpu
+
+#endif  // XLITE_CPU_BACKEND_MODULE_EMITTER_H_

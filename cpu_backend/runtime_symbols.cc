@@ -1,0 +1,20 @@
+#include "cpu_backend/runtime_symbols.h"
+
+#include "codegen/scalar_runtime.h"
+#include "cpu_backend/runtime_lib/runtime_lib.h"
+
+namespace xlite::cpu {
+
+const std::vector<std::pair<const char*, void*>>& RuntimeSymbols() {
+  static const auto* const kSymbols = [] {
+    auto* symbols = new std::vector<std::pair<const char*, void*>>(
+        RuntimeLibrarySymbols());
+    for (const codegen::RuntimeSymbol& s : codegen::ScalarRuntimeSymbols()) {
+      symbols->push_back({s.name, s.address});
+    }
+    return symbols;
+  }();
+  return *kSymbols;
+}
+
+}  // namespace xlite::cpu
