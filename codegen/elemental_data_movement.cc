@@ -57,7 +57,8 @@ absl::StatusOr<Generator> ElementalEmitter::Reshape(
   const Shape& in = hlo->operand(0)->shape();
   if (hlo->opcode() == HloOpcode::kBitcast) {
     // Same bytes: the output's physical position is the operand's.
-    return [this, hlo, out, in](const Index& index) {
+    return [this, hlo, out, in](
+               const Index& index) -> absl::StatusOr<llvm::Value*> {
       llvm::Value* linear = b_.getInt64(0);
       const auto strides = PhysicalStrides(out);
       for (int64_t d = 0; d < out.rank(); ++d) {
@@ -71,7 +72,14 @@ absl::StatusOr<Generator> ElementalEmitter::Reshape(
         from[d] = b_.CreateURem(q, b_.getInt64(std::max<int64_t>(
                                        in.dimensions(d), 1)));
       }
-      return ValueAt(hlo->operand(0), -1, from);
+      absl::StatusOr<llvm::Value*> v = ValueAt(hlo->operand(0), -1, from);
+      if (!v.ok() || (*v)->getType() ==
+                         ValueType(out.element_type(), b_.getContext())) {
+        return v;
+      }
+      // A bitcast may also reinterpret the element type (same width).
+      return b_.CreateBitCast(*v,
+                              ValueType(out.element_type(), b_.getContext()));
     };
   }
   return [this, hlo, out, in](const Index& index) {
