@@ -118,6 +118,36 @@ absl::StatusOr<Generator> ElementalEmitter::MakeGenerator(
 
 absl::StatusOr<Generator> ElementalEmitter::MakeElementwise(
     const HloInstruction* hlo) {
+  if (hlo->opcode() == HloOpcode::kBitcastConvert) {
+    const PrimitiveType from = hlo->operand(0)->shape().element_type();
+    const PrimitiveType to = hlo->shape().element_type();
+    if (BitWidth(from) > BitWidth(to)) {
+      // Narrower: the last output dimension walks the pieces.
+      return [this, hlo, from, to](const Index& index)
+                 -> absl::StatusOr<llvm::Value*> {
+        Index in(index.begin(), index.end() - 1);
+        absl::StatusOr<llvm::Value*> v = ValueAt(hlo->operand(0), -1, in);
+        if (!v.ok()) return v.status();
+        return EmitBitcastConvertSplit(b_, from, to, *v, index.back());
+      };
+    }
+    if (BitWidth(from) < BitWidth(to)) {
+      // Wider: the operand's last dimension holds the pieces.
+      return [this, hlo, from, to](const Index& index)
+                 -> absl::StatusOr<llvm::Value*> {
+        const int64_t n = BitWidth(to) / BitWidth(from);
+        std::vector<llvm::Value*> pieces;
+        for (int64_t k = 0; k < n; ++k) {
+          Index in(index.begin(), index.end());
+          in.push_back(b_.getInt64(k));
+          absl::StatusOr<llvm::Value*> v = ValueAt(hlo->operand(0), -1, in);
+          if (!v.ok()) return v.status();
+          pieces.push_back(*v);
+        }
+        return EmitBitcastConvertJoin(b_, from, to, pieces);
+      };
+    }
+  }
   return [this, hlo](const Index& index) -> absl::StatusOr<llvm::Value*> {
     std::vector<llvm::Value*> operands;
     for (const HloInstruction* operand : hlo->operands()) {

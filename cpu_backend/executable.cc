@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
+#include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/runtime_symbols.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -36,6 +37,9 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   if (options.run_passes) {
     if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
+  }
+  if (absl::StatusOr<bool> c = MakeLayoutsConsistent(*module); !c.ok()) {
+    return c.status();
   }
   if (absl::StatusOr<bool> c = runtime::InsertCopies(*module); !c.ok()) {
     return c.status();
