@@ -5,8 +5,10 @@
 #include <functional>
 
 #include "absl/strings/str_cat.h"
+#include "cpu_backend/async_to_sync.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/runtime_symbols.h"
+#include "cpu_backend/tree_reduction.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include "passes/registry.h"
@@ -35,8 +37,14 @@ absl::Status RunPipeline(HloModule& module) {
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::unique_ptr<HloModule> module, const CompileOptions& options) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
+  if (absl::StatusOr<bool> c = ConvertAsyncToSync(*module); !c.ok()) {
+    return c.status();
+  }
   if (options.run_passes) {
     if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
+  }
+  if (absl::StatusOr<bool> c = RewriteReductionsAsTrees(*module); !c.ok()) {
+    return c.status();
   }
   if (absl::StatusOr<bool> c = MakeLayoutsConsistent(*module); !c.ok()) {
     return c.status();

@@ -1,0 +1,19 @@
+#ifndef XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
+#define XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
+
+// The CPU runs one stream: an async-start / async-update* / async-done
+// chain becomes a `call` of the wrapped computation at the done (calls
+// start-done pairs such as call-start/call-done are sugar for the same), and
+// copy-start / copy-done a `copy`. Their results are what the done
+// returned, so users see no difference.
+
+#include "absl/status/statusor.h"
+#include "hlo/ir/module.h"
+
+namespace xlite::cpu {
+
+absl::StatusOr<bool> ConvertAsyncToSync(HloModule& module);
+
+}  // namespace xlite::cpu
+
+#endif  // XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
