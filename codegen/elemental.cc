@@ -92,6 +92,7 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitApplied(
 
 absl::StatusOr<Generator> ElementalEmitter::MakeGenerator(
     const HloInstruction* hlo, int64_t leaf) {
+  if (hlo->opcode() == HloOpcode::kFusion) return NestedFusion(hlo, leaf);
   if (hlo->shape().IsTuple() || leaf >= 0) return MakeTupleOp(hlo, leaf);
   switch (HloOpcodeFamily(hlo->opcode())) {
     case OpcodeFamily::kElementwise:
@@ -162,6 +163,31 @@ absl::StatusOr<Generator> ElementalEmitter::MakeElementwise(
   };
 }
 
+absl::StatusOr<Generator> ElementalEmitter::NestedFusion(
+    const HloInstruction* hlo, int64_t leaf) {
+  // The inner parameters read the outer operands.
+  const HloComputation* inner = hlo->fused_computation();
+  for (int64_t i = 0; i < hlo->operand_count(); ++i) {
+    const HloInstruction* operand = hlo->operand(i);
+    const HloInstruction* param = inner->parameter_instructions()[i];
+    if (operand->shape().IsTuple()) {
+      for (int64_t l = 0; l < operand->shape().tuple_shapes_size(); ++l) {
+        Bind(param, l, [this, operand, l](const Index& index) {
+          return ValueAt(operand, l, index);
+        });
+      }
+    } else {
+      Bind(param, -1, [this, operand](const Index& index) {
+        return ValueAt(operand, -1, index);
+      });
+    }
+  }
+  const HloInstruction* root = inner->root_instruction();
+  return [this, root, leaf](const Index& index) {
+    return ValueAt(root, leaf, index);
+  };
+}
+
 absl::StatusOr<Generator> ElementalEmitter::MakeTupleOp(
     const HloInstruction* hlo, int64_t leaf) {
   switch (hlo->opcode()) {
@@ -205,6 +231,15 @@ absl::StatusOr<Generator> ElementalEmitter::MakeDataMovement(
       return Reshape(hlo);
     case HloOpcode::kTranspose:
       return Transpose(hlo);
+    case HloOpcode::kSetDimensionSize:
+      // Static shapes: the operand's elements, relabelled.
+      return Reshape(hlo);
+    case HloOpcode::kGetDimensionSize:
+      return [this, hlo](const Index&) {
+        return EmitConvert(
+            b_, PrimitiveType::kS64, hlo->shape().element_type(),
+            b_.getInt64(hlo->operand(0)->shape().dimensions(hlo->dimensions(0))));
+      };
     case HloOpcode::kCopy:
       return [this, hlo](const Index& index) {
         return ValueAt(hlo->operand(0), -1, index);

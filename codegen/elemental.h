@@ -94,6 +94,8 @@ class ElementalEmitter {
                                           int64_t leaf);
   absl::StatusOr<Generator> MakeContraction(const HloInstruction* hlo);
   absl::StatusOr<Generator> MakeGatherScatter(const HloInstruction* hlo);
+  absl::StatusOr<Generator> NestedFusion(const HloInstruction* hlo,
+                                         int64_t leaf);
   absl::StatusOr<Generator> MakeTupleOp(const HloInstruction* hlo,
                                         int64_t leaf);
 

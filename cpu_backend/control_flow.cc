@@ -3,6 +3,8 @@
 // branch results and a callee's result in the caller's buffers, so no data
 // moves here: the condition's predicate is read from its slice.
 
+#include <functional>
+
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
 #include "cpu_backend/emitter_context.h"
@@ -16,18 +18,21 @@ namespace {
 // Checks that the callee's root leaves share the caller's result buffers.
 absl::Status CheckSameBuffers(EmitterContext& ctx, const HloInstruction* hlo,
                               const HloInstruction* root) {
-  const Shape& shape = hlo->shape();
   std::vector<ShapeIndex> leaves;
-  if (shape.IsTuple()) {
-    for (int64_t l = 0; l < shape.tuple_shapes_size(); ++l) {
-      if (shape.tuple_shapes(l).IsArray()) leaves.push_back({l});
-      if (shape.tuple_shapes(l).IsTuple()) {
-        return codegen::Unsupported(hlo, "nested tuple state");
+  std::function<void(const Shape&, ShapeIndex&)> walk = [&](const Shape& s,
+                                                            ShapeIndex& at) {
+    if (s.IsTuple()) {
+      for (int64_t l = 0; l < s.tuple_shapes_size(); ++l) {
+        at.push_back(l);
+        walk(s.tuple_shapes(l), at);
+        at.pop_back();
       }
+    } else if (s.IsArray()) {
+      leaves.push_back(at);
     }
-  } else if (shape.IsArray()) {
-    leaves.push_back({});
-  }
+  };
+  ShapeIndex start;
+  walk(hlo->shape(), start);
   for (const ShapeIndex& leaf : leaves) {
     absl::StatusOr<runtime::Slice> a = ctx.assignment().GetSlice(hlo, leaf);
     if (!a.ok()) return a.status();

@@ -1,6 +1,7 @@
 #include "cpu_backend/module_emitter.h"
 
 #include "absl/strings/str_cat.h"
+#include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "cpu_backend/emitter_context.h"
@@ -114,6 +115,15 @@ absl::Status EmitterContext::EmitInstruction(
     case HloOpcode::kConditional:
     case HloOpcode::kCall:
       return EmitControlFlow(*this, b, instruction);
+    case HloOpcode::kSend:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecv:
+    case HloOpcode::kRecvDone:
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+      return codegen::Unsupported(
+          instruction, "host transfers (send, recv, infeed, outfeed) are not "
+                       "supported by the cpu backend");
     case HloOpcode::kReplicaId:
     case HloOpcode::kPartitionId:
       return EmitDeviceId(*this, b, instruction);
