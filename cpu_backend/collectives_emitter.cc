@@ -8,6 +8,8 @@
 // with garbage.
 
 #include <cstddef>
+#include <memory>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
@@ -67,6 +69,33 @@ std::vector<int64_t> BuildPlan(const HloInstruction* hlo,
   return plan;
 }
 
+// When `to_apply` is one binary op of its two parameters, the type XLA:CPU
+// reduces it in (the evaluator's CollectiveReduceType): bf16 and
+// f8e8m0fnu in f32, other 8-bit and narrower floats in f16; else nullopt
+// (the computation runs as written, rounding every step).
+std::optional<PrimitiveType> WideReduceType(const HloComputation& to_apply,
+                                            PrimitiveType type) {
+  const HloInstruction* root = to_apply.root_instruction();
+  if (root->operand_count() != 2 || to_apply.num_parameters() != 2 ||
+      root->shape().element_type() != type || !IsFloatingPoint(type)) {
+    return std::nullopt;
+  }
+  const HloInstruction* p0 = to_apply.parameter_instruction(0);
+  const HloInstruction* p1 = to_apply.parameter_instruction(1);
+  const HloOpcode op = root->opcode();
+  const bool commutative =
+      op == HloOpcode::kAdd || op == HloOpcode::kMultiply ||
+      op == HloOpcode::kMaximum || op == HloOpcode::kMinimum;
+  const bool in_order = root->operand(0) == p0 && root->operand(1) == p1;
+  const bool swapped = root->operand(0) == p1 && root->operand(1) == p0;
+  if (!in_order && !(swapped && commutative)) return std::nullopt;
+  if (type == PrimitiveType::kBF16 || type == PrimitiveType::kF8E8M0FNU) {
+    return PrimitiveType::kF32;
+  }
+  if (BitWidth(type) <= 8) return PrimitiveType::kF16;
+  return std::nullopt;
+}
+
 // void combine(ptr inputs, i64 n, ptr out, i64 count): out[i] = to_apply
 // folded over inputs[0..n)[i] in order (XliteCpuCombine).
 absl::StatusOr<llvm::Function*> EmitCombine(EmitterContext& ctx,
@@ -79,6 +108,17 @@ absl::StatusOr<llvm::Function*> EmitCombine(EmitterContext& ctx,
         hlo, "a reduction computation not over two scalars of the operand "
              "type");
   }
+  // The widened form: the same op on scalars of the wide type.
+  const std::optional<PrimitiveType> wide = WideReduceType(to_apply, type);
+  const PrimitiveType acc_type = wide.value_or(type);
+  const Shape scalar(acc_type, {});
+  std::unique_ptr<HloInstruction> a0 =
+      HloInstruction::Create(HloOpcode::kParameter, scalar);
+  std::unique_ptr<HloInstruction> a1 =
+      HloInstruction::Create(HloOpcode::kParameter, scalar);
+  std::unique_ptr<HloInstruction> wide_op = HloInstruction::Create(
+      to_apply.root_instruction()->opcode(), scalar, {a0.get(), a1.get()});
+
   llvm::LLVMContext& context = ctx.context();
   llvm::IRBuilder<> b(context);
   llvm::Type* ptr = b.getPtrTy();
@@ -89,37 +129,54 @@ absl::StatusOr<llvm::Function*> EmitCombine(EmitterContext& ctx,
                                    ctx.UniqueName(hlo->name() + ".combine"),
                                    ctx.llvm_module());
   b.SetInsertPoint(llvm::BasicBlock::Create(context, "entry", f));
-  llvm::Value* acc = b.CreateAlloca(codegen::ValueType(type, context));
+  llvm::Type* acc_llvm = codegen::ValueType(acc_type, context);
+  llvm::Value* acc = b.CreateAlloca(acc_llvm);
   const int64_t width = StorageBytes(type);
-  auto element = [&](llvm::Value* p, llvm::Value* i) {
+  auto offset = [&](llvm::Value* i) {
+    return b.CreateMul(i, b.getInt64(width));
+  };
+  // Element i of participant p, in the accumulator's type.
+  auto load = [&](llvm::Value* p,
+                  llvm::Value* i) -> absl::StatusOr<llvm::Value*> {
     llvm::Value* base =
         b.CreateLoad(ptr, b.CreateInBoundsGEP(ptr, f->getArg(0), p));
-    return b.CreateInBoundsGEP(b.getInt8Ty(), base,
-                               b.CreateMul(i, b.getInt64(width)));
+    llvm::Value* x = codegen::EmitLoadElement(
+        b, type, b.CreateInBoundsGEP(b.getInt8Ty(), base, offset(i)));
+    return wide ? codegen::EmitConvert(b, type, acc_type, x) : x;
   };
   ElementalEmitter emitter(b, ctx.llvm_module());
   absl::Status s = codegen::EmitForLoop(
-      b, b.getInt64(0), f->getArg(3), "element", [&](llvm::Value* i) {
-        b.CreateStore(
-            codegen::EmitLoadElement(b, type, element(b.getInt64(0), i)), acc);
+      b, b.getInt64(0), f->getArg(3), "element",
+      [&](llvm::Value* i) -> absl::Status {
+        absl::StatusOr<llvm::Value*> first = load(b.getInt64(0), i);
+        if (!first.ok()) return first.status();
+        b.CreateStore(*first, acc);
         absl::Status inner = codegen::EmitForLoop(
             b, b.getInt64(1), f->getArg(1), "participant",
             [&](llvm::Value* p) -> absl::Status {
-              llvm::Value* x =
-                  codegen::EmitLoadElement(b, type, element(p, i));
-              llvm::Value* a =
-                  b.CreateLoad(codegen::ValueType(type, context), acc);
-              absl::StatusOr<std::vector<llvm::Value*>> r =
-                  emitter.EmitApplied(to_apply, {a, x});
+              absl::StatusOr<llvm::Value*> x = load(p, i);
+              if (!x.ok()) return x.status();
+              llvm::Value* a = b.CreateLoad(acc_llvm, acc);
+              absl::StatusOr<llvm::Value*> r;
+              if (wide) {
+                r = codegen::EmitElementwise(b, *wide_op, {a, *x});
+              } else {
+                absl::StatusOr<std::vector<llvm::Value*>> applied =
+                    emitter.EmitApplied(to_apply, {a, *x});
+                if (!applied.ok()) return applied.status();
+                r = (*applied)[0];
+              }
               if (!r.ok()) return r.status();
-              b.CreateStore((*r)[0], acc);
+              b.CreateStore(*r, acc);
               return absl::OkStatus();
             });
         if (!inner.ok()) return inner;
+        absl::StatusOr<llvm::Value*> result = b.CreateLoad(acc_llvm, acc);
+        if (wide) result = codegen::EmitConvert(b, acc_type, type, *result);
+        if (!result.ok()) return result.status();
         codegen::EmitStoreElement(
-            b, type, b.CreateLoad(codegen::ValueType(type, context), acc),
-            b.CreateInBoundsGEP(b.getInt8Ty(), f->getArg(2),
-                                b.CreateMul(i, b.getInt64(width))));
+            b, type, *result,
+            b.CreateInBoundsGEP(b.getInt8Ty(), f->getArg(2), offset(i)));
         return absl::OkStatus();
       });
   if (!s.ok()) return s;

@@ -88,6 +88,21 @@ ENTRY e {
                          4, 1);
 }
 
+// A single-op bf16 reduction accumulates in f32, as XLA:CPU's runtime does.
+TEST(CpuCollectives, Bf16AllReduceAccumulatesWide) {
+  ExpectMatchesEvaluator(R"(HloModule m, replica_count=8
+add {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(b, a)
+}
+ENTRY e {
+  p = bf16[64] parameter(0)
+  ROOT r = bf16[64] all-reduce(p), replica_groups={}, to_apply=add
+})",
+                         8, 1);
+}
+
 TEST(CpuCollectives, VariadicAllReduceWithComputedMax) {
   ExpectMatchesEvaluator(R"(HloModule m, replica_count=3
 maxish {
