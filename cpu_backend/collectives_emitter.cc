@@ -105,8 +105,9 @@ absl::StatusOr<llvm::Function*> EmitCombine(EmitterContext& ctx,
   if (to_apply.num_parameters() != 2 ||
       to_apply.parameter_instruction(0)->shape().element_type() != type) {
     return codegen::Unsupported(
-        hlo, "a reduction computation not over two scalars of the operand "
-             "type");
+        hlo,
+        "a reduction computation not over two scalars of the operand "
+        "type");
   }
   // The widened form: the same op on scalars of the wide type.
   const std::optional<PrimitiveType> wide = WideReduceType(to_apply, type);
@@ -266,14 +267,13 @@ absl::Status EmitCollective(EmitterContext& ctx, llvm::IRBuilderBase& b,
   auto* plan_global = new llvm::GlobalVariable(
       ctx.llvm_module(), plan_type, /*isConstant=*/true,
       llvm::GlobalValue::PrivateLinkage,
-      llvm::ConstantDataArray::get(ctx.context(),
-                                   llvm::ArrayRef<uint64_t>(
-                                       reinterpret_cast<const uint64_t*>(
-                                           plan.data()),
-                                       plan.size())),
+      llvm::ConstantDataArray::get(
+          ctx.context(),
+          llvm::ArrayRef<uint64_t>(
+              reinterpret_cast<const uint64_t*>(plan.data()), plan.size())),
       ctx.UniqueName(hlo->name() + ".plan"));
-  llvm::Value* name = b.CreateGlobalString(hlo->name(), "", 0,
-                                           &ctx.llvm_module());
+  llvm::Value* name =
+      b.CreateGlobalString(hlo->name(), "", 0, &ctx.llvm_module());
   llvm::Type* ptr = b.getPtrTy();
   llvm::Type* i64 = b.getInt64Ty();
   auto* type = llvm::FunctionType::get(
@@ -288,7 +288,8 @@ absl::Status EmitCollective(EmitterContext& ctx, llvm::IRBuilderBase& b,
                : llvm::ConstantPointerNull::get(b.getPtrTy())});
   // On failure: record the status and leave the entry function.
   llvm::Function* f = b.GetInsertBlock()->getParent();
-  auto* failed = llvm::BasicBlock::Create(ctx.context(), "collective.failed", f);
+  auto* failed =
+      llvm::BasicBlock::Create(ctx.context(), "collective.failed", f);
   auto* done = llvm::BasicBlock::Create(ctx.context(), "collective.done", f);
   b.CreateCondBr(b.CreateICmpNE(status, b.getInt32(0)), failed, done);
   b.SetInsertPoint(failed);

@@ -80,12 +80,13 @@ add {
 )";
 
 TEST(CpuCollectives, AllReduceReplicaGroups) {
-  ExpectMatchesEvaluator(absl::StrCat("HloModule m, replica_count=4\n", kAdd, R"(
+  ExpectMatchesEvaluator(
+      absl::StrCat("HloModule m, replica_count=4\n", kAdd, R"(
 ENTRY e {
   p = f32[3,5] parameter(0)
   ROOT r = f32[3,5] all-reduce(p), replica_groups={{0,2},{1,3}}, to_apply=add
 })"),
-                         4, 1);
+      4, 1);
 }
 
 // A single-op bf16 reduction accumulates in f32, as XLA:CPU's runtime does.
@@ -295,8 +296,8 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(std::pair<std::string, int64_t>{"collectives_4", 4},
                       std::pair<std::string, int64_t>{"collectives_8", 8},
                       std::pair<std::string, int64_t>{"data_parallel_sgd", 4},
-                      std::pair<std::string, int64_t>{
-                          "grad_accumulation_scan", 4}),
+                      std::pair<std::string, int64_t>{"grad_accumulation_scan",
+                                                      4}),
     [](const auto& info) { return info.param.first; });
 
 }  // namespace

@@ -21,8 +21,7 @@ absl::StatusOr<std::vector<Literal>> RunOnDevices(
     return absl::InvalidArgumentError(absl::StrCat(
         "expected arguments for ", n, " devices, got ", arguments.size()));
   }
-  CollectiveExchange exchange(replicas, partitions,
-                              options.collective_timeout);
+  CollectiveExchange exchange(replicas, partitions, options.collective_timeout);
   std::vector<absl::StatusOr<Literal>> results(n,
                                                absl::UnknownError("not run"));
   auto run = [&](int64_t d) {

@@ -81,8 +81,8 @@ std::shared_ptr<CollectiveExchange::Round> CollectiveExchange::Arrive(
   std::unique_lock<std::mutex> lock(mu_);
   if (!error_.empty()) return nullptr;
   const int64_t run = runs_[device][name]++;
-  const std::string key = name + "#" + std::to_string(run) + "@{" +
-                          Join(participants) + "}";
+  const std::string key =
+      name + "#" + std::to_string(run) + "@{" + Join(participants) + "}";
   std::shared_ptr<Round>& slot = open_[key];
   if (slot == nullptr) {
     slot = std::make_shared<Round>();
@@ -139,8 +139,7 @@ void CollectiveExchange::Finish(int64_t device) {
   finished_[device] = true;
   waiting_[device].clear();
   if (error_.empty() && Deadlocked()) {
-    FailLocked("collective deadlock (other devices finished): " +
-               WaitStates());
+    FailLocked("collective deadlock (other devices finished): " + WaitStates());
   }
 }
 

@@ -173,8 +173,7 @@ struct Meeting {
 };
 
 // [outer, dim size, inner] around `dim` of `a`, in elements.
-void Around(const ArrayDesc& a, int64_t dim, int64_t& outer,
-            int64_t& inner) {
+void Around(const ArrayDesc& a, int64_t dim, int64_t& outer, int64_t& inner) {
   outer = 1;
   inner = 1;
   for (int64_t d = 0; d < static_cast<int64_t>(a.dims.size()); ++d) {
@@ -228,10 +227,9 @@ bool AllToAll(Meeting& m, Failure& failure) {
     // Tuple form: operand p goes to participant p.
     if (static_cast<int64_t>(m.plan.operands.size()) != m.n() ||
         m.plan.results.size() != m.plan.operands.size()) {
-      failure.message = "the all-to-all has " +
-                        std::to_string(m.plan.operands.size()) +
-                        " operands for " + std::to_string(m.n()) +
-                        " participants";
+      failure.message =
+          "the all-to-all has " + std::to_string(m.plan.operands.size()) +
+          " operands for " + std::to_string(m.n()) + " participants";
       return false;
     }
     for (int64_t p = 0; p < m.n(); ++p) {
@@ -260,10 +258,10 @@ enum class Kind { kAllReduce, kReduceScatter, kAllGather, kAllToAll, kPermute };
 // partitions with a channel unless the module is replicas only).
 std::vector<int64_t> PermuteRow(const Plan& plan, int64_t replicas,
                                 int64_t partitions, int64_t replica,
-                                int64_t partition, bool lone,
-                                int64_t& my_index, Failure& failure) {
-  const bool across = plan.mode != kModeNoChannel &&
-                      (lone || replicas == 1 || partitions > 1);
+                                int64_t partition, bool lone, int64_t& my_index,
+                                Failure& failure) {
+  const bool across =
+      plan.mode != kModeNoChannel && (lone || replicas == 1 || partitions > 1);
   const int64_t count = across ? partitions : replicas;
   my_index = across ? partition : replica;
   std::vector<int64_t> row;
@@ -350,11 +348,21 @@ int32_t Run(Kind kind, void* exchange_ptr, int64_t replica, int64_t partition,
   }
   bool ok = true;
   switch (kind) {
-    case Kind::kAllReduce: AllReduce(m); break;
-    case Kind::kReduceScatter: ReduceScatter(m); break;
-    case Kind::kAllGather: AllGather(m); break;
-    case Kind::kAllToAll: ok = AllToAll(m, failure); break;
-    case Kind::kPermute: Permute(m, my_index); break;
+    case Kind::kAllReduce:
+      AllReduce(m);
+      break;
+    case Kind::kReduceScatter:
+      ReduceScatter(m);
+      break;
+    case Kind::kAllGather:
+      AllGather(m);
+      break;
+    case Kind::kAllToAll:
+      ok = AllToAll(m, failure);
+      break;
+    case Kind::kPermute:
+      Permute(m, my_index);
+      break;
   }
   if (round != nullptr && !exchange->Leave(*round)) {
     return kStatusCollectiveFailed;
@@ -388,10 +396,10 @@ std::vector<std::pair<const char*, void*>> CollectiveSymbols() {
 
 }  // namespace xlite::cpu
 
-#define XLITE_CPU_COLLECTIVE_DEFINE(op, kind)                            \
-  XLITE_CPU_COLLECTIVE(op) {                                             \
-    return xlite::cpu::Run(kind, exchange, replica_id, partition_id,     \
-                           name, plan, operands, results, combiners);    \
+#define XLITE_CPU_COLLECTIVE_DEFINE(op, kind)                              \
+  XLITE_CPU_COLLECTIVE(op) {                                               \
+    return xlite::cpu::Run(kind, exchange, replica_id, partition_id, name, \
+                           plan, operands, results, combiners);            \
   }
 
 extern "C" {

@@ -68,11 +68,11 @@ extern "C" {
 typedef void (*XliteCpuCombine)(const void* const* inputs, int64_t num_inputs,
                                 void* out, int64_t count);
 
-#define XLITE_CPU_COLLECTIVE(op)                                              \
-  int32_t xlite_cpu_##op(void* exchange, int64_t replica_id,                  \
-                         int64_t partition_id, const char* name,              \
-                         const int64_t* plan, void* const* operands,          \
-                         void* const* results, const XliteCpuCombine* combiners)
+#define XLITE_CPU_COLLECTIVE(op)                                    \
+  int32_t xlite_cpu_##op(                                           \
+      void* exchange, int64_t replica_id, int64_t partition_id,     \
+      const char* name, const int64_t* plan, void* const* operands, \
+      void* const* results, const XliteCpuCombine* combiners)
 
 XLITE_CPU_COLLECTIVE(all_reduce);
 XLITE_CPU_COLLECTIVE(reduce_scatter);
