@@ -79,6 +79,8 @@ absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                             const HloInstruction* instruction);
 absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              const HloInstruction* instruction);
+absl::Status EmitCollective(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                            const HloInstruction* instruction);
 
 /// Binds every fusion parameter (or kernel operand) of `instruction` to the
 /// arrays it reads, in the current kernel.

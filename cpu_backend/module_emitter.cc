@@ -145,13 +145,14 @@ absl::Status EmitterContext::EmitInstruction(
     case HloOpcode::kTopK:
     case HloOpcode::kCholesky:
     case HloOpcode::kTriangularSolve:
+    case HloOpcode::kSelectAndScatter:
+      return EmitLibraryCall(*this, b, instruction);
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:
     case HloOpcode::kReduceScatter:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
-    case HloOpcode::kSelectAndScatter:
-      return EmitLibraryCall(*this, b, instruction);
+      return EmitCollective(*this, b, instruction);
     default:
       return EmitElementalKernel(*this, b, instruction);
   }

@@ -15,6 +15,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cpu_backend/executable.h"
+#include "cpu_backend/multi_device.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/module_io.h"
@@ -317,17 +318,19 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
       return EvaluateOnDevices(module, replicas, partitions, per_device);
     });
   }
-  if (devices != 1) {
-    return absl::UnimplementedError(absl::StrCat(
-        "the cpu backend does not run ", devices,
-        " replicas/partitions yet; use --platform=interpreter"));
-  }
   cpu::CompileOptions options;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
   absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> compiled =
       cpu::CpuExecutable::Compile(module.Clone(), options);
   if (!compiled.ok()) return compiled.status();
   std::shared_ptr<cpu::CpuExecutable> exe = std::move(*compiled);
+  if (devices != 1) {
+    return Runner([exe, &arguments, replicas, partitions,
+                   devices]() -> absl::StatusOr<std::vector<Literal>> {
+      std::vector<std::vector<Literal>> per_device(devices, arguments);
+      return cpu::RunOnDevices(*exe, replicas, partitions, per_device);
+    });
+  }
   return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
     absl::StatusOr<Literal> r = exe->Run(arguments);
     if (!r.ok()) return r.status();
