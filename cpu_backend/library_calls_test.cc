@@ -63,7 +63,9 @@ std::string CheckAgainstEvaluator(const std::string& text, int seed = 1) {
   if (!want.ok() || !exe.ok()) return "";
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   EXPECT_TRUE(got.ok()) << got.status();
-  if (got.ok()) EXPECT_TRUE(AllNear(*want, *got));
+  if (got.ok()) {
+    EXPECT_TRUE(AllNear(*want, *got));
+  }
   return (*exe)->llvm_ir();
 }
 
@@ -240,6 +242,15 @@ TEST(LibraryCalls, FailsAtCompileTimeNamingTheInstruction) {
                 "the cpu backend cannot compile %r (all-reduce)"),
             std::string::npos)
       << replicated.status();
+  absl::StatusOr<std::unique_ptr<CpuExecutable>> stranger = CompileText(
+      Module(kAdd, R"(
+  p = f32[3] parameter(0)
+  ROOT r = f32[3] all-reduce(p), replica_groups={{0,1}}, to_apply=add
+)"));
+  ASSERT_FALSE(stranger.ok());
+  EXPECT_NE(stranger.status().message().find("names device 1"),
+            std::string::npos)
+      << stranger.status();
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 // reduce-scatter and all-to-all return their operands, collective-permute
 // its operand where a pair targets device 0 and zeros elsewhere.
 
+#include <optional>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
@@ -85,6 +87,21 @@ bool ReceivesOnOneDevice(const HloInstruction* hlo) {
   return false;
 }
 
+// The device a one-device collective names besides device 0, if any.
+std::optional<int64_t> OtherDevice(const HloInstruction* hlo) {
+  const CollectiveAttributes& c = *hlo->attrs().collective;
+  for (const std::vector<int64_t>& group : c.replica_groups.Expanded()) {
+    for (int64_t id : group) {
+      if (id != 0) return id;
+    }
+  }
+  for (const auto& [source, target] : c.source_target_pairs) {
+    if (source != 0) return source;
+    if (target != 0) return target;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool IsPassThroughTarget(const std::string& target) {
@@ -105,6 +122,13 @@ absl::Status EmitPassThrough(EmitterContext& ctx, llvm::IRBuilderBase& b,
                           ctx.module().config().replica_count, " replicas x ",
                           ctx.module().config().num_partitions,
                           " partitions (only one device is supported yet)"));
+  }
+  if (op != HloOpcode::kCustomCall) {
+    if (std::optional<int64_t> id = OtherDevice(hlo)) {
+      return codegen::Unsupported(
+          hlo, absl::StrCat("names device ", *id,
+                            ", but the module runs on one device"));
+    }
   }
   if (op == HloOpcode::kCollectivePermute &&
       !hlo->attrs().collective->permute_slice_sizes.empty()) {
