@@ -1,25 +1,51 @@
-// Instructions the CPU backend runs as calls into the runtime library
-// (cpu_backend/runtime_lib): custom calls, fft, rng-bit-generator, topk,
-// linear algebra, collectives, select-and-scatter. Anything without a
-// library function fails at compile time, naming the instruction.
+// Instructions the CPU backend compiles outside the elemental kernels:
+// runtime library calls (fft, top-k, rng-bit-generator, linear algebra),
+// select-and-scatter's emitted kernel, and the instructions that pass
+// their operands through (identity custom calls, one-device collectives).
+// Each is native code; anything else fails at compile time, naming the
+// instruction.
 
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
 #include "cpu_backend/emitter_context.h"
+#include "cpu_backend/library_calls.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::cpu {
 
 absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              const HloInstruction* hlo) {
-  (void)ctx;
-  (void)b;
-  if (hlo->opcode() == HloOpcode::kCustomCall) {
-    return codegen::Unsupported(
-        hlo, absl::StrCat("no library function for custom-call target \"",
-                          hlo->attrs().custom_call->target, "\""));
+  switch (hlo->opcode()) {
+    case HloOpcode::kFft:
+      return EmitFftCall(ctx, b, hlo);
+    case HloOpcode::kTopK:
+      return EmitTopKCall(ctx, b, hlo);
+    case HloOpcode::kRngBitGenerator:
+      return EmitRngBitGeneratorCall(ctx, b, hlo);
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+      return EmitLinalgCall(ctx, b, hlo);
+    case HloOpcode::kSelectAndScatter:
+      return EmitSelectAndScatterKernel(ctx, b, hlo);
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kCollectivePermute:
+      return EmitPassThrough(ctx, b, hlo);
+    case HloOpcode::kCustomCall:
+      break;
+    default:
+      return codegen::Unsupported(hlo, "no library function");
   }
-  return codegen::Unsupported(hlo, "no library function yet");
+  const std::string& target = hlo->attrs().custom_call->target;
+  if (target == "TopK") return EmitTopKCall(ctx, b, hlo);
+  if (IsLinalgTarget(target)) return EmitLinalgCall(ctx, b, hlo);
+  if (IsPassThroughTarget(target) || target == "AllocateBuffer") {
+    return EmitPassThrough(ctx, b, hlo);
+  }
+  return codegen::Unsupported(
+      hlo, absl::StrCat("unknown custom-call target \"", target, "\""));
 }
 
 }  // namespace xlite::cpu

@@ -70,6 +70,11 @@ inline constexpr int32_t kTrsmNoTranspose = 1;
 inline constexpr int32_t kTrsmTranspose = 2;
 inline constexpr int32_t kTrsmAdjoint = 3;
 
+/// Algorithm codes of xlite_cpu_rng_bit_generator (= RandomAlgorithm).
+inline constexpr int32_t kRngDefault = 0;   // Philox, as XLA on CPU/GPU
+inline constexpr int32_t kRngThreeFry = 1;
+inline constexpr int32_t kRngPhilox = 2;
+
 /// Every exported function and its address, for the JIT to define as
 /// absolute symbols (and for an AOT object's link line to check against).
 std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols();
@@ -210,6 +215,36 @@ int32_t xlite_cpu_matmul(int32_t type, const void* lhs, const void* rhs,
                          void* out, int64_t batch, int64_t m, int64_t k,
                          int64_t n, int32_t transpose_lhs,
                          int32_t transpose_rhs);
+
+// ---------------------------------------------------------------------------
+// Random bits (rng.cc)
+// ---------------------------------------------------------------------------
+
+/// HLO `rng-bit-generator`, bit-exact with XLA (and hlo/evaluator/rng.cc):
+/// `state` is u64[state_size] (state_size >= 2: key, counter...), `bits` a
+/// row-major array of `rank` dimensions `dims` whose elements are
+/// `bit_width` (8, 16, 32 or 64) bits wide; `new_state` gets the advanced
+/// state (u64[state_size]; may alias `state`). ThreeFry-2x32 keeps a 64-bit
+/// counter in state[1]; Philox-4x32 a 128-bit one in state[1..2], or
+/// (state[1], state[0]) for a u64[2] state. Returns kStatusInvalidArgument
+/// on a bad width, algorithm, size or null pointer (`bits` may be null
+/// when it has no elements).
+int32_t xlite_cpu_rng_bit_generator(int32_t algorithm, const uint64_t* state,
+                                    int64_t state_size, uint64_t* new_state,
+                                    int32_t bit_width, int64_t rank,
+                                    const int64_t* dims, void* bits);
+
+// ---------------------------------------------------------------------------
+// Scratch memory (scratch.cc)
+// ---------------------------------------------------------------------------
+
+/// A 64-byte aligned block of at least `bytes` bytes (a valid, distinct
+/// pointer even for 0), for generated code that needs an array in another
+/// layout than its buffer's; null only when memory is exhausted.
+void* xlite_cpu_alloc(int64_t bytes);
+
+/// Releases a block from xlite_cpu_alloc (null is ignored).
+void xlite_cpu_free(void* block);
 
 }  // extern "C"
 

@@ -16,6 +16,7 @@
 #include "hlo/evaluator/evaluator.h"
 #ifdef XLITE_CONFORMANCE_CPU
 #include "cpu_backend/executable.h"
+#include "cpu_backend/multi_device.h"
 #endif
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
@@ -204,9 +205,6 @@ TEST_P(EvaluatorConformance, MatchesXla) {
   std::vector<std::vector<Literal>> expected;
   std::vector<Literal> results;
   if (partitions > 1) {
-#ifdef XLITE_CONFORMANCE_CPU
-    GTEST_SKIP() << "multi-device programs: not yet on the cpu backend";
-#endif
     std::vector<std::vector<Literal>> args;
     for (int64_t p = 0; p < partitions; ++p) {
       args.push_back(
@@ -214,7 +212,13 @@ TEST_P(EvaluatorConformance, MatchesXla) {
       expected.push_back(
           ReadArrays(dir, "out", result_shapes, absl::StrCat(".p", p)));
     }
+#ifdef XLITE_CONFORMANCE_CPU
+    auto exe = cpu::CpuExecutable::Compile((*module)->Clone());
+    ASSERT_TRUE(exe.ok()) << exe.status().message();
+    auto r = cpu::RunOnDevices(**exe, 1, partitions, args);
+#else
     auto r = EvaluateOnDevices(**module, 1, partitions, args);
+#endif
     ASSERT_TRUE(r.ok()) << r.status().message();
     results = *std::move(r);
   } else {
