@@ -7,9 +7,16 @@
 namespace xlite::codegen {
 
 absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what) {
+  // "LINE:COL: error: " when the instruction came from text, so a tool can
+  // put the file name in front.
+  std::string where;
+  if (hlo->location().line > 0) {
+    where = absl::StrCat(hlo->location().line, ":", hlo->location().column,
+                         ": error: ");
+  }
   return absl::UnimplementedError(
-      absl::StrCat("the cpu backend cannot compile %", hlo->name(), " (",
-                   HloOpcodeString(hlo->opcode()), "): ", what));
+      absl::StrCat(where, "the cpu backend cannot compile %", hlo->name(),
+                   " (", HloOpcodeString(hlo->opcode()), "): ", what));
 }
 
 void ElementalEmitter::Bind(const HloInstruction* instruction, int64_t leaf,

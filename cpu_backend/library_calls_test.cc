@@ -230,7 +230,8 @@ TEST(LibraryCalls, FailsAtCompileTimeNamingTheInstruction) {
 )"));
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.status().message(),
-            "the cpu backend cannot compile %c (custom-call): unknown "
+            "5:8: error: the cpu backend cannot compile %c (custom-call): "
+            "unknown "
             "custom-call target \"mystery\"");
   // A replicated module compiles: its collectives go through the
   // in-process exchange (multi_device.h, collectives_test.cc).

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -379,7 +380,11 @@ int Main(int argc, char** argv) {
   absl::StatusOr<Runner> run_once =
       MakeRunner(platform, *module, arguments, replicas, partitions);
   if (!run_once.ok()) {
-    std::cerr << run_once.status().message() << "\n";
+    // Compile errors located in the input ("LINE:COL: error: ...") get
+    // the file name; others read "FILE: error: ...".
+    const absl::string_view message = run_once.status().message();
+    const bool located = !message.empty() && absl::ascii_isdigit(message[0]);
+    std::cerr << args[0] << (located ? ":" : ": error: ") << message << "\n";
     return kExitInputError;
   }
   std::vector<double> seconds;
