@@ -28,12 +28,6 @@ PrimitiveType Accumulation(PrimitiveType lhs, PrimitiveType rhs,
   return widest > 32 ? PrimitiveType::kF64 : PrimitiveType::kF32;
 }
 
-llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type) {
-  llvm::Function* f = b.GetInsertBlock()->getParent();
-  llvm::IRBuilder<> entry(&f->getEntryBlock(),
-                          f->getEntryBlock().getFirstInsertionPt());
-  return entry.CreateAlloca(type);
-}
 
 // acc + x * y in the accumulation type.
 llvm::Value* MultiplyAdd(llvm::IRBuilderBase& b, PrimitiveType type,

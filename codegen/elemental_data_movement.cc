@@ -9,23 +9,6 @@
 
 namespace xlite::codegen {
 
-namespace {
-
-// An integer scalar value of `type` as i64 (signed types sign-extend).
-llvm::Value* ToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
-                     llvm::Value* v) {
-  if (v->getType()->getIntegerBitWidth() == 64) return v;
-  return IsSignedInteger(type) ? b.CreateSExt(v, b.getInt64Ty())
-                                : b.CreateZExt(v, b.getInt64Ty());
-}
-
-llvm::Value* Clamp(llvm::IRBuilderBase& b, llvm::Value* v, int64_t lo,
-                   int64_t hi) {
-  v = b.CreateSelect(b.CreateICmpSLT(v, b.getInt64(lo)), b.getInt64(lo), v);
-  return b.CreateSelect(b.CreateICmpSGT(v, b.getInt64(hi)), b.getInt64(hi), v);
-}
-
-}  // namespace
 
 absl::StatusOr<Index> ElementalEmitter::ClampedStarts(
     const HloInstruction* hlo, int64_t first_operand,
@@ -36,7 +19,7 @@ absl::StatusOr<Index> ElementalEmitter::ClampedStarts(
     const HloInstruction* operand = hlo->operand(first_operand + d);
     absl::StatusOr<llvm::Value*> v = ValueAt(operand, -1, at);
     if (!v.ok()) return v.status();
-    starts.push_back(Clamp(b_, ToInt64(b_, operand->shape().element_type(), *v),
+    starts.push_back(ClampIndex(b_, IndexToInt64(b_, operand->shape().element_type(), *v),
                            0, dims[d] - sizes[d]));
   }
   return starts;
@@ -129,7 +112,7 @@ absl::StatusOr<Generator> ElementalEmitter::Pad(const HloInstruction* hlo) {
       inside = b_.CreateAnd(inside, b_.CreateICmpEQ(r, b_.getInt64(0)));
       inside = b_.CreateAnd(
           inside, b_.CreateICmpSLT(q, b_.getInt64(in_shape.dimensions(d))));
-      in.push_back(Clamp(b_, q, 0, std::max<int64_t>(in_shape.dimensions(d) - 1, 0)));
+      in.push_back(ClampIndex(b_, q, 0, std::max<int64_t>(in_shape.dimensions(d) - 1, 0)));
     }
     absl::StatusOr<llvm::Value*> pad_value = ValueAt(hlo->operand(1), -1, {});
     if (!pad_value.ok()) return pad_value.status();
@@ -235,7 +218,7 @@ absl::StatusOr<Generator> ElementalEmitter::DynamicUpdateSlice(
       inside = b_.CreateAnd(
           inside,
           b_.CreateICmpSLT(rel, b_.getInt64(update_shape.dimensions(d))));
-      in.push_back(Clamp(b_, rel, 0, update_shape.dimensions(d) - 1));
+      in.push_back(ClampIndex(b_, rel, 0, update_shape.dimensions(d) - 1));
     }
     absl::StatusOr<llvm::Value*> update = ValueAt(hlo->operand(1), -1, in);
     if (!update.ok()) return update.status();
@@ -319,7 +302,7 @@ absl::StatusOr<Generator> ElementalEmitter::Gather(const HloInstruction* hlo) {
       absl::StatusOr<llvm::Value*> v = ValueAt(indices, -1, at);
       if (!v.ok()) return v.status();
       start[g.start_index_map[k]] =
-          ToInt64(b_, indices->shape().element_type(), *v);
+          IndexToInt64(b_, indices->shape().element_type(), *v);
     }
     for (size_t k = 0; k < g.operand_batching_dims.size(); ++k) {
       const int64_t pos =
@@ -331,7 +314,7 @@ absl::StatusOr<Generator> ElementalEmitter::Gather(const HloInstruction* hlo) {
     Index from;
     for (int64_t d = 0; d < in.rank(); ++d) {
       from.push_back(b_.CreateAdd(
-          Clamp(b_, start[d], 0, in.dimensions(d) - sizes[d]), offsets[d]));
+          ClampIndex(b_, start[d], 0, in.dimensions(d) - sizes[d]), offsets[d]));
     }
     return ValueAt(hlo->operand(0), -1, from);
   };

@@ -10,19 +10,6 @@
 
 namespace xlite::codegen {
 
-namespace {
-
-// A stack slot in the function's entry block (so loops do not grow the
-// stack).
-llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type) {
-  llvm::Function* f = b.GetInsertBlock()->getParent();
-  llvm::IRBuilder<> entry(&f->getEntryBlock(),
-                          f->getEntryBlock().getFirstInsertionPt());
-  return entry.CreateAlloca(type);
-}
-
-}  // namespace
-
 absl::StatusOr<Generator> ElementalEmitter::Reduce(const HloInstruction* hlo,
                                                    int64_t leaf) {
   return [this, hlo, leaf](const Index& index) -> absl::StatusOr<llvm::Value*> {

@@ -1,6 +1,7 @@
 #include "codegen/ir_array.h"
 
 #include "codegen/scalar_ops.h"
+#include "llvm/IR/Function.h"
 
 namespace xlite::codegen {
 
@@ -89,6 +90,28 @@ llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
                          index[d], "", true, true);
   }
   return linear;
+}
+
+llvm::Value* IndexToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
+                          llvm::Value* value) {
+  if (value->getType()->getIntegerBitWidth() == 64) return value;
+  return IsSignedInteger(type) ? b.CreateSExt(value, b.getInt64Ty())
+                               : b.CreateZExt(value, b.getInt64Ty());
+}
+
+llvm::Value* ClampIndex(llvm::IRBuilderBase& b, llvm::Value* value, int64_t lo,
+                        int64_t hi) {
+  value = b.CreateSelect(b.CreateICmpSLT(value, b.getInt64(lo)),
+                         b.getInt64(lo), value);
+  return b.CreateSelect(b.CreateICmpSGT(value, b.getInt64(hi)), b.getInt64(hi),
+                        value);
+}
+
+llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type) {
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  llvm::IRBuilder<> entry(&f->getEntryBlock(),
+                          f->getEntryBlock().getFirstInsertionPt());
+  return entry.CreateAlloca(type);
 }
 
 }  // namespace xlite::codegen

@@ -52,6 +52,19 @@ Index DelinearizeRowMajor(llvm::IRBuilderBase& b, llvm::Value* linear,
 llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
                                const Shape& shape);
 
+/// An integer scalar of `type` (an index operand) as i64: signed types
+/// sign-extend, unsigned ones zero-extend.
+llvm::Value* IndexToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
+                          llvm::Value* value);
+
+/// `value` (i64) clamped to [lo, hi].
+llvm::Value* ClampIndex(llvm::IRBuilderBase& b, llvm::Value* value, int64_t lo,
+                        int64_t hi);
+
+/// A stack slot in the current function's entry block, so that loops do
+/// not grow the stack.
+llvm::AllocaInst* EntryAlloca(llvm::IRBuilderBase& b, llvm::Type* type);
+
 }  // namespace xlite::codegen
 
 #endif  // XLITE_CODEGEN_IR_ARRAY_H_

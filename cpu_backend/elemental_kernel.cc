@@ -74,15 +74,9 @@ absl::Status EmitInPlaceUpdate(llvm::IRBuilderBase& b,
     const HloInstruction* s = dus->operand(2 + d);
     absl::StatusOr<llvm::Value*> v = emitter.ValueAt(s, -1, {});
     if (!v.ok()) return v.status();
-    llvm::Value* x = *v;
-    if (x->getType()->getIntegerBitWidth() < 64) {
-      x = IsSignedInteger(s->shape().element_type())
-              ? b.CreateSExt(x, b.getInt64Ty())
-              : b.CreateZExt(x, b.getInt64Ty());
-    }
     const int64_t hi = out.shape().dimensions(d) - update.dimensions(d);
-    x = b.CreateSelect(b.CreateICmpSLT(x, b.getInt64(0)), b.getInt64(0), x);
-    x = b.CreateSelect(b.CreateICmpSGT(x, b.getInt64(hi)), b.getInt64(hi), x);
+    llvm::Value* x = codegen::ClampIndex(
+        b, codegen::IndexToInt64(b, s->shape().element_type(), *v), 0, hi);
     starts.push_back(x);
   }
   return codegen::EmitLoopNest(b, update, [&](const Index& u) -> absl::Status {

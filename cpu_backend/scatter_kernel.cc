@@ -24,12 +24,6 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-llvm::Value* ToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
-                     llvm::Value* v) {
-  if (v->getType()->getIntegerBitWidth() == 64) return v;
-  return IsSignedInteger(type) ? b.CreateSExt(v, b.getInt64Ty())
-                               : b.CreateZExt(v, b.getInt64Ty());
-}
 
 // Writes the updates into `outs` (which already hold the operands).
 absl::Status EmitUpdates(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
@@ -68,7 +62,7 @@ absl::Status EmitUpdates(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
       absl::StatusOr<llvm::Value*> v = emitter.ValueAt(indices, -1, at);
       if (!v.ok()) return v.status();
       start[s.scatter_dims_to_operand_dims[k]] =
-          ToInt64(b, indices->shape().element_type(), *v);
+          codegen::IndexToInt64(b, indices->shape().element_type(), *v);
     }
     for (size_t k = 0; k < s.input_batching_dims.size(); ++k) {
       const int64_t pos = std::find(index_batch_dims.begin(),

@@ -116,27 +116,13 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
   return text;
 }
 
-int Main(int argc, char** argv) {
-  std::vector<std::string> args =
-      ParseToolFlags(argc, argv, kUsage, "tools/hlo_opt");
-  const PassRegistry& registry = PassRegistry::Global();
-  if (absl::GetFlag(FLAGS_list_passes)) {
-    std::cout << absl::StrJoin(registry.Names(), ",") << "\n";
-    return kExitOk;
-  }
-  if (args.size() != 1) {
-    std::cerr << (args.empty() ? "error: no input file (use - for stdin)\n"
-                               : "error: more than one input file\n")
-              << kUsage << "\n";
-    return kExitUsage;
-  }
-  const std::string& path = args[0];
-  const std::string stage = absl::GetFlag(FLAGS_stage);
-  const std::string platform = absl::GetFlag(FLAGS_platform);
+// Checks --stage against --platform; kExitOk or the exit code.
+int CheckStageAndPlatform(const std::string& stage,
+                          const std::string& platform, bool* assign_buffers) {
   // Buffer assignment needs a backend's pipeline and alignment.
-  const bool assign_buffers = stage == "buffer-assignment" &&
+  *assign_buffers = stage == "buffer-assignment" &&
                               (platform == "cpu" || platform == "gpu");
-  if (stage != "hlo" && !assign_buffers) {
+  if (stage != "hlo" && !*assign_buffers) {
     if (stage == "buffer-assignment") {
       std::cerr << "error: --stage=buffer-assignment needs --platform=cpu "
                    "or --platform=gpu\n";
@@ -157,6 +143,69 @@ int Main(int argc, char** argv) {
     std::cerr << "error: unknown --platform=" << platform
               << "; expected transforms, cpu or gpu\n";
     return kExitUsage;
+  }
+  return kExitOk;
+}
+
+// Target facts for gated passes; kExitOk or the exit code.
+int TargetDefaults(const std::string& platform,
+                   std::map<std::string, std::string>* target_defaults) {
+  // Target facts for gated passes: --gpu-spec, then --cudnn-version.
+  // Without --gpu-spec, a local GPU (and its cuDNN) describes the target;
+  // with neither, gated passes see "no cuDNN" and take portable paths.
+  // (The driver is only asked when a GPU pipeline or a gated pass runs.)
+  const bool gated = platform == "gpu" ||
+                     absl::StrContains(absl::GetFlag(FLAGS_passes),
+                                       "block-scaling-rewriter");
+  absl::StatusOr<gpu::GpuTargetSpec> spec =
+      !absl::GetFlag(FLAGS_gpu_spec).empty()
+          ? gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec))
+      : gated ? gpu::QueryLocalGpu()
+              : absl::StatusOr<gpu::GpuTargetSpec>(
+                    absl::NotFoundError("no GPU target"));
+  if (!spec.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
+    std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
+    return kExitUsage;
+  }
+  if (spec.ok()) {
+    (*target_defaults)["cudnn_version"] = spec->cudnn.ToString();
+    (*target_defaults)["compute_capability"] =
+        absl::StrCat(spec->compute_capability_major, ".",
+                     spec->compute_capability_minor);
+  }
+  if (!absl::GetFlag(FLAGS_cudnn_version).empty()) {
+    absl::StatusOr<gpu::CudnnVersion> v =
+        gpu::ParseCudnnVersion(absl::GetFlag(FLAGS_cudnn_version));
+    if (!v.ok()) {
+      std::cerr << "error: --cudnn-version: " << v.status().message() << "\n";
+      return kExitUsage;
+    }
+    (*target_defaults)["cudnn_version"] = v->ToString();
+  }
+  return kExitOk;
+}
+
+int Main(int argc, char** argv) {
+  std::vector<std::string> args =
+      ParseToolFlags(argc, argv, kUsage, "tools/hlo_opt");
+  const PassRegistry& registry = PassRegistry::Global();
+  if (absl::GetFlag(FLAGS_list_passes)) {
+    std::cout << absl::StrJoin(registry.Names(), ",") << "\n";
+    return kExitOk;
+  }
+  if (args.size() != 1) {
+    std::cerr << (args.empty() ? "error: no input file (use - for stdin)\n"
+                               : "error: more than one input file\n")
+              << kUsage << "\n";
+    return kExitUsage;
+  }
+  const std::string& path = args[0];
+  const std::string stage = absl::GetFlag(FLAGS_stage);
+  const std::string platform = absl::GetFlag(FLAGS_platform);
+  bool assign_buffers = false;
+  if (int code = CheckStageAndPlatform(stage, platform, &assign_buffers);
+      code != kExitOk) {
+    return code;
   }
   ModuleFormat format = ModuleFormatFromPath(path);
   if (!absl::GetFlag(FLAGS_format).empty()) {
@@ -179,38 +228,9 @@ int Main(int argc, char** argv) {
                   : ModuleFormatFromPath(out_path) == ModuleFormat::kProtoText;
     emit = text ? Emit::kProtoText : Emit::kProtoBinary;
   }
-  // Target facts for gated passes: --gpu-spec, then --cudnn-version.
-  // Without --gpu-spec, a local GPU (and its cuDNN) describes the target;
-  // with neither, gated passes see "no cuDNN" and take portable paths.
   std::map<std::string, std::string> target_defaults;
-  // (The driver is only asked when a GPU pipeline or a gated pass runs.)
-  const bool gated = platform == "gpu" ||
-                     absl::StrContains(absl::GetFlag(FLAGS_passes),
-                                       "block-scaling-rewriter");
-  absl::StatusOr<gpu::GpuTargetSpec> spec =
-      !absl::GetFlag(FLAGS_gpu_spec).empty()
-          ? gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec))
-      : gated ? gpu::QueryLocalGpu()
-              : absl::StatusOr<gpu::GpuTargetSpec>(
-                    absl::NotFoundError("no GPU target"));
-  if (!spec.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
-    std::cerr << "error: --gpu-spec: " << spec.status().message() << "\n";
-    return kExitUsage;
-  }
-  if (spec.ok()) {
-    target_defaults["cudnn_version"] = spec->cudnn.ToString();
-    target_defaults["compute_capability"] =
-        absl::StrCat(spec->compute_capability_major, ".",
-                     spec->compute_capability_minor);
-  }
-  if (!absl::GetFlag(FLAGS_cudnn_version).empty()) {
-    absl::StatusOr<gpu::CudnnVersion> v =
-        gpu::ParseCudnnVersion(absl::GetFlag(FLAGS_cudnn_version));
-    if (!v.ok()) {
-      std::cerr << "error: --cudnn-version: " << v.status().message() << "\n";
-      return kExitUsage;
-    }
-    target_defaults["cudnn_version"] = v->ToString();
+  if (int code = TargetDefaults(platform, &target_defaults); code != kExitOk) {
+    return code;
   }
   absl::StatusOr<Pipeline> pipeline = registry.BuildPipeline(
       absl::GetFlag(FLAGS_passes), platform, target_defaults);
