@@ -1,5 +1,7 @@
 #include "codegen/elemental.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "codegen/scalar_ops.h"
 #include "hlo/ir/opcode.h"
@@ -174,7 +176,9 @@ absl::StatusOr<Generator> ElementalEmitter::NestedFusion(
     const HloInstruction* hlo, int64_t leaf) {
   // The inner parameters read the outer operands.
   const HloComputation* inner = hlo->fused_computation();
-  for (int64_t i = 0; i < hlo->operand_count(); ++i) {
+  const int64_t count = std::min<int64_t>(
+      hlo->operand_count(), inner->parameter_instructions().size());
+  for (int64_t i = 0; i < count; ++i) {
     const HloInstruction* operand = hlo->operand(i);
     const HloInstruction* param = inner->parameter_instructions()[i];
     if (operand->shape().IsTuple()) {

@@ -4,6 +4,7 @@
 // write every leaf. A dynamic-update-slice whose result shares its
 // operand's buffer writes only the updated window.
 
+#include <algorithm>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -22,7 +23,14 @@ absl::Status BindOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
                           ElementalEmitter& emitter,
                           const HloInstruction* instruction) {
   const bool fusion = instruction->opcode() == HloOpcode::kFusion;
-  for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+  // A fusion may have operands past its parameters (XLA allows it): they
+  // are not read.
+  const int64_t count =
+      fusion ? std::min<int64_t>(
+                   instruction->operand_count(),
+                   instruction->fused_computation()->parameter_instructions().size())
+             : instruction->operand_count();
+  for (int64_t i = 0; i < count; ++i) {
     const HloInstruction* operand = instruction->operand(i);
     const HloInstruction* target =
         fusion ? instruction->fused_computation()->parameter_instructions()[i]

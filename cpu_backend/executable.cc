@@ -34,24 +34,23 @@ absl::Status RunPipeline(HloModule& module) {
 
 }  // namespace
 
+absl::Status PrepareForCpu(HloModule& module) {
+  for (auto* pass : {&ConvertAsyncToSync, &RewriteReductionsAsTrees,
+                     &MakeLayoutsConsistent, &runtime::InsertCopies}) {
+    if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
+      return changed.status();
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::unique_ptr<HloModule> module, const CompileOptions& options) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
-  if (absl::StatusOr<bool> c = ConvertAsyncToSync(*module); !c.ok()) {
-    return c.status();
-  }
   if (options.run_passes) {
     if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
   }
-  if (absl::StatusOr<bool> c = RewriteReductionsAsTrees(*module); !c.ok()) {
-    return c.status();
-  }
-  if (absl::StatusOr<bool> c = MakeLayoutsConsistent(*module); !c.ok()) {
-    return c.status();
-  }
-  if (absl::StatusOr<bool> c = runtime::InsertCopies(*module); !c.ok()) {
-    return c.status();
-  }
+  if (absl::Status s = PrepareForCpu(*module); !s.ok()) return s;
   absl::StatusOr<runtime::BufferAssignment> assignment =
       runtime::BufferAssignment::Build(*module, {/*alignment=*/64});
   if (!assignment.ok()) return assignment.status();
@@ -79,6 +78,12 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
   if (options.keep_llvm_ir) {
     llvm::raw_string_ostream os(exe->llvm_ir_);
     llvm_module->print(os, nullptr);
+  }
+  if (options.keep_asm) {
+    absl::StatusOr<std::string> text =
+        EmitAssembly(*llvm_module, machine->get());
+    if (!text.ok()) return text.status();
+    exe->asm_ = *std::move(text);
   }
   if (absl::Status s =
           exe->jit_->AddModule(std::move(llvm_module), std::move(context));

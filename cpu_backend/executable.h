@@ -26,7 +26,15 @@ struct CompileOptions {
   bool run_passes = true;
   /// Keep the optimized LLVM IR text (for hlo-opt --stage=llvm).
   bool keep_llvm_ir = false;
+  /// Keep the host assembly (for hlo-opt --stage=asm).
+  bool keep_asm = false;
 };
+
+/// The CPU's rewrites after the generic pipeline: async pairs to calls,
+/// XLA:CPU's tree reductions, consistent layouts, then the copies buffer
+/// assignment needs. Compile runs it; hlo-opt runs it before printing the
+/// cpu buffer assignment.
+absl::Status PrepareForCpu(HloModule& module);
 
 struct RunOptions {
   int64_t replica_id = 0;
@@ -65,6 +73,7 @@ class CpuExecutable {
   const HloModule& module() const { return *module_; }
   const runtime::BufferAssignment& assignment() const { return *assignment_; }
   const std::string& llvm_ir() const { return llvm_ir_; }
+  const std::string& assembly() const { return asm_; }
 
  private:
   CpuExecutable() = default;
@@ -75,6 +84,7 @@ class CpuExecutable {
   void (*entry_)(void**, RunContext*) = nullptr;
   std::vector<std::unique_ptr<AlignedBuffer>> constants_;  // by allocation
   std::string llvm_ir_;
+  std::string asm_;
 };
 
 }  // namespace xlite::cpu

@@ -5,7 +5,9 @@
 #include "absl/strings/str_cat.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
@@ -64,6 +66,20 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine) {
   llvm::ModulePassManager mpm =
       pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(module, mam);
+}
+
+absl::StatusOr<std::string> EmitAssembly(const llvm::Module& module,
+                                         llvm::TargetMachine* machine) {
+  std::unique_ptr<llvm::Module> copy = llvm::CloneModule(module);
+  llvm::SmallString<4096> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, os, nullptr,
+                                   llvm::CodeGenFileType::AssemblyFile)) {
+    return absl::InternalError("the host target cannot emit assembly");
+  }
+  passes.run(*copy);
+  return std::string(text.str());
 }
 
 absl::StatusOr<std::unique_ptr<CpuJit>> CpuJit::Create(

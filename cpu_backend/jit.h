@@ -46,6 +46,10 @@ class CpuJit {
 /// for `hlo-opt --stage=llvm`).
 void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine);
 
+/// The host assembly of `module` (a copy is compiled; `module` is kept).
+absl::StatusOr<std::string> EmitAssembly(const llvm::Module& module,
+                                         llvm::TargetMachine* machine);
+
 /// The host's target machine (for --stage=asm and the data layout).
 absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> HostTargetMachine();
 

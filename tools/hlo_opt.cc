@@ -11,10 +11,12 @@
 #include <string>
 
 #include "absl/flags/flag.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "cpu_backend/executable.h"
 #include "google/protobuf/text_format.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
@@ -39,7 +41,7 @@ ABSL_FLAG(std::string, passes, "",
 ABSL_FLAG(bool, list_passes, false,
           "print the registered pass names, comma-separated, sorted");
 ABSL_FLAG(std::string, stage, "hlo",
-          "what to print: hlo, buffer-assignment, llvm, ptx, html, dot");
+          "what to print: hlo, buffer-assignment, llvm, asm, ptx, html, dot");
 ABSL_FLAG(bool, emit_proto, false, "print the module as an HloModuleProto");
 ABSL_FLAG(bool, split_input_file, false,
           "split the input on lines '// -----' and handle each module");
@@ -74,7 +76,8 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                                           const PipelineRunOptions& run,
                                           Emit emit,
                                           const std::string& stage,
-                                          int64_t alignment) {
+                                          const std::string& platform) {
+  const int64_t alignment = platform == "gpu" ? 256 : 64;
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
@@ -90,13 +93,31 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
   }
+  if (stage == "llvm" || stage == "asm") {
+    // The cpu backend's compilation, after the pipeline that just ran.
+    cpu::CompileOptions options;
+    options.run_passes = false;
+    options.keep_llvm_ir = stage == "llvm";
+    options.keep_asm = stage == "asm";
+    absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> exe =
+        cpu::CpuExecutable::Compile(std::move(*module), options);
+    if (!exe.ok()) {
+      const absl::string_view m = exe.status().message();
+      const bool located = !m.empty() && absl::ascii_isdigit(m[0]);
+      return absl::Status(exe.status().code(),
+                          absl::StrCat(filename, located ? ":" : ": error: ", m));
+    }
+    return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->assembly();
+  }
   if (stage == "buffer-assignment") {
-    // Copies where must-alias sets would interfere, then the assignment.
-    absl::StatusOr<bool> copied = runtime::InsertCopies(**module);
+    // The backend's own rewrites (copies where must-alias sets would
+    // interfere, ...), then the assignment.
+    absl::Status prepared = platform == "cpu"
+                                ? cpu::PrepareForCpu(**module)
+                                : runtime::InsertCopies(**module).status();
     absl::StatusOr<runtime::BufferAssignment> assignment =
-        copied.ok() ? runtime::BufferAssignment::Build(**module, {alignment})
-                    : absl::StatusOr<runtime::BufferAssignment>(
-                          copied.status());
+        prepared.ok() ? runtime::BufferAssignment::Build(**module, {alignment})
+                      : absl::StatusOr<runtime::BufferAssignment>(prepared);
     if (!assignment.ok()) {
       return absl::Status(assignment.status().code(),
                           absl::StrCat(filename, ": error: ",
@@ -120,22 +141,24 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
 int CheckStageAndPlatform(const std::string& stage,
                           const std::string& platform, bool* assign_buffers) {
   // Buffer assignment needs a backend's pipeline and alignment.
-  *assign_buffers = stage == "buffer-assignment" &&
-                              (platform == "cpu" || platform == "gpu");
+  *assign_buffers = (stage == "buffer-assignment" &&
+                     (platform == "cpu" || platform == "gpu")) ||
+                    ((stage == "llvm" || stage == "asm") && platform == "cpu");
   if (stage != "hlo" && !*assign_buffers) {
     if (stage == "buffer-assignment") {
       std::cerr << "error: --stage=buffer-assignment needs --platform=cpu "
                    "or --platform=gpu\n";
-    } else if (stage == "llvm" || stage == "ptx" || stage == "html" ||
-               stage == "dot") {
+    } else if (stage == "llvm" || stage == "asm") {
+      std::cerr << "error: --stage=" << stage << " needs --platform=cpu\n";
+    } else if (stage == "ptx" || stage == "html" || stage == "dot") {
       std::cerr << "error: --stage=" << stage
-                << " needs a backend, which this build of xlite does not have "
-                   "yet; only --stage=hlo and buffer-assignment are "
+                << " is not in this build of xlite yet; --stage=hlo, "
+                   "buffer-assignment (cpu, gpu), llvm and asm (cpu) are "
                    "available\n";
     } else {
       std::cerr
           << "error: unknown --stage=" << stage
-          << "; expected hlo, buffer-assignment, llvm, ptx, html or dot\n";
+          << "; expected hlo, buffer-assignment, llvm, asm, ptx, html or dot\n";
     }
     return kExitUsage;
   }
@@ -251,7 +274,7 @@ int Main(int argc, char** argv) {
     pieces.push_back({*bytes, 0});
   }
   if (assign_buffers && emit != Emit::kText) {
-    std::cerr << "error: --stage=buffer-assignment prints text; drop "
+    std::cerr << "error: --stage=" << stage << " prints text; drop "
                  "--emit-proto\n";
     return kExitUsage;
   }
@@ -272,8 +295,7 @@ int Main(int argc, char** argv) {
     run.module_index = static_cast<int>(i);
     absl::StatusOr<std::string> printed =
         ProcessModule(pieces[i].text, format, filename, pieces[i].line_offset,
-                      *pipeline, run, emit, stage,
-                      /*alignment=*/platform == "gpu" ? 256 : 64);
+                      *pipeline, run, emit, stage, platform);
     if (!printed.ok()) {
       std::cerr << printed.status().message() << "\n";
       exit_code = kExitInputError;
