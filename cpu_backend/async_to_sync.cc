@@ -1,5 +1,7 @@
 #include "cpu_backend/async_to_sync.h"
 
+#include <optional>
+
 #include "hlo/ir/opcode.h"
 
 namespace xlite::cpu {
@@ -13,8 +15,11 @@ HloInstruction* StartOf(HloInstruction* done) {
   return at->opcode() == HloOpcode::kAsyncStart ? at : nullptr;
 }
 
+// Replaces `done` by `sync`. With `start`, the start goes too (even one with
+// side effects, which removing the done alone would keep).
 absl::StatusOr<bool> Replace(HloComputation& computation, HloInstruction* done,
-                             std::unique_ptr<HloInstruction> sync) {
+                             std::unique_ptr<HloInstruction> sync,
+                             HloInstruction* start = nullptr) {
   sync->set_metadata(done->metadata());
   HloInstruction* added = computation.AddInstruction(std::move(sync));
   added->set_name(done->name());
@@ -37,11 +42,75 @@ absl::StatusOr<bool> Replace(HloComputation& computation, HloInstruction* done,
   if (computation.root_instruction() == done) {
     computation.set_root_instruction(added);
   }
+  if (start != nullptr) {
+    if (absl::Status s = computation.RemoveInstruction(done); !s.ok()) {
+      return s;
+    }
+    done = start;
+  }
   if (absl::Status s = computation.RemoveInstructionAndUnusedOperands(done);
       !s.ok()) {
     return s;
   }
   return true;
+}
+
+// The synchronous collective a `-done` of an async collective pair stands
+// for, when its operand is the matching `-start`.
+std::optional<HloOpcode> SyncCollective(const HloInstruction* done) {
+  if (done->operand_count() != 1) return std::nullopt;
+  const HloOpcode start = done->operand(0)->opcode();
+  switch (done->opcode()) {
+    case HloOpcode::kAllReduceDone:
+      if (start == HloOpcode::kAllReduceStart) return HloOpcode::kAllReduce;
+      break;
+    case HloOpcode::kAllGatherDone:
+      if (start == HloOpcode::kAllGatherStart) return HloOpcode::kAllGather;
+      break;
+    case HloOpcode::kCollectivePermuteDone:
+      if (start == HloOpcode::kCollectivePermuteStart) {
+        return HloOpcode::kCollectivePermute;
+      }
+      break;
+    default:
+      break;
+  }
+  return std::nullopt;
+}
+
+// The synchronous form of `done`'s start: its operands, attributes and
+// reduction computation, with the done's (result) shape. The start's other
+// tuple elements (its operands, the permute's context) are not results.
+std::unique_ptr<HloInstruction> SyncFromStart(HloOpcode op,
+                                              const HloInstruction* done) {
+  const HloInstruction* start = done->operand(0);
+  std::unique_ptr<HloInstruction> sync =
+      HloInstruction::Create(op, done->shape(), start->operands());
+  if (start->has_attrs()) sync->mutable_attrs() = start->attrs();
+  *sync->mutable_dimensions() = start->dimensions();
+  sync->set_has_dimensions(start->has_dimensions());
+  for (HloComputation* c : start->called_computations()) {
+    sync->AppendCalledComputation(c);
+  }
+  sync->set_backend_config(start->backend_config());
+  sync->set_location(start->location());
+  return sync;
+}
+
+// Moves the control dependencies of `start` onto `done` (which replaces the
+// pair).
+absl::Status MoveControlDeps(HloInstruction* start, HloInstruction* done) {
+  const std::vector<HloInstruction*> preds = start->control_predecessors();
+  for (HloInstruction* pred : preds) {
+    if (absl::Status s = pred->AddControlDependencyTo(done); !s.ok()) return s;
+  }
+  const std::vector<HloInstruction*> succs = start->control_successors();
+  for (HloInstruction* succ : succs) {
+    if (succ == done) continue;
+    if (absl::Status s = done->AddControlDependencyTo(succ); !s.ok()) return s;
+  }
+  start->DropAllControlDeps();
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -62,25 +131,20 @@ absl::StatusOr<bool> ConvertAsyncToSync(HloModule& module) {
         // The start may have had other users (async-update chains): only
         // convert when the done is its only consumer path.
         if (start->user_count() != 1) continue;
-        // Ordering constraints on the start move to the done.
-        std::vector<HloInstruction*> preds = start->control_predecessors();
-        for (HloInstruction* pred : preds) {
-          if (absl::Status s = pred->AddControlDependencyTo(hlo); !s.ok()) {
-            return s;
-          }
-        }
-        std::vector<HloInstruction*> succs = start->control_successors();
-        for (HloInstruction* succ : succs) {
-          if (succ == hlo) continue;
-          if (absl::Status s = hlo->AddControlDependencyTo(succ); !s.ok()) {
-            return s;
-          }
-        }
-        start->DropAllControlDeps();
+        if (absl::Status s = MoveControlDeps(start, hlo); !s.ok()) return s;
       } else if (hlo->opcode() == HloOpcode::kCopyDone &&
                  hlo->operand(0)->opcode() == HloOpcode::kCopyStart) {
         sync = HloInstruction::Create(HloOpcode::kCopy, hlo->shape(),
                                       {hlo->mutable_operand(0)->mutable_operand(0)});
+      } else if (std::optional<HloOpcode> op = SyncCollective(hlo);
+                 op.has_value() && hlo->operand(0)->user_count() == 1) {
+        HloInstruction* start = hlo->mutable_operand(0);
+        if (absl::Status s = MoveControlDeps(start, hlo); !s.ok()) return s;
+        absl::StatusOr<bool> done =
+            Replace(*computation, hlo, SyncFromStart(*op, hlo), start);
+        if (!done.ok()) return done.status();
+        changed = true;
+        continue;
       } else {
         continue;
       }

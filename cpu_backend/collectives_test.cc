@@ -163,6 +163,37 @@ ENTRY e {
                          1, 4);
 }
 
+// The async pairs become the synchronous collectives at their done
+// (async_to_sync.h); on one device they are the one-device copies.
+TEST(CpuCollectives, AsyncStartDonePairs) {
+  const std::string text = absl::StrCat("HloModule m, replica_count=2\n",
+                                        kAdd, R"(
+ENTRY e {
+  p = f32[4] parameter(0)
+  q = s32[2,3] parameter(1)
+  ars = f32[4] all-reduce-start(p), replica_groups={}, to_apply=add
+  ard = f32[4] all-reduce-done(ars)
+  ags = (s32[2,3], s32[4,3]) all-gather-start(q), replica_groups={{0,1}},
+      dimensions={0}
+  agd = s32[4,3] all-gather-done(ags)
+  cps = ((f32[4], s32[2,3]), (f32[4], s32[2,3])) collective-permute-start(p, q),
+      source_target_pairs={{0,1},{1,0}}
+  cpd = (f32[4], s32[2,3]) collective-permute-done(cps)
+  ROOT t = (f32[4], s32[4,3], (f32[4], s32[2,3])) tuple(ard, agd, cpd)
+})");
+  ExpectMatchesEvaluator(text, 2, 1);
+  ExpectMatchesEvaluator(absl::StrCat("HloModule m\n", kAdd, R"(
+ENTRY e {
+  p = f32[4] parameter(0)
+  ars = f32[4] all-reduce-start(p), replica_groups={}, to_apply=add
+  ard = f32[4] all-reduce-done(ars)
+  cps = (f32[4], f32[4]) collective-permute-start(ard),
+      source_target_pairs={{0,0}}
+  ROOT cpd = f32[4] collective-permute-done(cps)
+})"),
+                         1, 1);
+}
+
 TEST(CpuCollectives, AllReduceInsideWhileLoop) {
   ExpectMatchesEvaluator(absl::StrCat("HloModule m, replica_count=2\n", kAdd,
                                       R"(
