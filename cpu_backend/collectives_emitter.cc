@@ -1,5 +1,5 @@
-// all-reduce, reduce-scatter, all-gather, all-to-all and
-// collective-permute: calls into the runtime library's collective functions
+// all-reduce, collective-reduce, reduce-scatter, all-gather, all-to-all,
+// ragged-all-to-all, collective-permute and collective-broadcast: calls into the runtime library's collective functions
 // (runtime_lib/collectives.h), which meet the other devices in the
 // exchange the run context points to. The instruction's shape, layouts and
 // groups travel as a constant plan; a reduction's to_apply is compiled here
@@ -188,7 +188,12 @@ absl::StatusOr<llvm::Function*> EmitCombine(EmitterContext& ctx,
 const char* RuntimeName(HloOpcode op) {
   switch (op) {
     case HloOpcode::kAllReduce:
+    case HloOpcode::kCollectiveReduce:
       return "xlite_cpu_all_reduce";
+    case HloOpcode::kCollectiveBroadcast:
+      return "xlite_cpu_collective_broadcast";
+    case HloOpcode::kRaggedAllToAll:
+      return "xlite_cpu_ragged_all_to_all";
     case HloOpcode::kReduceScatter:
       return "xlite_cpu_reduce_scatter";
     case HloOpcode::kAllGather:
@@ -250,6 +255,7 @@ absl::Status EmitCollective(EmitterContext& ctx, llvm::IRBuilderBase& b,
     results.push_back(out->base());
   }
   const bool reduces = hlo->opcode() == HloOpcode::kAllReduce ||
+                       hlo->opcode() == HloOpcode::kCollectiveReduce ||
                        hlo->opcode() == HloOpcode::kReduceScatter;
   if (reduces) {
     if (result_arrays.size() != operands.size()) {

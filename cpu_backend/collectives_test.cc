@@ -1,5 +1,6 @@
 // Collectives on the CPU backend, run as N devices on N threads
-// (multi_device.h): small modules against the evaluator's
+// (multi_device.h): small modules (every collective opcode, the async
+// pairs) against the evaluator's
 // EvaluateOnDevices, the 4- and 8-device JAX corpus programs against XLA's
 // recorded per-partition results, and a deadlock that fails instead of
 // hanging.
@@ -192,6 +193,94 @@ ENTRY e {
   ROOT cpd = f32[4] collective-permute-done(cps)
 })"),
                          1, 1);
+}
+
+TEST(CpuCollectives, CollectiveBroadcastAndReduce) {
+  ExpectMatchesEvaluator(absl::StrCat("HloModule m, replica_count=4\n", kAdd,
+                                      R"(
+ENTRY e {
+  p = f32[2,3]{0,1} parameter(0)
+  q = s32[5] parameter(1)
+  b = (f32[2,3]{0,1}, s32[5]) collective-broadcast(p, q),
+      replica_groups={{2,0},{1,3}}
+  r = f32[2,3] collective-reduce(p), replica_groups={{3,2,1,0}}, to_apply=add
+  ROOT t = ((f32[2,3]{0,1}, s32[5]), f32[2,3]) tuple(b, r)
+})"),
+                         4, 1);
+  // One device: the operands.
+  ExpectMatchesEvaluator(absl::StrCat("HloModule m\n", kAdd, R"(
+ENTRY e {
+  p = f32[2,3] parameter(0)
+  b = f32[2,3] collective-broadcast(p), replica_groups={}
+  ROOT r = f32[2,3] collective-reduce(b), replica_groups={}, to_apply=add
+})"),
+                         1, 1);
+}
+
+// ragged-all-to-all with offset tables computed on each device (random
+// tables would send rows outside the buffers): replica r sends rows
+// [r, r + 1 + q) of its input to replica q, which writes them at row
+// 3 * r of its output.
+TEST(CpuCollectives, RaggedAllToAll) {
+  const std::string tables = R"(
+  id = s64[] convert(u32[] replica-id())
+  i2 = s64[2] iota(), iota_dimension=0
+  r2 = s64[2] broadcast(id), dimensions={}
+  one = s64[2] constant({1, 1})
+  three = s64[2] constant({3, 3})
+  io = s64[2] broadcast(id), dimensions={}
+  ss = s64[2] add(i2, one)
+  oo = s64[2] multiply(r2, three)
+  rs = s64[2] add(i2, one)
+)";
+  ExpectMatchesEvaluator(absl::StrCat(R"(HloModule m, replica_count=2
+ENTRY e {
+  in = f32[4,3] parameter(0)
+  out = f32[6,3]{0,1} parameter(1))",
+                                      tables, R"(
+  ROOT r = f32[6,3]{0,1} ragged-all-to-all(in, out, io, ss, oo, rs),
+      replica_groups={{0,1}}
+})"),
+                         2, 1);
+  // s32 tables, one device sending rows to itself.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  in = s8[5] parameter(0)
+  out = s8[5] parameter(1)
+  io = s32[1] constant({1})
+  ss = s32[1] constant({3})
+  oo = s32[1] constant({0})
+  rs = s32[1] constant({3})
+  ROOT r = s8[5] ragged-all-to-all(in, out, io, ss, oo, rs),
+      replica_groups={{0}}
+})",
+                         1, 1);
+}
+
+TEST(CpuCollectives, RaggedAllToAllOutOfBoundsFails) {
+  std::unique_ptr<HloModule> module = Parse(R"(HloModule m
+ENTRY e {
+  in = f32[4] parameter(0)
+  out = f32[4] parameter(1)
+  io = s64[1] constant({2})
+  ss = s64[1] constant({3})
+  oo = s64[1] constant({0})
+  rs = s64[1] constant({3})
+  ROOT r = f32[4] ragged-all-to-all(in, out, io, ss, oo, rs),
+      replica_groups={{0}}
+})");
+  ASSERT_NE(module, nullptr);
+  auto exe = CpuExecutable::Compile(module->Clone());
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  std::vector<std::vector<Literal>> args(1);
+  for (int i = 0; i < 2; ++i) {
+    args[0].push_back(Literal(Shape(PrimitiveType::kF32, {4})));
+  }
+  auto got = RunOnDevices(**exe, 1, 1, args);
+  ASSERT_FALSE(got.ok());
+  EXPECT_NE(got.status().message().find("outside the buffers"),
+            std::string::npos)
+      << got.status().message();
 }
 
 TEST(CpuCollectives, AllReduceInsideWhileLoop) {

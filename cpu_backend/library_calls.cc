@@ -32,6 +32,8 @@ absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
     case HloOpcode::kReduceScatter:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectiveReduce:
       return EmitPassThrough(ctx, b, hlo);
     case HloOpcode::kCustomCall:
       break;

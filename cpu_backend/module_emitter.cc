@@ -152,12 +152,17 @@ absl::Status EmitterContext::EmitInstruction(
     case HloOpcode::kReduceScatter:
     case HloOpcode::kAllToAll:
     case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectiveReduce:
       // A group of one device: the copies XLA defines; otherwise the
       // in-process exchange between the devices' threads.
       if (module_.config().replica_count * module_.config().num_partitions ==
           1) {
         return EmitLibraryCall(*this, b, instruction);
       }
+      return EmitCollective(*this, b, instruction);
+    case HloOpcode::kRaggedAllToAll:
+      // Moves rows even within one device: always the runtime's exchange.
       return EmitCollective(*this, b, instruction);
     default:
       return EmitElementalKernel(*this, b, instruction);

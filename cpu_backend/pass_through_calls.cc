@@ -4,8 +4,9 @@
 // (MoveToHost, MoveToDevice, annotate_device_placement), whose one-device
 // form is the identity; AllocateBuffer (zeros, as the evaluator gives);
 // and the collectives of a module with one replica and one partition,
-// which XLA defines for a group of one: all-reduce, all-gather,
-// reduce-scatter and all-to-all return their operands, collective-permute
+// which XLA defines for a group of one: all-reduce, collective-reduce,
+// all-gather, reduce-scatter, all-to-all and collective-broadcast return
+// their operands, collective-permute
 // its operand where a pair targets device 0 and zeros elsewhere.
 
 #include <optional>

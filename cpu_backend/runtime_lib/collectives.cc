@@ -252,7 +252,79 @@ bool AllToAll(Meeting& m, Failure& failure) {
   return true;
 }
 
-enum class Kind { kAllReduce, kReduceScatter, kAllGather, kAllToAll, kPermute };
+// collective-broadcast: every participant gets the first one's operands.
+void Broadcast(Meeting& m) {
+  for (size_t k = 0; k < m.out.size(); ++k) {
+    std::memcpy(m.out[k].data(), (*m.all[0])[k], m.out[k].size());
+  }
+}
+
+// Element i of an s32 or s64 (by `bytes`) array.
+int64_t IntAt(const uint8_t* data, int64_t bytes, int64_t i) {
+  if (bytes == 4) {
+    int32_t v;
+    std::memcpy(&v, data + i * 4, 4);
+    return v;
+  }
+  int64_t v;
+  std::memcpy(&v, data + i * 8, 8);
+  return v;
+}
+
+// ragged-all-to-all(input, output, input_offsets, send_sizes,
+// output_offsets, recv_sizes): the result starts as this device's output
+// operand; every participant p sends rows [input_offsets[j],
+// + send_sizes[j]) of its input, j running over this device's share of p's
+// tables, to rows from output_offsets[j] (p's view) on.
+bool RaggedAllToAll(Meeting& m, Failure& failure) {
+  const Plan& plan = m.plan;
+  if (plan.operands.size() != 6 || m.out.size() != 1) {
+    failure.message = "ragged-all-to-all takes 6 operands and has 1 result";
+    return false;
+  }
+  const ArrayDesc& in = plan.operands[0];
+  const ArrayDesc& out = plan.results[0];
+  std::memcpy(m.out[0].data(), (*m.all[m.position])[1], m.out[0].size());
+  const int64_t rows_in = in.dims.empty() ? 1 : in.dims[0];
+  const int64_t rows_out = out.dims.empty() ? 1 : out.dims[0];
+  const int64_t row_bytes =
+      rows_in == 0 ? 0 : in.count() * in.bytes / rows_in;
+  const int64_t updates =
+      plan.operands[2].count() / std::max<int64_t>(m.n(), 1);
+  for (int64_t p = 0; p < m.n(); ++p) {
+    const Operands& theirs = *m.all[p];
+    for (int64_t u = 0; u < updates; ++u) {
+      const int64_t j = m.position * updates + u;
+      const int64_t from = IntAt(theirs[2], plan.operands[2].bytes, j);
+      const int64_t size = IntAt(theirs[3], plan.operands[3].bytes, j);
+      const int64_t to = IntAt(theirs[4], plan.operands[4].bytes, j);
+      if (size < 0 || from < 0 || to < 0 || from + size > rows_in ||
+          to + size > rows_out) {
+        failure.message =
+            "ragged-all-to-all: participant " + std::to_string(p) +
+            " sends rows [" + std::to_string(from) + ", " +
+            std::to_string(from + size) + ") to rows [" + std::to_string(to) +
+            ", " + std::to_string(to + size) + ") outside the buffers (" +
+            std::to_string(rows_in) + " and " + std::to_string(rows_out) +
+            " rows)";
+        return false;
+      }
+      std::memcpy(m.out[0].data() + to * row_bytes,
+                  theirs[0] + from * row_bytes, size * row_bytes);
+    }
+  }
+  return true;
+}
+
+enum class Kind {
+  kAllReduce,
+  kReduceScatter,
+  kAllGather,
+  kAllToAll,
+  kPermute,
+  kBroadcast,
+  kRaggedAllToAll,
+};
 
 // The row of devices a collective-permute's pairs index (the evaluator's:
 // partitions with a channel unless the module is replicas only).
@@ -363,6 +435,12 @@ int32_t Run(Kind kind, void* exchange_ptr, int64_t replica, int64_t partition,
     case Kind::kPermute:
       Permute(m, my_index);
       break;
+    case Kind::kBroadcast:
+      Broadcast(m);
+      break;
+    case Kind::kRaggedAllToAll:
+      ok = RaggedAllToAll(m, failure);
+      break;
   }
   if (round != nullptr && !exchange->Leave(*round)) {
     return kStatusCollectiveFailed;
@@ -391,6 +469,10 @@ std::vector<std::pair<const char*, void*>> CollectiveSymbols() {
       {"xlite_cpu_all_to_all", reinterpret_cast<void*>(&xlite_cpu_all_to_all)},
       {"xlite_cpu_collective_permute",
        reinterpret_cast<void*>(&xlite_cpu_collective_permute)},
+      {"xlite_cpu_collective_broadcast",
+       reinterpret_cast<void*>(&xlite_cpu_collective_broadcast)},
+      {"xlite_cpu_ragged_all_to_all",
+       reinterpret_cast<void*>(&xlite_cpu_ragged_all_to_all)},
   };
 }
 
@@ -408,4 +490,7 @@ XLITE_CPU_COLLECTIVE_DEFINE(reduce_scatter, xlite::cpu::Kind::kReduceScatter)
 XLITE_CPU_COLLECTIVE_DEFINE(all_gather, xlite::cpu::Kind::kAllGather)
 XLITE_CPU_COLLECTIVE_DEFINE(all_to_all, xlite::cpu::Kind::kAllToAll)
 XLITE_CPU_COLLECTIVE_DEFINE(collective_permute, xlite::cpu::Kind::kPermute)
+XLITE_CPU_COLLECTIVE_DEFINE(collective_broadcast, xlite::cpu::Kind::kBroadcast)
+XLITE_CPU_COLLECTIVE_DEFINE(ragged_all_to_all,
+                            xlite::cpu::Kind::kRaggedAllToAll)
 }  // extern "C"

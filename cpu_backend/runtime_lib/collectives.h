@@ -1,9 +1,10 @@
 #ifndef XLITE_CPU_BACKEND_RUNTIME_LIB_COLLECTIVES_H_
 #define XLITE_CPU_BACKEND_RUNTIME_LIB_COLLECTIVES_H_
 
-// Collectives for generated CPU code: all-reduce (variadic too), all-gather,
-// reduce-scatter, all-to-all (array and tuple forms) and
-// collective-permute, over a CollectiveExchange (collective_exchange.h)
+// Collectives for generated CPU code: all-reduce (variadic too; also
+// collective-reduce, which computes the same), all-gather, reduce-scatter,
+// all-to-all (array and tuple forms), ragged-all-to-all, collective-permute
+// and collective-broadcast, over a CollectiveExchange (collective_exchange.h)
 // shared by the devices' threads. Semantics, group modes and reduction
 // order are the evaluator's (hlo/evaluator/collectives.cc), which this
 // library never calls.
@@ -79,6 +80,8 @@ XLITE_CPU_COLLECTIVE(reduce_scatter);
 XLITE_CPU_COLLECTIVE(all_gather);
 XLITE_CPU_COLLECTIVE(all_to_all);
 XLITE_CPU_COLLECTIVE(collective_permute);
+XLITE_CPU_COLLECTIVE(collective_broadcast);
+XLITE_CPU_COLLECTIVE(ragged_all_to_all);
 
 }  // extern "C"
 
