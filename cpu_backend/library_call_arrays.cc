@@ -6,6 +6,8 @@
 #include <cstddef>
 
 #include "codegen/ir_array.h"
+#include "codegen/loops.h"
+#include "codegen/scalar_ops.h"
 #include "cpu_backend/library_calls.h"
 #include "cpu_backend/module_emitter.h"
 
@@ -91,6 +93,55 @@ absl::StatusOr<llvm::Value*> LibraryCallArrays::Output(
   return scratch.base();
 }
 
+namespace {
+
+// Copies `from` into `to` (same dimensions, any layouts), converting the
+// element type as convert does.
+absl::Status EmitConvertingCopy(llvm::IRBuilderBase& b, const IrArray& from,
+                                const IrArray& to) {
+  const PrimitiveType in = from.shape().element_type();
+  const PrimitiveType out = to.shape().element_type();
+  if (in == out) return EmitArrayCopy(b, from, to);
+  return codegen::EmitLoopNest(
+      b, to.shape(), [&](const codegen::Index& index) -> absl::Status {
+        absl::StatusOr<llvm::Value*> v =
+            codegen::EmitConvert(b, in, out, from.EmitRead(b, index));
+        if (!v.ok()) return v.status();
+        to.EmitWrite(b, index, *v);
+        return absl::OkStatus();
+      });
+}
+
+Shape WithType(const Shape& shape, PrimitiveType type) {
+  return Shape(type, shape.dimensions());
+}
+
+}  // namespace
+
+absl::StatusOr<llvm::Value*> LibraryCallArrays::InputAs(
+    const HloInstruction* hlo, const ShapeIndex& index, PrimitiveType type) {
+  absl::StatusOr<IrArray> array = ctx_.ArrayFor(b_, hlo, index);
+  if (!array.ok()) return array.status();
+  if (array->shape().element_type() == type) return Input(hlo, index);
+  IrArray scratch =
+      Scratch(WithType(array->shape(), type), DenseOrder::kRowMajor);
+  if (absl::Status s = EmitConvertingCopy(b_, *array, scratch); !s.ok()) {
+    return s;
+  }
+  return scratch.base();
+}
+
+absl::StatusOr<llvm::Value*> LibraryCallArrays::OutputAs(
+    const HloInstruction* hlo, const ShapeIndex& index, PrimitiveType type) {
+  absl::StatusOr<IrArray> array = ctx_.ArrayFor(b_, hlo, index);
+  if (!array.ok()) return array.status();
+  if (array->shape().element_type() == type) return Output(hlo, index);
+  IrArray scratch =
+      Scratch(WithType(array->shape(), type), DenseOrder::kRowMajor);
+  copy_out_.push_back({scratch, *array});
+  return scratch.base();
+}
+
 void LibraryCallArrays::Call(const char* name,
                              const std::vector<llvm::Value*>& arguments) {
   std::vector<llvm::Type*> types;
@@ -107,7 +158,7 @@ void LibraryCallArrays::Call(const char* name,
 
 absl::Status LibraryCallArrays::Finish() {
   for (const auto& [from, to] : copy_out_) {
-    if (absl::Status s = EmitArrayCopy(b_, from, to); !s.ok()) return s;
+    if (absl::Status s = EmitConvertingCopy(b_, from, to); !s.ok()) return s;
   }
   auto* type = llvm::FunctionType::get(b_.getVoidTy(), {b_.getPtrTy()}, false);
   for (llvm::Value* block : blocks_) {

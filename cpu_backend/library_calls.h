@@ -43,6 +43,19 @@ class LibraryCallArrays {
                                       const ShapeIndex& index = {},
                                       DenseOrder order = DenseOrder::kRowMajor);
 
+  /// Leaf `index` of `hlo` converted element by element to `type` (as
+  /// convert does; exact where `type` holds every value, e.g. f64 for any
+  /// real float), in a row-major scratch block.
+  absl::StatusOr<llvm::Value*> InputAs(const HloInstruction* hlo,
+                                       const ShapeIndex& index,
+                                       PrimitiveType type);
+
+  /// A row-major scratch block of `type` elements that Finish() converts
+  /// (as convert does) into leaf `index` of `hlo`.
+  absl::StatusOr<llvm::Value*> OutputAs(const HloInstruction* hlo,
+                                        const ShapeIndex& index,
+                                        PrimitiveType type);
+
   /// Calls the runtime function `name` (returning an int32 status; its
   /// parameter types are the arguments' types) and records a non-zero
   /// status in the run context, so that the run fails (the first failure
@@ -59,6 +72,7 @@ class LibraryCallArrays {
   EmitterContext& ctx_;
   llvm::IRBuilderBase& b_;
   std::vector<llvm::Value*> blocks_;
+  // (from, to) pairs Finish() copies, converting the element type.
   std::vector<std::pair<codegen::IrArray, codegen::IrArray>> copy_out_;
 };
 

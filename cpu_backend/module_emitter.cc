@@ -5,6 +5,7 @@
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "cpu_backend/emitter_context.h"
+#include "cpu_backend/rng_emitter.h"
 #include "hlo/ir/opcode.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
@@ -127,6 +128,10 @@ absl::Status EmitterContext::EmitInstruction(
     case HloOpcode::kReplicaId:
     case HloOpcode::kPartitionId:
       return EmitDeviceId(*this, b, instruction);
+    case HloOpcode::kRng:
+      return EmitRng(*this, b, instruction);
+    case HloOpcode::kRngGetAndUpdateState:
+      return EmitRngGetAndUpdateState(*this, b, instruction);
     case HloOpcode::kScatter:
       return EmitScatterKernel(*this, b, instruction);
     case HloOpcode::kSort:
@@ -180,6 +185,7 @@ absl::Status EmitModule(const HloModule& module,
   auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        kEntryName, llvm_module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  if (NeedsRngEngine(module)) EmitRngEngineSetup(ctx, b);
   if (absl::Status s = ctx.EmitComputation(b, *module.entry_computation());
       !s.ok()) {
     return s;

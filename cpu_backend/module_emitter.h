@@ -30,6 +30,15 @@ struct RunContext {
   int64_t partition_id = 0;
   void* collectives = nullptr;  // the in-process exchange, when replicated
   int32_t status = 0;           // non-zero: a library call failed
+  /// rng-get-and-update-state's counter (starts at 0 every run, as the
+  /// evaluator's).
+  uint64_t rng_state = 0;
+  /// The seed of the `rng` engine is rng_seed + the device number (replica
+  /// x partitions + partition), the evaluator's default seed unless set.
+  uint64_t rng_seed = 42;
+  /// The `rng` engine block, set up by the entry function when the module
+  /// has rng instructions (runtime_lib.h, xlite_cpu_rng_engine_init).
+  void* rng_engine = nullptr;
 };
 
 inline constexpr char kEntryName[] = "xlite_entry";

@@ -75,6 +75,10 @@ inline constexpr int32_t kRngDefault = 0;   // Philox, as XLA on CPU/GPU
 inline constexpr int32_t kRngThreeFry = 1;
 inline constexpr int32_t kRngPhilox = 2;
 
+/// Bytes (16-byte aligned) of the engine block the `rng` functions draw
+/// from (one per run; see xlite_cpu_rng_engine_init).
+inline constexpr int64_t kRngEngineBytes = 2560;
+
 /// Every exported function and its address, for the JIT to define as
 /// absolute symbols (and for an AOT object's link line to check against).
 std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols();
@@ -233,6 +237,35 @@ int32_t xlite_cpu_rng_bit_generator(int32_t algorithm, const uint64_t* state,
                                     int64_t state_size, uint64_t* new_state,
                                     int32_t bit_width, int64_t rank,
                                     const int64_t* dims, void* bits);
+
+// ---------------------------------------------------------------------------
+// The `rng` opcode (rng_distribution.cc). The functions keep no state of
+// their own: they draw from an engine block the caller owns (one per run,
+// kRngEngineBytes, 16-byte aligned), so consecutive rng instructions
+// continue one stream, as the evaluator's per-run generator does. The
+// engine and distributions are the C++ standard library's (mt19937_64,
+// uniform_real, normal and uniform_int distributions), drawn in the
+// evaluator's order: with its seed (EvaluatorOptions::rng_seed + device)
+// the values equal the evaluator's. XLA leaves rng's values unspecified.
+// ---------------------------------------------------------------------------
+
+/// Seeds a new engine in `engine` (kRngEngineBytes bytes). The block needs
+/// no destruction.
+void xlite_cpu_rng_engine_init(void* engine, uint64_t seed);
+
+/// n draws of uniform_real_distribution<double>(a, b) into `out`.
+int32_t xlite_cpu_rng_uniform_f64(void* engine, double a, double b,
+                                  double* out, int64_t n);
+
+/// n draws of normal_distribution<double>(mu, sigma) (a fresh distribution
+/// per call: its cached second value does not carry over).
+int32_t xlite_cpu_rng_normal_f64(void* engine, double mu, double sigma,
+                                 double* out, int64_t n);
+
+/// n draws of uniform_int_distribution<int64_t>(a, b - 1);
+/// kStatusInvalidArgument unless a < b.
+int32_t xlite_cpu_rng_uniform_s64(void* engine, int64_t a, int64_t b,
+                                  int64_t* out, int64_t n);
 
 // ---------------------------------------------------------------------------
 // Scratch memory (scratch.cc)

@@ -24,6 +24,10 @@ std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
       Symbol("xlite_cpu_fft", &xlite_cpu_fft),
       Symbol("xlite_cpu_matmul", &xlite_cpu_matmul),
       Symbol("xlite_cpu_rng_bit_generator", &xlite_cpu_rng_bit_generator),
+      Symbol("xlite_cpu_rng_engine_init", &xlite_cpu_rng_engine_init),
+      Symbol("xlite_cpu_rng_uniform_f64", &xlite_cpu_rng_uniform_f64),
+      Symbol("xlite_cpu_rng_normal_f64", &xlite_cpu_rng_normal_f64),
+      Symbol("xlite_cpu_rng_uniform_s64", &xlite_cpu_rng_uniform_s64),
       Symbol("xlite_cpu_alloc", &xlite_cpu_alloc),
       Symbol("xlite_cpu_free", &xlite_cpu_free),
   };

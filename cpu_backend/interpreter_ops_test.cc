@@ -1,0 +1,168 @@
+// Ops the interpreter runs that the CPU backend compiles natively beyond
+// the everyday ones (rng and its state, scan, batch-norm, dynamic-reshape,
+// ragged-dot, scaled-dot, the block-scaled custom calls): each module runs
+// on the CPU backend and on the evaluator with the same random arguments.
+// Where the evaluator's arithmetic is exact the results must agree bit for
+// bit; the dots agree within the corpus tolerances (the evaluator sums
+// with Eigen's blocked GEMM, the CPU backend in index order).
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cpu_backend/executable.h"
+#include "cpu_backend/multi_device.h"
+#include "cpu_backend/runtime_lib/test_support.h"
+#include "hlo/analysis/verifier.h"
+#include "hlo/evaluator/evaluator.h"
+#include "hlo/text/parser.h"
+
+namespace xlite::cpu {
+namespace {
+
+enum class Compare { kBits, kNear };
+
+void Leaves(const Literal& l, std::vector<const Literal*>* out) {
+  if (l.shape().IsTuple()) {
+    for (const Literal& e : l.tuple_elements()) Leaves(e, out);
+  } else {
+    out->push_back(&l);
+  }
+}
+
+::testing::AssertionResult SameBits(const Literal& want, const Literal& got) {
+  if (want.shape().ToString(false) != got.shape().ToString(false)) {
+    return ::testing::AssertionFailure()
+           << "shape " << got.shape().ToString(false) << ", want "
+           << want.shape().ToString(false);
+  }
+  const bool complex = IsComplex(want.shape().element_type());
+  for (int64_t i = 0; i < want.element_count(); ++i) {
+    const bool same = complex ? want.GetAsComplex(i) == got.GetAsComplex(i)
+                              : want.GetBits(i) == got.GetBits(i);
+    if (!same) {
+      return ::testing::AssertionFailure()
+             << "element " << i << " is " << got.ElementToString(i)
+             << ", want " << want.ElementToString(i);
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// Runs `text` on `devices` replicas with random arguments (uniform in
+// [lo, hi]) on both platforms and compares every result leaf.
+void ExpectMatchesEvaluator(const std::string& text, Compare compare,
+                            int64_t devices = 1, double lo = -4,
+                            double hi = 4) {
+  SCOPED_TRACE(text);
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  ASSERT_TRUE(VerifyModule(**module).ok()) << VerifyModule(**module).message();
+  std::mt19937_64 rng(11);
+  std::vector<std::vector<Literal>> args(devices);
+  for (auto& device : args) {
+    for (const HloInstruction* p :
+         (*module)->entry_computation()->parameter_instructions()) {
+      device.push_back(rtlib_test::RandomLiteral(p->shape(), rng, lo, hi));
+    }
+  }
+  auto want = EvaluateOnDevices(**module, devices, 1, args);
+  ASSERT_TRUE(want.ok()) << want.status().message();
+  auto exe = CpuExecutable::Compile((*module)->Clone());
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  auto got = RunOnDevices(**exe, devices, 1, args);
+  ASSERT_TRUE(got.ok()) << got.status().message();
+  for (int64_t d = 0; d < devices; ++d) {
+    std::vector<const Literal*> w, g;
+    Leaves((*want)[d], &w);
+    Leaves((*got)[d], &g);
+    ASSERT_EQ(w.size(), g.size());
+    for (size_t k = 0; k < w.size(); ++k) {
+      EXPECT_TRUE(compare == Compare::kBits ? SameBits(*w[k], *g[k])
+                                            : rtlib_test::Near(*w[k], *g[k]))
+          << "device " << d << ", result " << k;
+    }
+  }
+}
+
+// --- rng and rng-get-and-update-state ---
+
+TEST(InterpreterOps, RngDrawsTheEvaluatorsStream) {
+  // Several rng instructions continue one stream in the evaluator's order;
+  // every distribution and a narrow type; each device has its own seed.
+  ExpectMatchesEvaluator(R"(HloModule m, replica_count=2
+ENTRY e {
+  a = f32[] constant(-2)
+  b = f32[] constant(3)
+  u = f32[3,4]{0,1} rng(a, b), distribution=rng_uniform
+  n = f32[5] rng(a, b), distribution=rng_normal
+  h = bf16[] constant(1)
+  z = bf16[] constant(2)
+  w = bf16[7] rng(h, z), distribution=rng_uniform
+  lo = s32[] constant(-5)
+  hi = s32[] constant(100)
+  i = s32[2,3] rng(lo, hi), distribution=rng_uniform
+  d = f64[] constant(0.5)
+  x = f64[4] rng(d, d), distribution=rng_normal
+  ROOT t = (f32[3,4]{0,1}, f32[5], bf16[7], s32[2,3], f64[4]) tuple(u, n, w, i, x)
+})",
+                         Compare::kBits, 2);
+}
+
+TEST(InterpreterOps, RngInsideALoopContinuesTheStream) {
+  ExpectMatchesEvaluator(R"(HloModule m
+cond {
+  s = (s32[], f32[3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(4)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], f32[3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  v = f32[3] get-tuple-element(s), index=1
+  a = f32[] constant(0)
+  b = f32[] constant(1)
+  r = f32[3] rng(a, b), distribution=rng_uniform
+  w = f32[3] add(v, r)
+  ROOT t = (s32[], f32[3]) tuple(j, w)
+}
+ENTRY e {
+  p = f32[3] parameter(0)
+  z = s32[] constant(0)
+  t = (s32[], f32[3]) tuple(z, p)
+  ROOT w = (s32[], f32[3]) while(t), condition=cond, body=body
+})",
+                         Compare::kBits);
+}
+
+TEST(InterpreterOps, RngGetAndUpdateState) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = u64[2] rng-get-and-update-state(), delta=5
+  b = u64[2] rng-get-and-update-state(), delta=7
+  c = u64[] rng-get-and-update-state(), delta=1
+  ROOT t = (u64[2], u64[2], u64[]) tuple(a, b, c)
+})",
+                         Compare::kBits);
+}
+
+TEST(InterpreterOps, RngWithEmptyIntegerRangeFailsTheRun) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  a = s32[] constant(3)
+  ROOT r = s32[4] rng(a, a), distribution=rng_uniform
+})");
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  auto exe = CpuExecutable::Compile(*std::move(module));
+  ASSERT_TRUE(exe.ok()) << exe.status().message();
+  EXPECT_FALSE((*exe)->Run({}).ok());
+}
+
+}  // namespace
+}  // namespace xlite::cpu
