@@ -243,7 +243,9 @@ absl::StatusOr<Generator> ElementalEmitter::MakeDataMovement(
     case HloOpcode::kTranspose:
       return Transpose(hlo);
     case HloOpcode::kSetDimensionSize:
-      // Static shapes: the operand's elements, relabelled.
+    case HloOpcode::kDynamicReshape:
+      // Static shapes: the operand's elements, relabelled (the size
+      // operands only say what the static shape already does).
       return Reshape(hlo);
     case HloOpcode::kGetDimensionSize:
       return [this, hlo](const Index&) {

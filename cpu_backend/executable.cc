@@ -8,6 +8,7 @@
 #include "cpu_backend/async_to_sync.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/rng_order.h"
+#include "cpu_backend/scan_to_while.h"
 #include "cpu_backend/runtime_symbols.h"
 #include "cpu_backend/tree_reduction.h"
 #include "llvm/IR/LLVMContext.h"
@@ -36,8 +37,8 @@ absl::Status RunPipeline(HloModule& module) {
 }  // namespace
 
 absl::Status PrepareForCpu(HloModule& module) {
-  for (auto* pass : {&ConvertAsyncToSync, &OrderRandomOpsAsEvaluated,
-                     &RewriteReductionsAsTrees,
+  for (auto* pass : {&ConvertAsyncToSync, &ConvertScanToWhile,
+                     &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
                      &MakeLayoutsConsistent, &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();

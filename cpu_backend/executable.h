@@ -31,7 +31,7 @@ struct CompileOptions {
 };
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
-/// the random ops chained in the evaluator's order, XLA:CPU's tree
+/// scans to while loops, the random ops chained in the evaluator's order, XLA:CPU's tree
 /// reductions, consistent layouts, then the copies buffer
 /// assignment needs. Compile runs it; hlo-opt runs it before printing the
 /// cpu buffer assignment.

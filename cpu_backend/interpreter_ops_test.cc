@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
 #include "cpu_backend/runtime_lib/test_support.h"
@@ -162,6 +163,75 @@ ENTRY e {
   auto exe = CpuExecutable::Compile(*std::move(module));
   ASSERT_TRUE(exe.ok()) << exe.status().message();
   EXPECT_FALSE((*exe)->Run({}).ok());
+}
+
+// --- scan (a while loop on the cpu) ---
+
+TEST(InterpreterOps, ScanForwardAndReverse) {
+  for (const char* reverse : {"false", "true"}) {
+    ExpectMatchesEvaluator(absl::StrCat(R"(HloModule m
+step {
+  x = f32[2] parameter(0)
+  y = s32[2] parameter(1)
+  c = f32[2] parameter(2)
+  k = s32[] parameter(3)
+  s = f32[2] add(x, c)
+  m = f32[2] multiply(s, x)
+  yc = s32[2] broadcast(k), dimensions={}
+  z = s32[2] add(y, yc)
+  one = s32[] constant(1)
+  k1 = s32[] add(k, one)
+  ROOT t = (f32[2], s32[2], f32[2], s32[]) tuple(m, z, s, k1)
+}
+ENTRY e {
+  xs = f32[2,5]{0,1} parameter(0)
+  ys = s32[2,5] parameter(1)
+  init = f32[2] parameter(2)
+  k = s32[] parameter(3)
+  ROOT r = (f32[2,5], s32[2,5]{0,1}, f32[2], s32[]) scan(xs, ys, init, k),
+      dimensions={1}, num_carries=2, is_reverse=)",
+                                        reverse, R"(, to_apply=step
+})"),
+                           Compare::kBits);
+  }
+}
+
+TEST(InterpreterOps, ScanWithoutOutputsAndWithoutSteps) {
+  ExpectMatchesEvaluator(R"(HloModule m
+step {
+  x = f32[3] parameter(0)
+  c = f32[3] parameter(1)
+  ROOT t = (f32[3]) tuple(c)
+}
+sum {
+  x = f32[] parameter(0)
+  c = f32[] parameter(1)
+  s = f32[] add(x, c)
+  ROOT t = (f32[], f32[]) tuple(s, s)
+}
+ENTRY e {
+  xs = f32[4,3] parameter(0)
+  init = f32[3] parameter(1)
+  a = (f32[3]) scan(xs, init), dimensions={0}, num_carries=1, to_apply=step
+  none = f32[0] parameter(2)
+  z = f32[] constant(7)
+  b = (f32[0], f32[]) scan(none, z), dimensions={0}, num_carries=1, to_apply=sum
+  ROOT t = ((f32[3]), (f32[0], f32[])) tuple(a, b)
+})",
+                         Compare::kBits);
+}
+
+// --- dynamic-reshape (static shapes: a reshape) ---
+
+TEST(InterpreterOps, DynamicReshape) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  x = f32[2,6]{0,1} parameter(0)
+  a = s32[] constant(3)
+  b = s32[] constant(4)
+  ROOT r = f32[3,4] dynamic-reshape(x, a, b)
+})",
+                         Compare::kBits);
 }
 
 }  // namespace
