@@ -234,5 +234,38 @@ ENTRY e {
                          Compare::kBits);
 }
 
+// --- batch normalization (a runtime call in double) ---
+
+TEST(InterpreterOps, BatchNormTrainingInferenceGrad) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  x = f32[3,4,5]{0,2,1} parameter(0)
+  s = f32[4] parameter(1)
+  o = f32[4] parameter(2)
+  t = (f32[3,4,5], f32[4], f32[4]) batch-norm-training(x, s, o), epsilon=0.001,
+      feature_index=1
+  m = f32[4] get-tuple-element(t), index=1
+  v0 = f32[4] get-tuple-element(t), index=2
+  v = f32[4] abs(v0)
+  i = f32[3,4,5] batch-norm-inference(x, s, o, m, v), epsilon=0.01,
+      feature_index=1
+  g = f32[3,4,5] parameter(3)
+  d = (f32[3,4,5], f32[4], f32[4]) batch-norm-grad(x, s, m, v, g),
+      epsilon=0.001, feature_index=1
+  ROOT r = ((f32[3,4,5], f32[4], f32[4]), f32[3,4,5], (f32[3,4,5], f32[4], f32[4])) tuple(t, i, d)
+})",
+                         Compare::kBits);
+  // Narrow types round once from double; the feature dimension last.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  x = bf16[6,3] parameter(0)
+  s = bf16[3] parameter(1)
+  o = bf16[3] parameter(2)
+  ROOT t = (bf16[6,3], bf16[3], bf16[3]) batch-norm-training(x, s, o),
+      epsilon=0.5, feature_index=1
+})",
+                         Compare::kBits);
+}
+
 }  // namespace
 }  // namespace xlite::cpu

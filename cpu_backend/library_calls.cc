@@ -1,5 +1,6 @@
 // Instructions the CPU backend compiles outside the elemental kernels:
-// runtime library calls (fft, top-k, rng-bit-generator, linear algebra),
+// runtime library calls (fft, top-k, rng-bit-generator, linear algebra,
+// batch normalization),
 // select-and-scatter's emitted kernel, and the instructions that pass
 // their operands through (identity custom calls, one-device collectives).
 // Each is native code; anything else fails at compile time, naming the
@@ -27,6 +28,10 @@ absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
       return EmitLinalgCall(ctx, b, hlo);
     case HloOpcode::kSelectAndScatter:
       return EmitSelectAndScatterKernel(ctx, b, hlo);
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormGrad:
+      return EmitBatchNormCall(ctx, b, hlo);
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:
     case HloOpcode::kReduceScatter:

@@ -93,6 +93,8 @@ absl::Status EmitTopKCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
 absl::Status EmitRngBitGeneratorCall(EmitterContext& ctx,
                                      llvm::IRBuilderBase& b,
                                      const HloInstruction* hlo);
+absl::Status EmitBatchNormCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                               const HloInstruction* hlo);
 absl::Status EmitSelectAndScatterKernel(EmitterContext& ctx,
                                         llvm::IRBuilderBase& b,
                                         const HloInstruction* hlo);

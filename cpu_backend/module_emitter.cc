@@ -151,6 +151,9 @@ absl::Status EmitterContext::EmitInstruction(
     case HloOpcode::kCholesky:
     case HloOpcode::kTriangularSolve:
     case HloOpcode::kSelectAndScatter:
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormGrad:
       return EmitLibraryCall(*this, b, instruction);
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllGather:

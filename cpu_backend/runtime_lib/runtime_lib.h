@@ -239,6 +239,41 @@ int32_t xlite_cpu_rng_bit_generator(int32_t algorithm, const uint64_t* state,
                                     const int64_t* dims, void* bits);
 
 // ---------------------------------------------------------------------------
+// Batch normalization (batch_norm.cc), in double: arrays are f64, `x`
+// (and out, grad_out, grad_x) row-major [outer, features, inner] with the
+// feature dimension in the middle, the per-feature arrays [features].
+// Moments and sums run in row-major order, so a caller that converts to
+// and from the element types as convert does gets the evaluator's results
+// bit for bit. `epsilon` is the instruction's (a float, widened).
+// ---------------------------------------------------------------------------
+
+/// out = (x - mean) / sqrt(variance + epsilon) * scale + offset with the
+/// batch's mean and biased variance, which go to `mean` and `variance`.
+int32_t xlite_cpu_batch_norm_training(const double* x, const double* scale,
+                                      const double* offset, double* out,
+                                      double* mean, double* variance,
+                                      int64_t outer, int64_t features,
+                                      int64_t inner, double epsilon);
+
+/// out = (x - mean) / sqrt(variance + epsilon) * scale + offset.
+int32_t xlite_cpu_batch_norm_inference(const double* x, const double* scale,
+                                       const double* offset,
+                                       const double* mean,
+                                       const double* variance, double* out,
+                                       int64_t outer, int64_t features,
+                                       int64_t inner, double epsilon);
+
+/// The gradients of batch-norm-training's output with respect to x, scale
+/// and offset, given the output's gradient `grad_out` and the batch's mean
+/// and variance.
+int32_t xlite_cpu_batch_norm_grad(const double* x, const double* scale,
+                                  const double* mean, const double* variance,
+                                  const double* grad_out, double* grad_x,
+                                  double* grad_scale, double* grad_offset,
+                                  int64_t outer, int64_t features,
+                                  int64_t inner, double epsilon);
+
+// ---------------------------------------------------------------------------
 // The `rng` opcode (rng_distribution.cc). The functions keep no state of
 // their own: they draw from an engine block the caller owns (one per run,
 // kRngEngineBytes, 16-byte aligned), so consecutive rng instructions
