@@ -293,6 +293,8 @@ absl::StatusOr<Generator> ElementalEmitter::MakeContraction(
   switch (hlo->opcode()) {
     case HloOpcode::kDot:
       return Dot(hlo);
+    case HloOpcode::kRaggedDot:
+      return RaggedDot(hlo);
     case HloOpcode::kConvolution:
       return Convolution(hlo);
     default:

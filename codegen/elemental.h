@@ -116,6 +116,7 @@ class ElementalEmitter {
                                          int64_t leaf);
   absl::StatusOr<Generator> Map(const HloInstruction* hlo);
   absl::StatusOr<Generator> Dot(const HloInstruction* hlo);
+  absl::StatusOr<Generator> RaggedDot(const HloInstruction* hlo);
   absl::StatusOr<Generator> Convolution(const HloInstruction* hlo);
   absl::StatusOr<Generator> Gather(const HloInstruction* hlo);
 

@@ -8,6 +8,7 @@
 #include "cpu_backend/async_to_sync.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/rng_order.h"
+#include "cpu_backend/scaled_dot_expansion.h"
 #include "cpu_backend/scan_to_while.h"
 #include "cpu_backend/runtime_symbols.h"
 #include "cpu_backend/tree_reduction.h"
@@ -37,9 +38,10 @@ absl::Status RunPipeline(HloModule& module) {
 }  // namespace
 
 absl::Status PrepareForCpu(HloModule& module) {
-  for (auto* pass : {&ConvertAsyncToSync, &ConvertScanToWhile,
-                     &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
-                     &MakeLayoutsConsistent, &runtime::InsertCopies}) {
+  for (auto* pass :
+       {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
+        &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
+        &MakeLayoutsConsistent, &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();
     }

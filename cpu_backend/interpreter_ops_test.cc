@@ -267,5 +267,84 @@ ENTRY e {
                          Compare::kBits);
 }
 
+// --- ragged-dot (elemental) and scaled-dot (expanded) ---
+
+TEST(InterpreterOps, RaggedDotNonContractingRaggedDimension) {
+  // Random group sizes in [-4, 4]: negative sizes are empty groups, rows
+  // past the groups are zero.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f32[2,7,3] parameter(0)
+  b = f32[2,4,3,5]{1,3,2,0} parameter(1)
+  g = s32[4] parameter(2)
+  ROOT d = f32[2,7,5] ragged-dot(a, b, g), lhs_batch_dims={0},
+      rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2},
+      lhs_ragged_dims={1}, rhs_group_dims={1}
+})",
+                         Compare::kNear);
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = s8[9,4] parameter(0)
+  b = s8[3,4,2] parameter(1)
+  g = s64[3] parameter(2)
+  ROOT d = s32[9,2] ragged-dot(a, b, g), lhs_contracting_dims={1},
+      rhs_contracting_dims={1}, lhs_ragged_dims={0}, rhs_group_dims={0}
+})",
+                         Compare::kBits);
+}
+
+TEST(InterpreterOps, RaggedDotRaggedBatchDimension) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = bf16[6,2,3] parameter(0)
+  b = bf16[6,3,4] parameter(1)
+  g = u32[2] parameter(2)
+  ROOT d = f32[6,2,4] ragged-dot(a, b, g), lhs_batch_dims={0},
+      rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1},
+      lhs_ragged_dims={0}
+})",
+                         Compare::kNear);
+}
+
+TEST(InterpreterOps, ScaledDotBlockScalesAndGlobalScales) {
+  // MXFP8-like sides (e8m0 scales over blocks of 4 along K), dequantized
+  // in bf16.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f8e4m3fn[3,8] parameter(0)
+  b = f8e5m2[5,8] parameter(1)
+  af = f32[3,2] parameter(2)
+  bf = f32[5,2] parameter(3)
+  aa = f32[3,2] abs(af)
+  ba = f32[5,2] abs(bf)
+  as = f8e8m0fnu[3,2] convert(aa)
+  bs = f8e8m0fnu[5,2] convert(ba)
+  ROOT d = f32[3,5] scaled-dot(a, b, as, bs), lhs_contracting_dims={1},
+      rhs_contracting_dims={1}
+})",
+                         Compare::kNear, 1, -4, 4);
+  // NVFP4 with the global scales, and f32 data with an f32 scale per block
+  // of 2 rows and 3 columns with a batch dimension.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f4e2m1fn[2,16] parameter(0)
+  b = f4e2m1fn[3,16] parameter(1)
+  as = f8e4m3fn[2,1] parameter(2)
+  bs = f8e4m3fn[3,1] parameter(3)
+  ig = f32[] parameter(4)
+  wg = f32[] parameter(5)
+  d = bf16[2,3] scaled-dot(a, b, as, bs, ig, wg), lhs_contracting_dims={1},
+      rhs_contracting_dims={1}
+  x = f32[2,4,6] parameter(6)
+  y = f32[2,6,3] parameter(7)
+  xs = f32[2,2,2] parameter(8)
+  ys = f32[2,3,3] parameter(9)
+  s = f32[2,4,3] scaled-dot(x, y, xs, ys), lhs_batch_dims={0},
+      rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}
+  ROOT t = (bf16[2,3], f32[2,4,3]) tuple(d, s)
+})",
+                         Compare::kNear, 1, 0.25, 4);
+}
+
 }  // namespace
 }  // namespace xlite::cpu

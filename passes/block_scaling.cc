@@ -488,6 +488,12 @@ absl::StatusOr<bool> RunBlockScalingRewriter(HloModule& module,
   return changed;
 }
 
+absl::Status ExpandScaledDot(HloInstruction* scaled_dot) {
+  // No cuDNN: the expansion.
+  return block_scaling_internal::RewriteScaledDot(scaled_dot,
+                                                  BlockScalingTarget{});
+}
+
 absl::StatusOr<bool> RunBlockScaledDotGlobalScaleFusion(HloModule& module) {
   bool changed = false;
   for (HloComputation* c : module.computations()) {

@@ -23,6 +23,12 @@ struct BlockScalingTarget {
 absl::StatusOr<bool> RunBlockScalingRewriter(HloModule& module,
                                              const BlockScalingTarget& target);
 
+/// Expands one scaled-dot instruction as XLA's scaled-dot rewriter does
+/// (each side convert(data) * blocked scale, the dot, the NVFP4 division by
+/// the weight global scale): the rewriter's path without cuDNN, for
+/// backends that compute the dot themselves.
+absl::Status ExpandScaledDot(HloInstruction* scaled_dot);
+
 /// Folds multiply(block_scaled_dot, broadcast(scalar)) into the call's
 /// global-scale (5th) operand.
 absl::StatusOr<bool> RunBlockScaledDotGlobalScaleFusion(HloModule& module);
