@@ -346,5 +346,95 @@ ENTRY e {
                          Compare::kNear, 1, 0.25, 4);
 }
 
+// --- the block-scaled custom calls (dequantize in generated code, the sum
+// in the runtime library): bit-exact with the evaluator ---
+
+TEST(InterpreterOps, BlockScaledDotOpForm) {
+  // Scales as positive powers of two (e8m0), from f32 parameters.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f8e4m3fn[2,3,64]{1,2,0} parameter(0)
+  b = f8e5m2[2,5,64] parameter(1)
+  af = f32[2,3,2] parameter(2)
+  bf = f32[2,5,4] parameter(3)
+  as = f8e8m0fnu[2,3,2] convert(f32[2,3,2] abs(af))
+  bs = f8e8m0fnu[2,5,4] convert(f32[2,5,4] abs(bf))
+  g = bf16[] parameter(4)
+  four = bf16[2,3,5] custom-call(a, b, as, bs),
+      custom_call_target="__op$block_scaled_dot"
+  five = bf16[2,3,5] custom-call(a, b, as, bs, g),
+      custom_call_target="__op$block_scaled_dot"
+  r = f16[2,5,64] parameter(5)
+  three = f32[2,3,5] custom-call(a, r, as),
+      custom_call_target="__op$block_scaled_dot"
+  ROOT t = (bf16[2,3,5], bf16[2,3,5], f32[2,3,5]) tuple(four, five, three)
+})",
+                         Compare::kBits);
+  // Pre-padded scales with an explicit block size; an f64 result sums in
+  // double.
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f8e4m3fn[3,40] parameter(0)
+  b = f8e4m3fn[2,40] parameter(1)
+  af = f32[4,3] parameter(2)
+  bf = f32[2,5] parameter(3)
+  as = f8e8m0fnu[4,3] convert(f32[4,3] abs(af))
+  bs = f8e8m0fnu[2,5] convert(f32[2,5] abs(bf))
+  ROOT d = f64[3,2] custom-call(a, b, as, bs),
+      custom_call_target="__op$block_scaled_dot",
+      backend_config={"block_scaled_dot_backend_config":{"block_size":16}}
+})",
+                         Compare::kBits);
+}
+
+TEST(InterpreterOps, CudnnBlockScaledDotSwizzledScales) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  a = f8e4m3fn[128,64] parameter(0)
+  b = f8e4m3fn[128,64] parameter(1)
+  af = f32[128,4] parameter(2)
+  bf = f32[128,4] parameter(3)
+  as = f8e8m0fnu[128,4] convert(f32[128,4] abs(af))
+  bs = f8e8m0fnu[128,4] convert(f32[128,4] abs(bf))
+  g = f32[] parameter(4)
+  ROOT d = (f16[128,128], u8[0]) custom-call(a, b, as, bs, g),
+      custom_call_target="__cudnn$blockScaledDot"
+})",
+                         Compare::kBits);
+}
+
+TEST(InterpreterOps, QuantizeAndDequantizeCalls) {
+  ExpectMatchesEvaluator(R"(HloModule m
+ENTRY e {
+  x = f32[3,2,20] parameter(0)
+  q = (f8e4m3fn[3,2,20], f8e8m0fnu[3,2,2]) custom-call(x),
+      custom_call_target="__op$quantize"
+  d = f8e4m3fn[3,2,20] get-tuple-element(q), index=0
+  s = f8e8m0fnu[3,2,2] get-tuple-element(q), index=1
+  r = bf16[3,2,20] custom-call(d, s), custom_call_target="__op$dequantize"
+  ROOT t = ((f8e4m3fn[3,2,20], f8e8m0fnu[3,2,2]), bf16[3,2,20]) tuple(q, r)
+})",
+                         Compare::kBits, 1, -300, 300);
+}
+
+TEST(InterpreterOps, MalformedBlockScaledCallsFailAtCompileTime) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(R"(
+HloModule m
+ENTRY e {
+  a = f8e4m3fn[2,6] parameter(0)
+  b = f8e4m3fn[2,6] parameter(1)
+  s = f8e8m0fnu[2,4] parameter(2)
+  ROOT d = f32[2,2] custom-call(a, b, s), custom_call_target="__op$block_scaled_dot"
+})");
+  ASSERT_TRUE(module.ok()) << module.status().message();
+  auto exe = CpuExecutable::Compile(*std::move(module));
+  ASSERT_FALSE(exe.ok());
+  EXPECT_NE(exe.status().message().find("cannot compile %d (custom-call): "
+                                        "the block size K / scale_K does not "
+                                        "divide K"),
+            std::string::npos)
+      << exe.status().message();
+}
+
 }  // namespace
 }  // namespace xlite::cpu

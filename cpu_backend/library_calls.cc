@@ -1,6 +1,6 @@
 // Instructions the CPU backend compiles outside the elemental kernels:
 // runtime library calls (fft, top-k, rng-bit-generator, linear algebra,
-// batch normalization),
+// batch normalization, the block-scaled custom calls),
 // select-and-scatter's emitted kernel, and the instructions that pass
 // their operands through (identity custom calls, one-device collectives).
 // Each is native code; anything else fails at compile time, naming the
@@ -48,6 +48,11 @@ absl::Status EmitLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const std::string& target = hlo->attrs().custom_call->target;
   if (target == "TopK") return EmitTopKCall(ctx, b, hlo);
   if (IsLinalgTarget(target)) return EmitLinalgCall(ctx, b, hlo);
+  if (target == "__op$block_scaled_dot" || target == "__cudnn$blockScaledDot") {
+    return EmitBlockScaledDotCall(ctx, b, hlo);
+  }
+  if (target == "__op$dequantize") return EmitDequantizeCall(ctx, b, hlo);
+  if (target == "__op$quantize") return EmitQuantizeCall(ctx, b, hlo);
   if (IsPassThroughTarget(target) || target == "AllocateBuffer") {
     return EmitPassThrough(ctx, b, hlo);
   }

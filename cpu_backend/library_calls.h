@@ -93,6 +93,14 @@ absl::Status EmitTopKCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
 absl::Status EmitRngBitGeneratorCall(EmitterContext& ctx,
                                      llvm::IRBuilderBase& b,
                                      const HloInstruction* hlo);
+/// __op$block_scaled_dot and __cudnn$blockScaledDot; __op$dequantize and
+/// __op$quantize (block_scaled_calls.cc).
+absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                                    const HloInstruction* hlo);
+absl::Status EmitDequantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                                const HloInstruction* hlo);
+absl::Status EmitQuantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                              const HloInstruction* hlo);
 absl::Status EmitBatchNormCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                const HloInstruction* hlo);
 absl::Status EmitSelectAndScatterKernel(EmitterContext& ctx,

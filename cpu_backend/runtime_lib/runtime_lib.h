@@ -3,7 +3,8 @@
 
 // The CPU runtime library: plain C functions that the code the CPU backend
 // JIT-compiles calls for the ops not worth emitting as IR (sort, top-k,
-// the LAPACK custom calls, fft, large matrix products).
+// the LAPACK custom calls, fft, large matrix products, batch
+// normalization, the block-scaled dot, rng's distributions).
 //
 // ABI, common to every function:
 //  - `extern "C"`, named xlite_cpu_<name>, no exceptions, no aborts, no
@@ -272,6 +273,23 @@ int32_t xlite_cpu_batch_norm_grad(const double* x, const double* scale,
                                   double* grad_scale, double* grad_offset,
                                   int64_t outer, int64_t features,
                                   int64_t inner, double epsilon);
+
+// ---------------------------------------------------------------------------
+// Block-scaled dot (block_scaled_dot.cc): the contraction of
+// __op$block_scaled_dot and __cudnn$blockScaledDot, whose operands the
+// generated code has dequantized (data * per-block scale, rounded as the
+// evaluator rounds) into f64 arrays.
+// ---------------------------------------------------------------------------
+
+/// out[b, i, j] = sum over c < k of lhs[b, i, c] * rhs[b, j, c] for
+/// b < batch, i < m, j < n (row-major f64 arrays [batch, m, k],
+/// [batch, n, k], [batch, m, n]), summed in order of c: in double, or with
+/// `f32_accumulation` each (exact) double product rounded to f32 and summed
+/// in f32, as XLA's CPU backend accumulates narrow types.
+int32_t xlite_cpu_block_scaled_dot(const double* lhs, const double* rhs,
+                                   double* out, int64_t batch, int64_t m,
+                                   int64_t n, int64_t k,
+                                   int32_t f32_accumulation);
 
 // ---------------------------------------------------------------------------
 // The `rng` opcode (rng_distribution.cc). The functions keep no state of

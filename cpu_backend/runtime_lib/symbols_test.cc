@@ -54,6 +54,7 @@ TEST(Symbols, EveryFunctionOnceWithItsAddress) {
                        "xlite_cpu_trsm", "xlite_cpu_geqrf", "xlite_cpu_orgqr",
                        "xlite_cpu_fft", "xlite_cpu_matmul",
                        "xlite_cpu_rng_bit_generator",
+                       "xlite_cpu_block_scaled_dot",
                        "xlite_cpu_batch_norm_training",
                        "xlite_cpu_batch_norm_inference",
                        "xlite_cpu_batch_norm_grad", "xlite_cpu_rng_engine_init", "xlite_cpu_rng_uniform_f64",
