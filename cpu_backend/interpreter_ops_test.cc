@@ -436,5 +436,28 @@ ENTRY e {
       << exe.status().message();
 }
 
+// --- sort whose results have different layouts (through a scratch) ---
+
+TEST(InterpreterOps, SortOfDifferentlyLaidOutOperands) {
+  ExpectMatchesEvaluator(R"(HloModule m
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  c = s32[] parameter(2)
+  d = s32[] parameter(3)
+  e = bf16[] parameter(4)
+  f = bf16[] parameter(5)
+  ROOT r = pred[] compare(a, b), direction=LT
+}
+ENTRY e {
+  x = f32[4,3,5]{0,2,1} parameter(0)
+  y = s32[4,3,5]{2,1,0} parameter(1)
+  z = bf16[4,3,5]{1,0,2} parameter(2)
+  ROOT s = (f32[4,3,5]{0,2,1}, s32[4,3,5]{2,1,0}, bf16[4,3,5]{1,0,2})
+      sort(x, y, z), dimensions={1}, is_stable=true, to_apply=lt
+})",
+                         Compare::kBits);
+}
+
 }  // namespace
 }  // namespace xlite::cpu

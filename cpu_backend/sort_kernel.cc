@@ -1,6 +1,8 @@
 // sort: the operands are copied into the results, then the runtime
 // library's sort permutes them in place along the sort dimension, calling
 // the comparator — compiled here as a function — on element pointers.
+// Results laid out unlike the first go through a scratch block in its
+// layout, so every operand is permuted over the same physical view.
 
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
@@ -50,6 +52,12 @@ absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const int64_t n = hlo->operand_count();
   const int64_t dim = hlo->dimensions(0);
   std::vector<IrArray> outs;
+  // Results laid out unlike the first are sorted in a scratch block in the
+  // first one's layout and copied out afterwards.
+  std::vector<std::pair<IrArray, IrArray>> copy_out;
+  std::vector<llvm::Value*> scratch;
+  auto* alloc_type =
+      llvm::FunctionType::get(b.getPtrTy(), {b.getInt64Ty()}, false);
   for (int64_t i = 0; i < n; ++i) {
     ShapeIndex leaf;
     if (hlo->shape().IsTuple()) leaf = {i};
@@ -57,9 +65,21 @@ absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
     if (!out.ok()) return out.status();
     absl::StatusOr<IrArray> in = ctx.ArrayFor(b, hlo->operand(i));
     if (!in.ok()) return in.status();
-    if (codegen::MajorToMinor(out->shape()) !=
-        codegen::MajorToMinor(outs.empty() ? out->shape() : outs[0].shape())) {
-      return codegen::Unsupported(hlo, "results with different layouts");
+    if (!outs.empty() && codegen::MajorToMinor(out->shape()) !=
+                             codegen::MajorToMinor(outs[0].shape())) {
+      Shape like = out->shape();
+      const auto major = codegen::MajorToMinor(outs[0].shape());
+      like.set_layout(Layout(std::vector<int64_t>(major.rbegin(), major.rend())));
+      llvm::Value* block = b.CreateCall(
+          ctx.Runtime("xlite_cpu_alloc", alloc_type),
+          {b.getInt64(like.ElementCount() *
+                      StorageBytes(like.element_type()))});
+      scratch.push_back(block);
+      IrArray sorted(block, like);
+      if (absl::Status s = EmitArrayCopy(b, *in, sorted); !s.ok()) return s;
+      copy_out.push_back({sorted, *out});
+      outs.push_back(sorted);
+      continue;
     }
     absl::StatusOr<runtime::Slice> a = ctx.assignment().GetSlice(hlo, leaf);
     absl::StatusOr<runtime::Slice> o =
@@ -102,6 +122,13 @@ absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                {b.getInt64(n), buffers, widths, b.getInt64(outer),
                 b.getInt64(shape.dimensions(dim)), b.getInt64(inner),
                 b.getInt32(hlo->attrs().is_stable ? 1 : 0), *less});
+  for (const auto& [from, to] : copy_out) {
+    if (absl::Status s = EmitArrayCopy(b, from, to); !s.ok()) return s;
+  }
+  auto* free_type = llvm::FunctionType::get(b.getVoidTy(), {ptr}, false);
+  for (llvm::Value* block : scratch) {
+    b.CreateCall(ctx.Runtime("xlite_cpu_free", free_type), {block});
+  }
   return absl::OkStatus();
 }
 
