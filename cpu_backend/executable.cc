@@ -12,6 +12,7 @@
 #include "cpu_backend/scan_to_while.h"
 #include "cpu_backend/runtime_symbols.h"
 #include "cpu_backend/tree_reduction.h"
+#include "cpu_backend/unfuse_non_elemental.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include "passes/registry.h"
@@ -41,7 +42,8 @@ absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass :
        {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
         &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
-        &MakeLayoutsConsistent, &runtime::InsertCopies}) {
+        &UnfuseNonElementalFusions, &MakeLayoutsConsistent,
+        &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();
     }

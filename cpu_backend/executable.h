@@ -32,8 +32,9 @@ struct CompileOptions {
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
 /// scans to while loops, scaled-dot to its expansion, the random ops
-/// chained in the evaluator's order, XLA:CPU's tree reductions, consistent
-/// layouts, then the copies buffer assignment needs. Compile runs it;
+/// chained in the evaluator's order, XLA:CPU's tree reductions, fusions
+/// of non-elemental instructions to calls, consistent layouts, then the
+/// copies buffer assignment needs. Compile runs it;
 /// hlo-opt runs it before printing the cpu buffer assignment.
 absl::Status PrepareForCpu(HloModule& module);
 

@@ -221,6 +221,26 @@ ENTRY e {
                          Compare::kBits);
 }
 
+TEST(InterpreterOps, ScanWithATupleCarry) {
+  ExpectMatchesEvaluator(R"(HloModule m
+step {
+  x = f32[2] parameter(0)
+  c = (f32[2], s32[]) parameter(1)
+  a = f32[2] get-tuple-element(c), index=0
+  s = f32[2] add(x, a)
+  k = s32[] get-tuple-element(c), index=1
+  k1 = s32[] add(k, s32[] constant(2))
+  ROOT t = (f32[2], (f32[2], s32[])) tuple(s, (f32[2], s32[]) tuple(s, k1))
+}
+ENTRY e {
+  xs = f32[3,2] parameter(0)
+  init = (f32[2], s32[]) parameter(1)
+  ROOT r = (f32[3,2], (f32[2], s32[])) scan(xs, init), dimensions={0},
+      num_carries=1, to_apply=step
+})",
+                         Compare::kBits);
+}
+
 // --- dynamic-reshape (static shapes: a reshape) ---
 
 TEST(InterpreterOps, DynamicReshape) {
@@ -455,6 +475,42 @@ ENTRY e {
   z = bf16[4,3,5]{1,0,2} parameter(2)
   ROOT s = (f32[4,3,5]{0,2,1}, s32[4,3,5]{2,1,0}, bf16[4,3,5]{1,0,2})
       sort(x, y, z), dimensions={1}, is_stable=true, to_apply=lt
+})",
+                         Compare::kBits);
+}
+
+// --- fusions the elemental emitter cannot generate run as calls ---
+
+TEST(InterpreterOps, FusionsOfNonElementalInstructionsRunAsCalls) {
+  // A sort, an rng and a custom call inside fusions, a nested tuple result;
+  // the bf16 reduce inside keeps the sequential order of fused reduces.
+  ExpectMatchesEvaluator(R"(HloModule m
+lt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT r = pred[] compare(a, b), direction=LT
+}
+add {
+  a = bf16[] parameter(0)
+  b = bf16[] parameter(1)
+  ROOT s = bf16[] add(a, b)
+}
+f {
+  x = f32[100] parameter(0)
+  n = f32[100] negate(x)
+  s = f32[100] sort(n), dimensions={0}, to_apply=lt
+  h = bf16[100] convert(s)
+  r = bf16[] reduce(h, bf16[] constant(0)), dimensions={0}, to_apply=add
+  u = f32[3] rng(f32[] constant(0), f32[] constant(1)), distribution=rng_uniform
+  k = (f32[2], s32[2]) custom-call(x), custom_call_target="TopK",
+      called_computations={lt}
+  ROOT t = ((f32[100], bf16[]), f32[3], (f32[2], s32[2])) tuple(
+      (f32[100], bf16[]) tuple(s, r), u, k)
+}
+ENTRY e {
+  p = f32[100] parameter(0)
+  ROOT c = ((f32[100], bf16[]), f32[3], (f32[2], s32[2])) fusion(p),
+      kind=kLoop, calls=f
 })",
                          Compare::kBits);
 }

@@ -173,8 +173,8 @@ absl::Status EmitterContext::EmitInstruction(
       // ConvertScanToWhile (scan_to_while.h) turned every other scan into a
       // loop.
       return codegen::Unsupported(
-          instruction, "a scan over tuple-shaped values (scans of arrays "
-                       "become while loops)");
+          instruction, "a scan that slices or stacks tuple-shaped values "
+                       "(scans of arrays become while loops)");
     case HloOpcode::kRaggedAllToAll:
       // Moves rows even within one device: always the runtime's exchange.
       return EmitCollective(*this, b, instruction);

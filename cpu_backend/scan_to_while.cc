@@ -40,10 +40,11 @@ HloInstruction* S64(HloComputation* c, int64_t value) {
   return AddConstant(c, Literal::ScalarInt(PrimitiveType::kS64, value));
 }
 
-// `x` in `shape` (a copy where only the layout differs).
+// `x` in `shape` (a copy where only the layout differs; tuples are left to
+// MakeLayoutsConsistent, which runs later).
 HloInstruction* Coerce(HloComputation* c, HloInstruction* x,
                        const Shape& shape) {
-  if (x->shape() == shape) return x;
+  if (x->shape() == shape || shape.IsTuple()) return x;
   return Add(c, HloOpcode::kCopy, shape, {x});
 }
 
@@ -138,19 +139,23 @@ HloComputation* BuildBody(HloModule& module, const ScanParts& p) {
   return c;
 }
 
-// Whether `scan` loops over arrays only, as this rewrite handles.
+// Whether `scan` slices and stacks arrays (carries may be anything), as
+// this rewrite handles.
 bool Convertible(const HloInstruction* scan) {
   const int64_t carries = scan->attrs().num_carries;
   const int64_t inputs = scan->operand_count() - carries;
-  if (inputs < 1 || carries < 0 || scan->dimensions().size() != 1 ||
-      !scan->shape().IsTuple() || scan->to_apply() == nullptr) {
+  const int64_t outputs = scan->shape().IsTuple()
+                              ? scan->shape().tuple_shapes_size() - carries
+                              : -1;
+  if (inputs < 1 || carries < 0 || outputs < 0 ||
+      scan->dimensions().size() != 1 || scan->to_apply() == nullptr) {
     return false;
   }
-  for (const HloInstruction* operand : scan->operands()) {
-    if (!operand->shape().IsArray()) return false;
+  for (int64_t i = 0; i < inputs; ++i) {
+    if (!scan->operand(i)->shape().IsArray()) return false;
   }
-  for (const Shape& s : scan->shape().tuple_shapes()) {
-    if (!s.IsArray()) return false;
+  for (int64_t o = 0; o < outputs; ++o) {
+    if (!scan->shape().tuple_shapes(o).IsArray()) return false;
   }
   const HloInstruction* root = scan->to_apply()->root_instruction();
   return root->shape().IsTuple() &&

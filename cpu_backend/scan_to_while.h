@@ -11,7 +11,8 @@
 // keeps the rest as the next carries. The result is (stacked outputs...,
 // final carries...), outputs zero where no step wrote, as the evaluator
 // computes it. f runs unchanged, so the values are the evaluator's bit for
-// bit. Scans over tuple-shaped values stay (and are refused at emission).
+// bit. Carries may be tuples; scans that slice or stack tuple-shaped values
+// stay (and are refused at emission).
 
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
