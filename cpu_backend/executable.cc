@@ -115,8 +115,10 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     }
     auto buffer = std::make_unique<AlignedBuffer>(a.size);
     std::vector<uint8_t> bytes = literal.PhysicalData(a.constant->shape());
-    std::memcpy(buffer->data(), bytes.data(),
-                std::min<int64_t>(bytes.size(), a.size));
+    if (!bytes.empty()) {  // memcpy from an empty vector's null is UB
+      std::memcpy(buffer->data(), bytes.data(),
+                  std::min<int64_t>(bytes.size(), a.size));
+    }
     exe->constants_[i] = std::move(buffer);
   }
   return exe;
@@ -176,8 +178,10 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
           absl::StrCat("argument ", a.parameter_number, " has no data"));
     }
     std::vector<uint8_t> bytes = leaf->PhysicalData(*shape);
-    std::memcpy(owned[i]->data(), bytes.data(),
-                std::min<int64_t>(bytes.size(), a.size));
+    if (!bytes.empty()) {  // memcpy from an empty vector's null is UB
+      std::memcpy(owned[i]->data(), bytes.data(),
+                  std::min<int64_t>(bytes.size(), a.size));
+    }
   }
   RunContext context;
   context.replica_id = options.replica_id;
