@@ -31,7 +31,8 @@ struct CompileOptions {
 };
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
-/// XLA:CPU's tree reductions, consistent layouts, then the copies buffer
+/// XLA:CPU's tree reductions, consistent layouts, loop and reduction
+/// fusion, then the copies buffer
 /// assignment needs. Compile runs it; hlo-opt runs it before printing the
 /// cpu buffer assignment.
 absl::Status PrepareForCpu(HloModule& module);
