@@ -30,7 +30,9 @@ std::string BuildIdOf(const dl_phdr_info& info) {
     const auto* at =
         reinterpret_cast<const char*>(info.dlpi_addr + segment.p_vaddr);
     const char* end = at + segment.p_memsz;
-    auto round_up = [align](size_t n) { return (n + align - 1) / align * align; };
+    auto round_up = [align](size_t n) {
+      return (n + align - 1) / align * align;
+    };
     while (at + sizeof(ElfW(Nhdr)) <= end) {
       ElfW(Nhdr) note;
       std::memcpy(&note, at, sizeof(note));

@@ -13,7 +13,8 @@ namespace {
 constexpr absl::string_view kMagic("XLITECPU", 8);
 
 void PutInt(std::string& out, uint64_t value, int bytes) {
-  for (int i = 0; i < bytes; ++i) out.push_back(char((value >> (8 * i)) & 0xff));
+  for (int i = 0; i < bytes; ++i)
+    out.push_back(char((value >> (8 * i)) & 0xff));
 }
 
 void PutString(std::string& out, absl::string_view s) {

@@ -13,9 +13,9 @@
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/build_identity.h"
 #include "cpu_backend/jit.h"
-#include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -61,8 +61,8 @@ std::string WriteFileAtomically(const std::string& path,
                                 absl::string_view bytes) {
   static std::atomic<int64_t> counter{0};
   std::error_code error;
-  std::filesystem::create_directories(
-      std::filesystem::path(path).parent_path(), error);
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path(),
+                                      error);
   if (error) return error.message();
   const std::string temp =
       absl::StrCat(path, ".tmp.", ::getpid(), ".", counter++);
@@ -122,8 +122,7 @@ std::string CompileCache::Directory() {
   return root.empty() ? "" : root + "/cpu";
 }
 
-std::shared_ptr<const CacheEntry> CompileCache::Lookup(
-    const std::string& key) {
+std::shared_ptr<const CacheEntry> CompileCache::Lookup(const std::string& key) {
   {
     absl::MutexLock lock(&mutex_);
     if (auto it = slots_.find(key); it != slots_.end()) {
@@ -134,7 +133,8 @@ std::shared_ptr<const CacheEntry> CompileCache::Lookup(
   }
   std::shared_ptr<const CacheEntry> found;
   if (const std::string directory = Directory(); !directory.empty()) {
-    if (std::optional<std::string> bytes = ReadFile(EntryPath(directory, key))) {
+    if (std::optional<std::string> bytes =
+            ReadFile(EntryPath(directory, key))) {
       if (std::optional<CacheEntry> entry = ParseCacheEntry(*bytes, key)) {
         found = std::make_shared<const CacheEntry>(*std::move(entry));
       }
@@ -162,8 +162,8 @@ void CompileCache::Insert(const std::string& key, CacheEntry entry) {
       EntryPath(directory, key), SerializeCacheEntry(key, *shared));
   static std::atomic<bool> noted{false};
   if (!why.empty() && !noted.exchange(true)) {
-    std::cerr << "note: the compile cache cannot write to " << directory
-              << ": " << why << "\n";
+    std::cerr << "note: the compile cache cannot write to " << directory << ": "
+              << why << "\n";
   }
 }
 

@@ -76,10 +76,9 @@ class CompileCacheTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const char* tmp = std::getenv("TEST_TMPDIR");
-    directory_ = absl::StrCat(tmp != nullptr ? tmp : "/tmp", "/cache_",
-                              ::testing::UnitTest::GetInstance()
-                                  ->current_test_info()
-                                  ->name());
+    directory_ = absl::StrCat(
+        tmp != nullptr ? tmp : "/tmp", "/cache_",
+        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(directory_);
     ::setenv("XLITE_CACHE_DIR", directory_.c_str(), 1);
     CompileCache::Global().ClearMemory();
@@ -178,7 +177,8 @@ TEST_F(CompileCacheTest, OtherModuleOrOptionMisses) {
   other.replace(other.find("constant(0.25)"), 14, "constant(0.5)");
   CompileOptions no_passes = Cached();
   no_passes.run_passes = false;
-  EXPECT_NE(CompileCacheKey(kModule, Cached()), CompileCacheKey(other, Cached()));
+  EXPECT_NE(CompileCacheKey(kModule, Cached()),
+            CompileCacheKey(other, Cached()));
   EXPECT_NE(CompileCacheKey(kModule, Cached()),
             CompileCacheKey(kModule, no_passes));
   // Whether to cache does not change the code.
@@ -338,7 +338,10 @@ TEST(CacheEntryTest, RoundTripsAndRejectsEveryDamage) {
   CacheEntry entry;
   entry.hlo_text = "HloModule m";
   entry.scheduled = true;
-  entry.object = std::string("\x7f" "ELF\0\1", 6);
+  entry.object = std::string(
+      "\x7f"
+      "ELF\0\1",
+      6);
   entry.assignment_digest = Sha256Hex("assignment");
   entry.constants = {{3, "abcd"}, {5, std::string(64, '\0')}};
   const std::string key(64, 'a');

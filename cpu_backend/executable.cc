@@ -63,8 +63,7 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
   CompileCache& cache = CompileCache::Global();
   const std::string key = CompileCacheKey(PrintModule(*module), options);
   if (std::shared_ptr<const CacheEntry> entry = cache.Lookup(key)) {
-    absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
-        FromCacheEntry(*entry);
+    absl::StatusOr<std::unique_ptr<CpuExecutable>> exe = FromCacheEntry(*entry);
     if (exe.ok()) return exe;
     cache.NoteRejected();  // compiled again below, and replaced
   }
@@ -118,8 +117,7 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
     exe->asm_ = *std::move(text);
   }
   // Through an object file, as a cached module is loaded.
-  absl::StatusOr<std::string> object =
-      EmitObject(*llvm_module, machine->get());
+  absl::StatusOr<std::string> object = EmitObject(*llvm_module, machine->get());
   if (!object.ok()) return object.status();
   if (absl::Status s = exe->LinkObject(*object); !s.ok()) return s;
   if (absl::Status s = exe->LayOutConstants(nullptr); !s.ok()) return s;
@@ -128,7 +126,8 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
 }
 
 absl::Status CpuExecutable::LinkObject(absl::string_view object) {
-  absl::StatusOr<std::unique_ptr<CpuJit>> jit = CpuJit::Create(RuntimeSymbols());
+  absl::StatusOr<std::unique_ptr<CpuJit>> jit =
+      CpuJit::Create(RuntimeSymbols());
   if (!jit.ok()) return jit.status();
   jit_ = std::move(*jit);
   if (absl::Status s = jit_->AddObject(object, module_->name()); !s.ok()) {
@@ -158,9 +157,9 @@ absl::Status CpuExecutable::LayOutConstants(const CacheEntry* stored) {
       auto it = stored_bytes.find(i);
       if (it == stored_bytes.end() ||
           static_cast<int64_t>(it->second->size()) != a.size) {
-        return absl::DataLossError(absl::StrCat(
-            "the cache entry lacks the bytes of constant %",
-            a.constant->name()));
+        return absl::DataLossError(
+            absl::StrCat("the cache entry lacks the bytes of constant %",
+                         a.constant->name()));
       }
       std::memcpy(buffer->data(), it->second->data(), a.size);
       constants_[i] = std::move(buffer);
