@@ -28,7 +28,15 @@ struct CompileOptions {
   bool keep_llvm_ir = false;
   /// Keep the host assembly (for hlo-opt --stage=asm).
   bool keep_asm = false;
+  /// Look the module up in the compiled-module cache and keep it there
+  /// (compile_cache.h; in memory and on disk). Off unless asked for, so
+  /// that library users and tests write no files of their own accord;
+  /// hlo-run turns it on (--cache). keep_llvm_ir and keep_asm compile
+  /// without it.
+  bool use_cache = false;
 };
+
+struct CacheEntry;
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
 /// XLA:CPU's tree reductions, consistent layouts, loop and reduction
@@ -75,9 +83,33 @@ class CpuExecutable {
   const runtime::BufferAssignment& assignment() const { return *assignment_; }
   const std::string& llvm_ir() const { return llvm_ir_; }
   const std::string& assembly() const { return asm_; }
+  /// Whether Compile found this module in the cache (and skipped LLVM).
+  bool from_cache() const { return from_cache_; }
 
  private:
   CpuExecutable() = default;
+
+  /// The pipeline, buffer assignment and LLVM; fills `keep` (when given)
+  /// with what the cache needs to load the result again.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileWithLlvm(
+      std::unique_ptr<HloModule> module, const CompileOptions& options,
+      CacheEntry* keep);
+  /// The executable `entry` describes (cached_executable.cc): its module
+  /// and buffer assignment rebuilt, its object linked, its constants laid
+  /// out.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> FromCacheEntry(
+      const CacheEntry& entry);
+  /// Only the module and buffer assignment of `entry`; fails unless the
+  /// module prints back as stored and the assignment has the stored digest.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> RebuildFromCacheEntry(
+      const CacheEntry& entry);
+  /// What the cache keeps of this executable, with its `object` file.
+  CacheEntry ToCacheEntry(std::string object) const;
+  /// A fresh JIT holding `object`, and the entry function in it.
+  absl::Status LinkObject(absl::string_view object);
+  /// The constant allocations' bytes: from `stored` (allocation index ->
+  /// bytes) when given, else from the constant instructions' literals.
+  absl::Status LayOutConstants(const CacheEntry* stored);
 
   std::unique_ptr<HloModule> module_;
   std::unique_ptr<runtime::BufferAssignment> assignment_;
@@ -86,6 +118,7 @@ class CpuExecutable {
   std::vector<std::unique_ptr<AlignedBuffer>> constants_;  // by allocation
   std::string llvm_ir_;
   std::string asm_;
+  bool from_cache_ = false;
 };
 
 }  // namespace xlite::cpu

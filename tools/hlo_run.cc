@@ -41,6 +41,10 @@ ABSL_FLAG(std::string, output, "", "write the results as .npy files here");
 ABSL_FLAG(double, abs_error_bound, 1e-3, "absolute error bound");
 ABSL_FLAG(double, rel_error_bound, 1e-3, "relative error bound");
 ABSL_FLAG(bool, run_passes, true, "run the platform's pipeline first");
+ABSL_FLAG(bool, cache, true,
+          "use the compiled-module cache (in memory, and on disk under "
+          "$XLITE_CACHE_DIR, else $XDG_CACHE_HOME/xlite, else "
+          "$HOME/.cache/xlite)");
 
 namespace xlite {
 namespace {
@@ -321,6 +325,7 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
   }
   cpu::CompileOptions options;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
+  options.use_cache = absl::GetFlag(FLAGS_cache);
   absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> compiled =
       cpu::CpuExecutable::Compile(module.Clone(), options);
   if (!compiled.ok()) return compiled.status();
