@@ -67,7 +67,8 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
   llvm_module->setDataLayout(exe->jit_->data_layout());
   llvm_module->setTargetTriple(exe->jit_->target_triple());
   if (absl::Status s =
-          EmitModule(*exe->module_, *exe->assignment_, *llvm_module);
+          EmitModule(*exe->module_, *exe->assignment_, *llvm_module,
+                     options.profile ? &exe->profile_sites_ : nullptr);
       !s.ok()) {
     return s;
   }
@@ -176,7 +177,10 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
   context.replica_id = options.replica_id;
   context.partition_id = options.partition_id;
   context.collectives = options.collectives;
+  context.profile = options.profile;
+  const int64_t started = options.profile ? ProfileCounters::Now() : 0;
   entry_(table.data(), &context);
+  if (options.profile) options.profile->AddRun(ProfileCounters::Now() - started);
   if (context.status != 0) {
     return absl::InternalError(absl::StrCat(
         "a runtime library call failed with status ", context.status));

@@ -15,6 +15,8 @@
 #include "absl/types/span.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
+#include "cpu_backend/profile_site.h"
+#include "cpu_backend/runtime_lib/profile_counters.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 #include "runtime/buffer_assignment.h"
@@ -28,6 +30,10 @@ struct CompileOptions {
   bool keep_llvm_ir = false;
   /// Keep the host assembly (for hlo-opt --stage=asm).
   bool keep_asm = false;
+  /// Time every kernel, library call and collective (hlo-run --profile):
+  /// see profile_sites() and RunOptions::profile. Off, the code has no
+  /// trace of it.
+  bool profile = false;
 };
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
@@ -40,6 +46,10 @@ struct RunOptions {
   int64_t replica_id = 0;
   int64_t partition_id = 0;
   void* collectives = nullptr;
+  /// For a module compiled with `profile`: the counters this run adds its
+  /// sites' times to (one per device thread), and its own time; null
+  /// records nothing.
+  ProfileCounters* profile = nullptr;
 };
 
 /// A 64-byte aligned block of bytes.
@@ -74,6 +84,11 @@ class CpuExecutable {
   const runtime::BufferAssignment& assignment() const { return *assignment_; }
   const std::string& llvm_ir() const { return llvm_ir_; }
   const std::string& assembly() const { return asm_; }
+  /// The timed sites of a module compiled with `profile` (else empty),
+  /// indexed as in ProfileCounters.
+  const std::vector<ProfileSite>& profile_sites() const {
+    return profile_sites_;
+  }
 
  private:
   CpuExecutable() = default;
@@ -85,6 +100,7 @@ class CpuExecutable {
   std::vector<std::unique_ptr<AlignedBuffer>> constants_;  // by allocation
   std::string llvm_ir_;
   std::string asm_;
+  std::vector<ProfileSite> profile_sites_;
 };
 
 }  // namespace xlite::cpu
