@@ -12,12 +12,14 @@
 #include "llvm/IR/Intrinsics.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace xlite::cpu {
 
 namespace {
 
-constexpr int kTries = 3;
+constexpr int kTries = 5;
 constexpr int64_t kCopyBytes = int64_t{64} << 20;
 constexpr int kLanes = 8;
 // Independent chains: enough to cover the latency of two FMA pipes and
@@ -65,11 +67,13 @@ std::unique_ptr<llvm::Module> FmaModule(llvm::LLVMContext& context,
   std::vector<llvm::Value*> next;
   llvm::Function* fma = llvm::Intrinsic::getDeclaration(
       module.get(), llvm::Intrinsic::fmuladd, {vec});
-  for (int c = 0; c < kChains; ++c) {
+  for (int c = 0; c < kChains; ++c) {  // the phis first, as LLVM requires
     chains.push_back(b.CreatePHI(vec, 2));
     chains.back()->addIncoming(llvm::ConstantFP::get(vec, 1.0 + c), entry);
-    next.push_back(b.CreateCall(fma, {chains.back(), scale, add}));
-    chains.back()->addIncoming(next.back(), loop);
+  }
+  for (llvm::PHINode* chain : chains) {
+    next.push_back(b.CreateCall(fma, {chain, scale, add}));
+    chain->addIncoming(next.back(), loop);
   }
   llvm::Value* i1 = b.CreateAdd(i, b.getInt64(1));
   i->addIncoming(i1, loop);
@@ -88,6 +92,9 @@ absl::StatusOr<double> FmaFlopsPerSecond(std::string* cpu) {
   *cpu = (*jit)->cpu_name();
   auto context = std::make_unique<llvm::LLVMContext>();
   std::unique_ptr<llvm::Module> module = FmaModule(*context, **jit);
+  if (llvm::verifyModule(*module, &llvm::errs())) {
+    return absl::InternalError("the peak-FLOP kernel is invalid IR");
+  }
   absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
       HostTargetMachine();
   if (!machine.ok()) return machine.status();

@@ -204,8 +204,10 @@ std::string FormatProfileTable(const std::string& module,
                                const HostPeak& peak) {
   std::string out = absl::StrFormat(
       "peak of one core (measured, %s): %.2f GB/s memcpy (read + write), "
-      "%.2f GFLOP/s f32 multiply-add\n",
-      peak.cpu, peak.bytes_per_second * 1e-9, peak.flops_per_second * 1e-9);
+      "%.2f GFLOP/s f32 multiply-add; each call's time includes about %.0f ns "
+      "of timer\n",
+      peak.cpu, peak.bytes_per_second * 1e-9, peak.flops_per_second * 1e-9,
+      ProfileCounters::OverheadNanos());
   for (const DeviceProfile& device : devices) {
     absl::StrAppend(&out, DeviceTable(module, sites, device, peak));
   }
@@ -226,7 +228,9 @@ std::string FormatProfileJson(const std::string& module,
       ", \"threads\": 1, \"bytes_per_second\": ",
       absl::StrFormat("%.6g", peak.bytes_per_second),
       ", \"flops_per_second\": ", absl::StrFormat("%.6g", peak.flops_per_second),
-      "},\n  \"devices\": [\n", absl::StrJoin(parts, ",\n"), "\n  ]\n}\n");
+      "},\n  \"timer_overhead_ns\": ",
+      absl::StrFormat("%.1f", ProfileCounters::OverheadNanos()),
+      ",\n  \"devices\": [\n", absl::StrJoin(parts, ",\n"), "\n  ]\n}\n");
 }
 
 }  // namespace xlite::cpu

@@ -33,6 +33,10 @@ class ProfileCounters {
   /// Monotonic nanoseconds.
   static int64_t Now();
 
+  /// What one begin/end pair adds to a site's time on this host (measured
+  /// once per process, in nanoseconds): the floor under every mean.
+  static double OverheadNanos();
+
   void Begin(int32_t site) {
     if (site >= 0 && site < static_cast<int64_t>(sites_.size())) {
       sites_[site].started = Now();
