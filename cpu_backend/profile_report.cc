@@ -93,9 +93,22 @@ std::string Columns(const std::vector<std::vector<std::string>>& lines) {
   return out;
 }
 
+// ", replica R[, partition P]" where there are several devices.
+std::string DeviceLabel(const std::vector<DeviceProfile>& devices,
+                        const DeviceProfile& device) {
+  if (devices.size() < 2) return "";
+  const bool partitioned =
+      std::any_of(devices.begin(), devices.end(),
+                  [](const DeviceProfile& d) { return d.partition > 0; });
+  return partitioned ? absl::StrCat(", replica ", device.replica,
+                                    ", partition ", device.partition)
+                     : absl::StrCat(", replica ", device.replica);
+}
+
 std::string DeviceTable(const std::string& module,
                         const std::vector<ProfileSite>& sites,
-                        const DeviceProfile& device, const HostPeak& peak) {
+                        const DeviceProfile& device, const std::string& label,
+                        const HostPeak& peak) {
   const ProfileCounters& counters = *device.counters;
   const double run_us = counters.run_nanos() * 1e-3;
   std::vector<ProfileRow> rows = ProfileRows(sites, counters, peak);
@@ -103,7 +116,7 @@ std::string DeviceTable(const std::string& module,
   std::string out = absl::StrFormat(
       "profile of %s on cpu%s: %d run%s, %.2f us in all, %.2f us (%.1f%%) in "
       "%d timed sites; bytes and FLOPs by the cost model, over all calls\n",
-      module, device.device.empty() ? "" : ", " + device.device,
+      module, label,
       counters.runs(), counters.runs() == 1 ? "" : "s (accumulated)", run_us,
       total.total_us, total.percent_of_run, rows.size());
   std::vector<std::vector<std::string>> lines = {
@@ -166,7 +179,8 @@ std::string JsonDevice(const std::vector<ProfileSite>& sites,
   std::vector<std::string> parts;
   for (const ProfileRow& row : rows) parts.push_back(JsonSite(row));
   return absl::StrCat(
-      "    {\"device\": ", Quote(device.device), ", \"runs\": ",
+      "    {\"replica\": ", device.replica, ", \"partition\": ",
+      device.partition, ", \"runs\": ",
       counters.runs(), ", \"run_us\": ", absl::StrFormat("%.3f", run_us),
       ",\n     \"sites\": [\n      ", absl::StrJoin(parts, ",\n      "),
       "],\n     \"totals\": {", JsonRowFields(Totals(rows, run_us, peak)),
@@ -209,7 +223,8 @@ std::string FormatProfileTable(const std::string& module,
       peak.cpu, peak.bytes_per_second * 1e-9, peak.flops_per_second * 1e-9,
       ProfileCounters::OverheadNanos());
   for (const DeviceProfile& device : devices) {
-    absl::StrAppend(&out, DeviceTable(module, sites, device, peak));
+    absl::StrAppend(&out, DeviceTable(module, sites, device,
+                                      DeviceLabel(devices, device), peak));
   }
   return out;
 }

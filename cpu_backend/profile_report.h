@@ -18,9 +18,10 @@
 
 namespace xlite::cpu {
 
-/// One device's counters, and how to name it ("replica 1, partition 0").
+/// One device's counters.
 struct DeviceProfile {
-  std::string device;
+  int64_t replica = 0;
+  int64_t partition = 0;
   const ProfileCounters* counters = nullptr;
 };
 
@@ -44,7 +45,8 @@ std::vector<ProfileRow> ProfileRows(const std::vector<ProfileSite>& sites,
                                     const ProfileCounters& counters,
                                     const HostPeak& peak);
 
-/// The report as text tables, one per device.
+/// The report as text tables, one per device (headed by its replica, and
+/// partition where there are several, when there is more than one).
 std::string FormatProfileTable(const std::string& module,
                                const std::vector<ProfileSite>& sites,
                                const std::vector<DeviceProfile>& devices,

@@ -175,7 +175,7 @@ TEST(ProfileTest, ReportHasOneRowPerSite) {
     }
   }
   const std::string table =
-      FormatProfileTable("prof", sites, {{"", &counters}}, peak);
+      FormatProfileTable("prof", sites, {{0, 0, &counters}}, peak);
   for (const ProfileSite& site : sites) {
     EXPECT_TRUE(absl::StrContains(table, "\n  " + site.name + " "))
         << site.name << " missing in\n"
@@ -184,7 +184,7 @@ TEST(ProfileTest, ReportHasOneRowPerSite) {
   EXPECT_TRUE(absl::StrContains(table, "fusion:kLoop:add")) << table;
   EXPECT_TRUE(absl::StrContains(table, "\n  total ")) << table;
   const std::string json =
-      FormatProfileJson("prof", sites, {{"", &counters}}, peak);
+      FormatProfileJson("prof", sites, {{0, 0, &counters}}, peak);
   EXPECT_TRUE(absl::StrContains(json, "{\"name\": \"d\", \"op\": \"dot\", "
                                       "\"bytes_per_call\": 896, "
                                       "\"flops_per_call\": 1024, \"calls\": 1"))

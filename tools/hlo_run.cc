@@ -327,12 +327,9 @@ int ReportProfile(const Profiling& profiling, int64_t partitions) {
   }
   std::vector<cpu::DeviceProfile> devices;
   for (size_t d = 0; d < profiling.devices.size(); ++d) {
-    std::string name;
-    if (profiling.devices.size() > 1) {
-      name = absl::StrCat("replica ", d / partitions);
-      if (partitions > 1) absl::StrAppend(&name, ", partition ", d % partitions);
-    }
-    devices.push_back({name, profiling.devices[d].get()});
+    devices.push_back({static_cast<int64_t>(d) / partitions,
+                       static_cast<int64_t>(d) % partitions,
+                       profiling.devices[d].get()});
   }
   const std::string& module = profiling.exe->module().name();
   const auto& sites = profiling.exe->profile_sites();
