@@ -125,7 +125,7 @@ std::string DeviceTable(const std::string& module,
   for (const ProfileRow& row : rows) {
     lines.push_back(Cells(row, row.site->name, OpLabel(*row.site)));
   }
-  lines.push_back(Cells(total, "total", ""));
+  lines.push_back(Cells(total, "(total)", ""));
   return out + Columns(lines);
 }
 

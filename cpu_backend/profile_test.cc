@@ -182,7 +182,7 @@ TEST(ProfileTest, ReportHasOneRowPerSite) {
         << table;
   }
   EXPECT_TRUE(absl::StrContains(table, "fusion:kLoop:add")) << table;
-  EXPECT_TRUE(absl::StrContains(table, "\n  total ")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "\n  (total) ")) << table;
   const std::string json =
       FormatProfileJson("prof", sites, {{0, 0, &counters}}, peak);
   EXPECT_TRUE(absl::StrContains(json, "{\"name\": \"d\", \"op\": \"dot\", "
