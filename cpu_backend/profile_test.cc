@@ -99,19 +99,30 @@ int ExactSiteIndex(const CpuExecutable& exe, const std::string& name) {
   return -1;
 }
 
+// Whether `computation` holds a copy of instruction `name` (the copy is
+// `name` or, renamed unique, `name.N`).
+bool HoldsCopyOf(const HloComputation& computation, const std::string& name) {
+  for (const HloInstruction* i : computation.instructions()) {
+    if (i->name() == name || absl::StartsWith(i->name(), name + ".")) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // The site that times instruction `name`: its own, or that of the fusion
 // the cpu pipeline wrapped it in.
 int SiteIndex(const CpuExecutable& exe, const std::string& name) {
-  std::string timed = name;
+  if (int i = ExactSiteIndex(exe, name); i >= 0) return i;
   for (const HloComputation* c : exe.module().computations()) {
     for (const HloInstruction* i : c->instructions()) {
       if (i->opcode() == HloOpcode::kFusion &&
-          i->fused_computation()->GetInstructionWithName(name) != nullptr) {
-        timed = i->name();
+          HoldsCopyOf(*i->fused_computation(), name)) {
+        return ExactSiteIndex(exe, i->name());
       }
     }
   }
-  return ExactSiteIndex(exe, timed);
+  return -1;
 }
 
 TEST(ProfileTest, CountsEveryExecutionOfEverySite) {
