@@ -62,7 +62,10 @@ absl::Status PrepareForCpu(HloModule& module) {
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::unique_ptr<HloModule> module, const CompileOptions& options) {
   // The LLVM and assembly stages want LLVM to run.
-  if (!options.use_cache || options.keep_llvm_ir || options.keep_asm) {
+  // Profiled code keeps its table of timed sites, which the cache does
+  // not hold: it is compiled afresh, as the IR and assembly stages are.
+  if (!options.use_cache || options.keep_llvm_ir || options.keep_asm ||
+      options.profile) {
     return CompileWithLlvm(std::move(module), options, nullptr);
   }
   CompileCache& cache = CompileCache::Global();
@@ -106,7 +109,8 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
   llvm_module->setDataLayout((*machine)->createDataLayout());
   llvm_module->setTargetTriple((*machine)->getTargetTriple().str());
   if (absl::Status s =
-          EmitModule(*exe->module_, *exe->assignment_, *llvm_module);
+          EmitModule(*exe->module_, *exe->assignment_, *llvm_module,
+                     options.profile ? &exe->profile_sites_ : nullptr);
       !s.ok()) {
     return s;
   }
@@ -246,7 +250,10 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
   context.replica_id = options.replica_id;
   context.partition_id = options.partition_id;
   context.collectives = options.collectives;
+  context.profile = options.profile;
+  const int64_t started = options.profile ? ProfileCounters::Now() : 0;
   entry_(table.data(), &context);
+  if (options.profile) options.profile->AddRun(ProfileCounters::Now() - started);
   if (context.status != 0) {
     return absl::InternalError(absl::StrCat(
         "a runtime library call failed with status ", context.status));

@@ -15,6 +15,8 @@
 #include "absl/types/span.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
+#include "cpu_backend/profile_site.h"
+#include "cpu_backend/runtime_lib/profile_counters.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 #include "runtime/buffer_assignment.h"
@@ -34,6 +36,10 @@ struct CompileOptions {
   /// hlo-run turns it on (--cache). keep_llvm_ir and keep_asm compile
   /// without it.
   bool use_cache = false;
+  /// Time every kernel, library call and collective (hlo-run --profile):
+  /// see profile_sites() and RunOptions::profile. Off, the code has no
+  /// trace of it.
+  bool profile = false;
 };
 
 struct CacheEntry;
@@ -49,6 +55,10 @@ struct RunOptions {
   int64_t replica_id = 0;
   int64_t partition_id = 0;
   void* collectives = nullptr;
+  /// For a module compiled with `profile`: the counters this run adds its
+  /// sites' times to (one per device thread), and its own time; null
+  /// records nothing.
+  ProfileCounters* profile = nullptr;
 };
 
 /// A 64-byte aligned block of bytes.
@@ -85,6 +95,11 @@ class CpuExecutable {
   const std::string& assembly() const { return asm_; }
   /// Whether Compile found this module in the cache (and skipped LLVM).
   bool from_cache() const { return from_cache_; }
+  /// The timed sites of a module compiled with `profile` (else empty),
+  /// indexed as in ProfileCounters.
+  const std::vector<ProfileSite>& profile_sites() const {
+    return profile_sites_;
+  }
 
  private:
   CpuExecutable() = default;
@@ -119,6 +134,7 @@ class CpuExecutable {
   std::string llvm_ir_;
   std::string asm_;
   bool from_cache_ = false;
+  std::vector<ProfileSite> profile_sites_;
 };
 
 }  // namespace xlite::cpu

@@ -108,8 +108,18 @@ absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 absl::Status EmitterContext::EmitInstruction(
     llvm::IRBuilderBase& b, const HloInstruction* instruction) {
+  if (EmitsNothing(instruction->opcode())) return absl::OkStatus();
+  if (!IsTimed(instruction)) return EmitInstructionCode(b, instruction);
+  const int32_t site = ProfileSiteOf(instruction);
+  EmitProfileMark(b, /*begin=*/true, site);
+  if (absl::Status s = EmitInstructionCode(b, instruction); !s.ok()) return s;
+  EmitProfileMark(b, /*begin=*/false, site);
+  return absl::OkStatus();
+}
+
+absl::Status EmitterContext::EmitInstructionCode(
+    llvm::IRBuilderBase& b, const HloInstruction* instruction) {
   const HloOpcode op = instruction->opcode();
-  if (EmitsNothing(op)) return absl::OkStatus();
   switch (op) {
     case HloOpcode::kWhile:
     case HloOpcode::kConditional:
@@ -166,8 +176,10 @@ absl::Status EmitterContext::EmitInstruction(
 
 absl::Status EmitModule(const HloModule& module,
                         const runtime::BufferAssignment& assignment,
-                        llvm::Module& llvm_module) {
+                        llvm::Module& llvm_module,
+                        std::vector<ProfileSite>* profile_sites) {
   EmitterContext ctx(module, assignment, llvm_module);
+  if (profile_sites != nullptr) ctx.EnableProfiling(profile_sites);
   llvm::LLVMContext& context = llvm_module.getContext();
   llvm::Type* ptr = llvm::PointerType::get(context, 0);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
