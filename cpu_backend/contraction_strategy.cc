@@ -153,8 +153,11 @@ bool ConvolutionUsesLibrary(const HloInstruction& hlo) {
       static_cast<int64_t>(hlo.attrs().window->dimensions.size()) != spatial) {
     return false;
   }
-  for (const WindowDimension& w : hlo.attrs().window->dimensions) {
-    if (w.stride < 1 || w.base_dilation < 1 || w.window_dilation < 1) {
+  const Shape& kernel = hlo.operand(1)->shape();
+  for (int64_t s = 0; s < spatial; ++s) {
+    const WindowDimension& w = hlo.attrs().window->dimensions[s];
+    if (w.stride < 1 || w.base_dilation < 1 || w.window_dilation < 1 ||
+        w.size != kernel.dimensions(dn.kernel_spatial_dimensions[s])) {
       return false;
     }
   }
@@ -163,7 +166,6 @@ bool ConvolutionUsesLibrary(const HloInstruction& hlo) {
       LibraryComputeType(hlo.operand(0)->shape().element_type(),
                          hlo.operand(1)->shape().element_type(), out);
   if (!compute || IsComplex(*compute)) return false;
-  const Shape& kernel = hlo.operand(1)->shape();
   const int64_t multiply_adds =
       hlo.shape().ElementCount() *
       Product(kernel, dn.kernel_spatial_dimensions) *
