@@ -9,6 +9,35 @@ namespace xlite::cpu {
 
 namespace {
 
+// The thresholds, from hlo-run --iterations=200 min times of one-instruction
+// modules (f32 unless named; emitted loops vs library, microseconds; the
+// runtime library's Eigen built for baseline x86-64, single-threaded):
+//   dot m x k x n:   16x16x16 3.3/3.6   20x20x20 6.1/5.0   16x32x16 6.5/5.3
+//                    8x32x16 4.3/3.8    16x16x32 4.7/5.2   32x8x32 5.2/6.3
+//                    256x16x256 266/288 256x32x256 774/382 64x8x64 17/18
+//                    512x8x512 994/1048 64x64x64 106/52    512^3 275899/20123
+//                    c64 256x16x256 1053/615  c64 32x4x32 5.1/6.4
+//                    f16 8x8x8 2.7/1.8  f16 16x8x16 8.8/3.0
+//   conv b,hw,in,out,window (3x3 "same" unless 5 or 1):
+//                    2,8,4,8,3 14.5/17.6    2,8,8,8,3 27/21
+//                    2,16,3,16,3 81/80      2,32,3,32,3 613/455
+//                    2,32,3,8,5 362/491     2,16,16,16,1 59/64
+//                    2,16,32,32,1 222/138   8,32,64,64,3 306748/32328
+//                    f16 2,8,4,8,3 87/21
+constexpr int64_t kDotMinMultiplyAdds = 8192;
+constexpr int64_t kDotMinContractedReal = 24;
+constexpr int64_t kDotMinContractedComplex = 16;
+constexpr int64_t kConvMinMultiplyAdds = 65536;
+constexpr int64_t kConvMinDepth = 24;
+constexpr int64_t kConvMinFeatureProduct = 32;
+constexpr int64_t kHalfMinMultiplyAdds = 512;
+
+bool AnyIsF16(const HloInstruction& hlo) {
+  return hlo.shape().element_type() == PrimitiveType::kF16 ||
+         hlo.operand(0)->shape().element_type() == PrimitiveType::kF16 ||
+         hlo.operand(1)->shape().element_type() == PrimitiveType::kF16;
+}
+
 bool IsLibraryRealType(PrimitiveType t) {
   return t == PrimitiveType::kF16 || t == PrimitiveType::kBF16 ||
          t == PrimitiveType::kF32 || t == PrimitiveType::kF64;
@@ -64,12 +93,50 @@ bool ValidDotNumbers(const HloInstruction& dot) {
                d.rhs_contracting_dimensions);
 }
 
-// batch * m * n * k of a dot: the result's element count times the
-// contracted size.
-int64_t DotMultiplyAdds(const HloInstruction& dot) {
-  const DotDimensionNumbers& d = dot.attrs().dot->dnums;
-  return dot.shape().ElementCount() *
-         Product(dot.operand(0)->shape(), d.lhs_contracting_dimensions);
+// True when every dimension number of a convolution whose arrays have
+// rank spatial + 2 is in range.
+bool ValidConvolutionNumbers(const ConvolutionDimensionNumbers& dn,
+                             int64_t spatial) {
+  std::vector<int64_t> all = {
+      dn.input_batch_dimension,          dn.input_feature_dimension,
+      dn.kernel_input_feature_dimension, dn.kernel_output_feature_dimension,
+      dn.output_batch_dimension,         dn.output_feature_dimension};
+  for (const auto* list :
+       {&dn.input_spatial_dimensions, &dn.kernel_spatial_dimensions,
+        &dn.output_spatial_dimensions}) {
+    all.insert(all.end(), list->begin(), list->end());
+  }
+  return std::all_of(all.begin(), all.end(),
+                     [&](int64_t d) { return d >= 0 && d < spatial + 2; });
+}
+
+// True when a dot (valid, non-empty, of library types) is large enough.
+bool DotIsLarge(const HloInstruction& dot) {
+  const int64_t k = Product(dot.operand(0)->shape(),
+                            dot.attrs().dot->dnums.lhs_contracting_dimensions);
+  const int64_t multiply_adds = dot.shape().ElementCount() * k;
+  if (AnyIsF16(dot)) return multiply_adds >= kHalfMinMultiplyAdds;
+  const int64_t min_k = IsComplex(dot.shape().element_type())
+                            ? kDotMinContractedComplex
+                            : kDotMinContractedReal;
+  return multiply_adds >= kDotMinMultiplyAdds && k >= min_k;
+}
+
+// True when a convolution (valid, non-empty, of library types) is large
+// enough.
+bool ConvolutionIsLarge(const HloInstruction& conv) {
+  const ConvolutionDimensionNumbers& dn = *conv.attrs().conv->dnums;
+  const Shape& kernel = conv.operand(1)->shape();
+  const int64_t in_features =
+      kernel.dimensions(dn.kernel_input_feature_dimension);
+  const int64_t out_features =
+      kernel.dimensions(dn.kernel_output_feature_dimension);
+  const int64_t depth =
+      Product(kernel, dn.kernel_spatial_dimensions) * in_features;
+  const int64_t multiply_adds = conv.shape().ElementCount() * depth;
+  if (AnyIsF16(conv)) return multiply_adds >= kHalfMinMultiplyAdds;
+  return multiply_adds >= kConvMinMultiplyAdds && depth >= kConvMinDepth &&
+         in_features * out_features >= kConvMinFeatureProduct;
 }
 
 // True when `hlo` (a fused dot's operand) reaches a fusion parameter through
@@ -129,7 +196,7 @@ bool DotUsesLibrary(const HloInstruction& hlo) {
                           dot->shape().element_type())) {
     return false;
   }
-  return DotMultiplyAdds(*dot) >= kLibraryMinMultiplyAdds;
+  return DotIsLarge(*dot);
 }
 
 bool ConvolutionUsesLibrary(const HloInstruction& hlo) {
@@ -146,7 +213,8 @@ bool ConvolutionUsesLibrary(const HloInstruction& hlo) {
       static_cast<int64_t>(dn.output_spatial_dimensions.size()) != spatial ||
       hlo.operand(0)->shape().rank() != spatial + 2 ||
       hlo.operand(1)->shape().rank() != spatial + 2 ||
-      hlo.shape().rank() != spatial + 2) {
+      hlo.shape().rank() != spatial + 2 ||
+      !ValidConvolutionNumbers(dn, spatial)) {
     return false;
   }
   if (!hlo.attrs().window.has_value() ||
@@ -166,11 +234,7 @@ bool ConvolutionUsesLibrary(const HloInstruction& hlo) {
       LibraryComputeType(hlo.operand(0)->shape().element_type(),
                          hlo.operand(1)->shape().element_type(), out);
   if (!compute || IsComplex(*compute)) return false;
-  const int64_t multiply_adds =
-      hlo.shape().ElementCount() *
-      Product(kernel, dn.kernel_spatial_dimensions) *
-      kernel.dimensions(dn.kernel_input_feature_dimension);
-  return multiply_adds >= kLibraryMinMultiplyAdds;
+  return ConvolutionIsLarge(hlo);
 }
 
 }  // namespace xlite::cpu

@@ -19,8 +19,15 @@
 //    evaluator do), or c64 / c128 throughout. Integer, pred and 8-bit
 //    float contractions stay emitted, so they stay exact and XLA's;
 //  - it is large enough that the call, and the copies into the dense
-//    layouts the library reads, pay for themselves: at least
-//    kLibraryMinMultiplyAdds multiply-adds (measured, see the .cc);
+//    layouts the library reads, pay for themselves. Measured against the
+//    emitted loops with hlo-run (figures in the .cc): a dot needs at least
+//    8192 multiply-adds (batch * m * n * k) and a contracted size k of at
+//    least 24 (16 for complex types: short contractions stay faster as
+//    loops); a convolution at least 65536 multiply-adds, a patch depth
+//    (window elements * input features) of at least 24 and input features
+//    * output features of at least 32 (im2col of thin features costs more
+//    than it saves). When f16 is on any side 512 multiply-adds suffice,
+//    since the emitted loops convert every f16 element in software;
 //  - for a convolution: 1 to 3 spatial dimensions, feature_group_count and
 //    batch_group_count 1, no zero-sized dimension (any padding, strides,
 //    dilations and window reversal).
@@ -33,11 +40,6 @@
 #include "hlo/ir/instruction.h"
 
 namespace xlite::cpu {
-
-/// The smallest number of multiply-adds (batch * m * n * k for a dot,
-/// output elements * window elements * input features for a convolution)
-/// the library is called for.
-inline constexpr int64_t kLibraryMinMultiplyAdds = 32 * 1024;
 
 /// True when the cpu backend computes `hlo` by the runtime library's GEMM:
 /// a `dot`, or a fusion that only wraps one (its root a dot whose operands

@@ -49,6 +49,7 @@ TEST(ContractionStrategy, LargeFloatDotsUseTheLibrary) {
 
 TEST(ContractionStrategy, SmallIntegerAndNarrowDotsStayEmitted) {
   EXPECT_FALSE(DotDecision("f32[8,8]", "f32[8,8]", "f32[8,8]", kMatMul));
+  EXPECT_FALSE(DotDecision("bf16[8,8]", "bf16[8,8]", "bf16[8,8]", kMatMul));
   EXPECT_FALSE(DotDecision("s32[64,64]", "s32[64,64]", "s32[64,64]", kMatMul));
   EXPECT_FALSE(
       DotDecision("f8e4m3fn[64,64]", "f8e4m3fn[64,64]", "f32[64,64]", kMatMul));
@@ -56,12 +57,23 @@ TEST(ContractionStrategy, SmallIntegerAndNarrowDotsStayEmitted) {
   EXPECT_FALSE(DotDecision("f32[64,0]", "f32[0,64]", "f32[64,64]", kMatMul));
 }
 
-TEST(ContractionStrategy, TheThresholdIsMultiplyAdds) {
-  // 32 * 32 * 32 = 32768 multiply-adds: the smallest library dot.
-  EXPECT_TRUE(DotDecision("f32[32,32]", "f32[32,32]", "f32[32,32]", kMatMul));
-  EXPECT_FALSE(DotDecision("f32[32,31]", "f32[31,32]", "f32[32,32]", kMatMul));
-  // Batched and vector products count the same way.
-  EXPECT_TRUE(DotDecision("f32[8,16,16]", "f32[8,16,16]", "f32[8,16,16]",
+TEST(ContractionStrategy, DotThresholds) {
+  // 8192 multiply-adds with a contraction of at least 24.
+  EXPECT_TRUE(DotDecision("f32[16,32]", "f32[32,16]", "f32[16,16]", kMatMul));
+  EXPECT_FALSE(DotDecision("f32[16,31]", "f32[31,16]", "f32[16,16]", kMatMul));
+  EXPECT_TRUE(DotDecision("f32[16,24]", "f32[24,32]", "f32[16,32]", kMatMul));
+  EXPECT_FALSE(DotDecision("f32[16,23]", "f32[23,32]", "f32[16,32]", kMatMul));
+  EXPECT_FALSE(
+      DotDecision("f32[512,16]", "f32[16,512]", "f32[512,512]", kMatMul));
+  // Complex: contractions from 16.
+  EXPECT_TRUE(DotDecision("c64[32,16]", "c64[16,32]", "c64[32,32]", kMatMul));
+  EXPECT_FALSE(DotDecision("c64[32,15]", "c64[15,32]", "c64[32,32]", kMatMul));
+  // f16 anywhere: 512 multiply-adds, any contraction.
+  EXPECT_TRUE(DotDecision("f16[8,8]", "f16[8,8]", "f16[8,8]", kMatMul));
+  EXPECT_TRUE(DotDecision("f16[32,2]", "f16[2,8]", "f32[32,8]", kMatMul));
+  EXPECT_FALSE(DotDecision("f16[7,8]", "f16[8,8]", "f16[7,8]", kMatMul));
+  // Batched and matrix-vector products count the same way.
+  EXPECT_TRUE(DotDecision("f32[8,16,32]", "f32[8,32,4]", "f32[8,16,4]",
                           "lhs_batch_dims={0}, lhs_contracting_dims={2}, "
                           "rhs_batch_dims={0}, rhs_contracting_dims={1}"));
   EXPECT_TRUE(
@@ -123,10 +135,23 @@ TEST(ContractionStrategy, Convolutions) {
   EXPECT_TRUE(ConvDecision("f16[2,16,16,16]", "f16[3,3,16,16]", "f16[2,8,8,16]",
                            "window={size=3x3 stride=2x2 pad=1_1x1_1}, "
                            "dim_labels=b01f_01io->b01f"));
-  // Too small.
-  EXPECT_FALSE(ConvDecision("f32[1,4,4,2]", "f32[3,3,2,2]", "f32[1,4,4,2]",
+  // Too small; too shallow a patch; too thin features.
+  EXPECT_FALSE(ConvDecision("f32[2,8,8,4]", "f32[3,3,4,8]", "f32[2,8,8,8]",
                             "window={size=3x3 pad=1_1x1_1}, "
                             "dim_labels=b01f_01io->b01f"));
+  EXPECT_FALSE(ConvDecision("f32[2,16,16,16]", "f32[1,1,16,16]",
+                            "f32[2,16,16,16]",
+                            "window={size=1x1}, dim_labels=b01f_01io->b01f"));
+  EXPECT_TRUE(ConvDecision("f32[2,16,16,32]", "f32[1,1,32,32]",
+                           "f32[2,16,16,32]",
+                           "window={size=1x1}, dim_labels=b01f_01io->b01f"));
+  EXPECT_FALSE(ConvDecision("f32[2,32,32,3]", "f32[5,5,3,8]", "f32[2,32,32,8]",
+                            "window={size=5x5 pad=2_2x2_2}, "
+                            "dim_labels=b01f_01io->b01f"));
+  // ... except in f16.
+  EXPECT_TRUE(ConvDecision("f16[1,4,4,2]", "f16[3,3,2,2]", "f16[1,4,4,2]",
+                           "window={size=3x3 pad=1_1x1_1}, "
+                           "dim_labels=b01f_01io->b01f"));
   // Grouped.
   EXPECT_FALSE(
       ConvDecision("f32[2,16,16,16]", "f32[3,3,8,16]", "f32[2,16,16,16]",

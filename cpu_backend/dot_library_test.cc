@@ -94,7 +94,7 @@ TEST(DotLibrary, TransposedContractingDimensions) {
 
 TEST(DotLibrary, BatchDimensions) {
   // Leading batch dimensions, read in place.
-  Check(Dot("f32[2,3,32,16]{3,2,1,0}", "f32[2,3,16,24]{3,2,1,0}",
+  Check(Dot("f32[2,3,32,40]{3,2,1,0}", "f32[2,3,40,24]{3,2,1,0}",
             "f32[2,3,32,24]{3,2,1,0}",
             "lhs_batch_dims={0,1}, lhs_contracting_dims={3}, "
             "rhs_batch_dims={0,1}, rhs_contracting_dims={2}"),
@@ -148,14 +148,21 @@ TEST(DotLibrary, ElementTypes) {
         kMatmul, Way::kLoops);
 }
 
-TEST(DotLibrary, AroundTheThreshold) {
-  // 32 * 32 * 32 multiply-adds go to the library, 32 * 31 * 32 do not.
-  Check(Dot("f32[32,32]{1,0}", "f32[32,32]{1,0}", "f32[32,32]{1,0}", kMatMul),
+TEST(DotLibrary, AroundTheThresholds) {
+  // 16 * 32 * 16 multiply-adds with k = 32 go to the library; k = 31 or
+  // 16 * 16 * 16 do not.
+  Check(Dot("f32[16,32]{1,0}", "f32[32,16]{1,0}", "f32[16,16]{1,0}", kMatMul),
         kMatmul, Way::kLibrary);
-  Check(Dot("f32[32,31]{1,0}", "f32[31,32]{1,0}", "f32[32,32]{1,0}", kMatMul),
+  Check(Dot("f32[16,31]{1,0}", "f32[31,16]{1,0}", "f32[16,16]{1,0}", kMatMul),
         kMatmul, Way::kLoops);
-  Check(Dot("f32[8,8]{1,0}", "f32[8,8]{0,1}", "f32[8,8]{0,1}", kMatMul),
+  Check(Dot("f32[16,16]{1,0}", "f32[16,16]{0,1}", "f32[16,16]{0,1}", kMatMul),
         kMatmul, Way::kLoops);
+  // A short contraction stays emitted however large the product.
+  Check(Dot("f32[128,8]{1,0}", "f32[8,128]{1,0}", "f32[128,128]{1,0}", kMatMul),
+        kMatmul, Way::kLoops);
+  // f16 goes to the library from 512 multiply-adds.
+  Check(Dot("f16[8,8]{1,0}", "f16[8,8]{0,1}", "f16[8,8]{1,0}", kMatMul),
+        kMatmul, Way::kLibrary);
 }
 
 TEST(DotLibrary, FusionsThatWrapADot) {
@@ -285,9 +292,12 @@ TEST(ConvolutionLibrary, OneAndThreeSpatialDimensionsAndTypes) {
 }
 
 TEST(ConvolutionLibrary, OthersStayEmitted) {
-  // Small.
+  // Small, or thin features.
   Check(Conv("f32[1,5,5,2]", "f32[3,3,2,2]", "f32[1,5,5,2]",
              "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+        kConv, Way::kLoops);
+  Check(Conv("f32[2,16,16,3]", "f32[5,5,3,8]", "f32[2,16,16,8]",
+             "window={size=5x5 pad=2_2x2_2}, dim_labels=b01f_01io->b01f"),
         kConv, Way::kLoops);
   // Grouped.
   Check(Conv("f32[2,16,16,8]", "f32[3,3,4,16]", "f32[2,16,16,16]",
