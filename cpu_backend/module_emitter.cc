@@ -4,6 +4,8 @@
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
+#include "cpu_backend/contraction_calls.h"
+#include "cpu_backend/contraction_strategy.h"
 #include "cpu_backend/emitter_context.h"
 #include "hlo/ir/opcode.h"
 #include "llvm/IR/Verifier.h"
@@ -141,11 +143,24 @@ absl::Status EmitterContext::EmitInstructionCode(
       return EmitScatterKernel(*this, b, instruction);
     case HloOpcode::kSort:
       return EmitSortKernel(*this, b, instruction);
+    case HloOpcode::kDot:
+      if (DotUsesLibrary(*instruction)) {
+        return EmitDotLibraryCall(*this, b, instruction);
+      }
+      return EmitElementalKernel(*this, b, instruction);
+    case HloOpcode::kConvolution:
+      if (ConvolutionUsesLibrary(*instruction)) {
+        return EmitConvolutionLibraryCall(*this, b, instruction);
+      }
+      return EmitElementalKernel(*this, b, instruction);
     case HloOpcode::kFusion: {
       const HloInstruction* root =
           instruction->fused_computation()->root_instruction();
       if (root->opcode() == HloOpcode::kScatter) {
         return EmitScatterKernel(*this, b, instruction);
+      }
+      if (DotUsesLibrary(*instruction)) {
+        return EmitDotLibraryCall(*this, b, instruction);
       }
       return EmitElementalKernel(*this, b, instruction);
     }
