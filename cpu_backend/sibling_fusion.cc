@@ -41,8 +41,7 @@ bool IsCandidate(const HloInstruction* hlo) {
   if (hlo->opcode() != HloOpcode::kFusion ||
       !hlo->control_predecessors().empty() ||
       !hlo->control_successors().empty() ||
-      (hlo->attrs().fusion_kind != FusionKind::kLoop &&
-       hlo->attrs().fusion_kind != FusionKind::kInput) ||
+      hlo->attrs().fusion_kind != FusionKind::kInput ||
       hlo->operand_count() !=
           hlo->fused_computation()->num_parameters()) {
     return false;
@@ -82,9 +81,9 @@ bool DependsOn(const HloInstruction* from, const HloInstruction* to) {
   return false;
 }
 
-// True when some instruction reads both: their results are live together
-// there anyway, so computing them in one pass lengthens no live range
-// much (siblings read far apart would hold both results meanwhile).
+// True when the same instructions read both: their results are live
+// together anyway, so computing them in one pass lengthens no live range
+// (siblings read at different times would hold both results meanwhile).
 bool ShareAUser(const HloInstruction* a, const HloInstruction* b) {
   auto users_of = [](const HloInstruction* h) {
     absl::flat_hash_set<const HloInstruction*> users;
@@ -97,11 +96,7 @@ bool ShareAUser(const HloInstruction* a, const HloInstruction* b) {
     }
     return users;
   };
-  const auto ua = users_of(a);
-  for (const HloInstruction* u : users_of(b)) {
-    if (ua.contains(u)) return true;
-  }
-  return false;
+  return users_of(a) == users_of(b);
 }
 
 // One kernel computing `a`'s results, then `b`'s.
