@@ -188,6 +188,19 @@ void AliasAnalysis::AddInPlaceCandidates(const HloInstruction* instruction) {
       }
     }
   }
+  if (opcode == HloOpcode::kSort) {
+    // A sort copies each operand into its result, then permutes that in
+    // place: the copy may be over the operand itself.
+    for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+      const bool tuple = instruction->shape().IsTuple();
+      const Shape& leaf =
+          tuple ? instruction->shape().tuple_shapes(i) : instruction->shape();
+      if (SameBytesAndLayout(instruction->operand(i)->shape(), leaf)) {
+        in_place_.push_back({instruction, tuple ? ShapeIndex{i} : ShapeIndex{},
+                             i, {}, /*optional=*/true});
+      }
+    }
+  }
   if (opcode == HloOpcode::kScatter && !IsInPlaceOp(instruction)) {
     // Variadic scatter: N inputs, N updates, one index array; result i
     // updates input i.
