@@ -5,11 +5,15 @@
 // buffer assignment, and how a slice becomes an address inside the
 // function being emitted.
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_array.h"
+#include "cpu_backend/profile_site.h"
 #include "hlo/ir/module.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -61,11 +65,29 @@ class EmitterContext {
 
   std::string UniqueName(const std::string& base);
 
+  /// Profiling (profile_emitter.cc): every instruction that runs code gets
+  /// a site in `sites` and is bracketed by calls that time it.
+  void EnableProfiling(std::vector<ProfileSite>* sites) {
+    profile_sites_ = sites;
+  }
+
  private:
+  // The code of one instruction, untimed.
+  absl::Status EmitInstructionCode(llvm::IRBuilderBase& b,
+                                   const HloInstruction* instruction);
+  // Whether profiling is on and `instruction` gets a site of its own.
+  bool IsTimed(const HloInstruction* instruction) const;
+  // The site of `instruction`, added on first use.
+  int32_t ProfileSiteOf(const HloInstruction* instruction);
+  // A call of xlite_cpu_profile_begin (or _end) for `site`.
+  void EmitProfileMark(llvm::IRBuilderBase& b, bool begin, int32_t site);
+
   const HloModule& module_;
   const runtime::BufferAssignment& assignment_;
   llvm::Module& llvm_module_;
   int next_id_ = 0;
+  std::vector<ProfileSite>* profile_sites_ = nullptr;
+  absl::flat_hash_map<const HloInstruction*, int32_t> profile_ids_;
 };
 
 // The families of instruction emission (one file each).

@@ -4,8 +4,14 @@
 #include <cstring>
 #include <functional>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/async_to_sync.h"
+#include "cpu_backend/instruction_fusion.h"
+#include "cpu_backend/reshape_to_bitcast.h"
+#include "cpu_backend/sibling_fusion.h"
+#include "cpu_backend/cache_entry.h"
+#include "cpu_backend/compile_cache.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/rng_order.h"
 #include "cpu_backend/scaled_dot_expansion.h"
@@ -13,6 +19,7 @@
 #include "cpu_backend/runtime_symbols.h"
 #include "cpu_backend/tree_reduction.h"
 #include "cpu_backend/unfuse_non_elemental.h"
+#include "hlo/text/printer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include "passes/registry.h"
@@ -43,16 +50,50 @@ absl::Status PrepareForCpu(HloModule& module) {
        {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
         &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
         &UnfuseNonElementalFusions, &MakeLayoutsConsistent,
+        &ReshapesToBitcasts, &FuseInstructions, &FuseSiblings,
         &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();
     }
+  }
+  // Passes append the instructions they add; buffer assignment breaks ties
+  // by instruction order. Definitions before uses makes that order one the
+  // module can print and read back, as the compile cache does.
+  for (HloComputation* computation : module.computations()) {
+    computation->Resequence();
   }
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     std::unique_ptr<HloModule> module, const CompileOptions& options) {
+  // The LLVM and assembly stages want LLVM to run.
+  // Profiled code keeps its table of timed sites, which the cache does
+  // not hold: it is compiled afresh, as the IR and assembly stages are.
+  if (!options.use_cache || options.keep_llvm_ir || options.keep_asm ||
+      options.profile) {
+    return CompileWithLlvm(std::move(module), options, nullptr);
+  }
+  CompileCache& cache = CompileCache::Global();
+  const std::string key = CompileCacheKey(PrintModule(*module), options);
+  if (std::shared_ptr<const CacheEntry> entry = cache.Lookup(key)) {
+    absl::StatusOr<std::unique_ptr<CpuExecutable>> exe = FromCacheEntry(*entry);
+    if (exe.ok()) return exe;
+    cache.NoteRejected();  // compiled again below, and replaced
+  }
+  CacheEntry entry;
+  absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
+      CompileWithLlvm(std::move(module), options, &entry);
+  if (!exe.ok()) return exe;
+  // Keep only what loads back: a module whose text does not rebuild it
+  // exactly is compiled every time.
+  if (RebuildFromCacheEntry(entry).ok()) cache.Insert(key, std::move(entry));
+  return exe;
+}
+
+absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
+    std::unique_ptr<HloModule> module, const CompileOptions& options,
+    CacheEntry* keep) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   if (options.run_passes) {
     if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
@@ -65,22 +106,20 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
       std::make_unique<runtime::BufferAssignment>(std::move(*assignment));
   exe->module_ = std::move(module);
 
-  absl::StatusOr<std::unique_ptr<CpuJit>> jit = CpuJit::Create(RuntimeSymbols());
-  if (!jit.ok()) return jit.status();
-  exe->jit_ = std::move(*jit);
-  auto context = std::make_unique<llvm::LLVMContext>();
-  auto llvm_module =
-      std::make_unique<llvm::Module>(exe->module_->name(), *context);
-  llvm_module->setDataLayout(exe->jit_->data_layout());
-  llvm_module->setTargetTriple(exe->jit_->target_triple());
-  if (absl::Status s =
-          EmitModule(*exe->module_, *exe->assignment_, *llvm_module);
-      !s.ok()) {
-    return s;
-  }
   absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> machine =
       HostTargetMachine();
   if (!machine.ok()) return machine.status();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto llvm_module =
+      std::make_unique<llvm::Module>(exe->module_->name(), *context);
+  llvm_module->setDataLayout((*machine)->createDataLayout());
+  llvm_module->setTargetTriple((*machine)->getTargetTriple().str());
+  if (absl::Status s =
+          EmitModule(*exe->module_, *exe->assignment_, *llvm_module,
+                     options.profile ? &exe->profile_sites_ : nullptr);
+      !s.ok()) {
+    return s;
+  }
   OptimizeModule(*llvm_module, machine->get());
   if (options.keep_llvm_ir) {
     llvm::raw_string_ostream os(exe->llvm_ir_);
@@ -92,36 +131,70 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::Compile(
     if (!text.ok()) return text.status();
     exe->asm_ = *std::move(text);
   }
-  if (absl::Status s =
-          exe->jit_->AddModule(std::move(llvm_module), std::move(context));
-      !s.ok()) {
+  // Through an object file, as a cached module is loaded.
+  absl::StatusOr<std::string> object = EmitObject(*llvm_module, machine->get());
+  if (!object.ok()) return object.status();
+  if (absl::Status s = exe->LinkObject(*object); !s.ok()) return s;
+  if (absl::Status s = exe->LayOutConstants(nullptr); !s.ok()) return s;
+  if (keep != nullptr) *keep = exe->ToCacheEntry(*std::move(object));
+  return exe;
+}
+
+absl::Status CpuExecutable::LinkObject(absl::string_view object) {
+  absl::StatusOr<std::unique_ptr<CpuJit>> jit =
+      CpuJit::Create(RuntimeSymbols());
+  if (!jit.ok()) return jit.status();
+  jit_ = std::move(*jit);
+  if (absl::Status s = jit_->AddObject(object, module_->name()); !s.ok()) {
     return s;
   }
-  absl::StatusOr<void*> entry = exe->jit_->Lookup(kEntryName);
+  absl::StatusOr<void*> entry = jit_->Lookup(kEntryName);
   if (!entry.ok()) return entry.status();
-  exe->entry_ = reinterpret_cast<void (*)(void**, RunContext*)>(*entry);
+  entry_ = reinterpret_cast<void (*)(void**, RunContext*)>(*entry);
+  return absl::OkStatus();
+}
 
-  // Constants, laid out as their instructions' layouts say.
-  const auto& allocations = exe->assignment_->allocations();
-  exe->constants_.resize(allocations.size());
+absl::Status CpuExecutable::LayOutConstants(const CacheEntry* stored) {
+  absl::flat_hash_map<int64_t, const std::string*> stored_bytes;
+  if (stored != nullptr) {
+    for (const CacheEntry::Constant& c : stored->constants) {
+      stored_bytes[c.allocation] = &c.bytes;
+    }
+  }
+  const auto& allocations = assignment_->allocations();
+  constants_.clear();
+  constants_.resize(allocations.size());
   for (size_t i = 0; i < allocations.size(); ++i) {
     const runtime::Allocation& a = allocations[i];
     if (a.kind != runtime::Allocation::Kind::kConstant) continue;
+    auto buffer = std::make_unique<AlignedBuffer>(a.size);
+    if (stored != nullptr) {
+      auto it = stored_bytes.find(i);
+      if (it == stored_bytes.end() ||
+          static_cast<int64_t>(it->second->size()) != a.size) {
+        return absl::DataLossError(
+            absl::StrCat("the cache entry lacks the bytes of constant %",
+                         a.constant->name()));
+      }
+      std::memcpy(buffer->data(), it->second->data(), a.size);
+      constants_[i] = std::move(buffer);
+      continue;
+    }
+    // Laid out as the constant instruction's layout says.
     const Literal& literal = *a.constant->attrs().literal;
     if (literal.is_unknown()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "constant %", a.constant->name(),
           " has an elided value ({...}); the cpu backend needs its data"));
     }
-    auto buffer = std::make_unique<AlignedBuffer>(a.size);
     std::vector<uint8_t> bytes = literal.PhysicalData(a.constant->shape());
     if (!bytes.empty()) {  // memcpy from an empty vector's null is UB
       std::memcpy(buffer->data(), bytes.data(),
                   std::min<int64_t>(bytes.size(), a.size));
     }
-    exe->constants_[i] = std::move(buffer);
+    constants_[i] = std::move(buffer);
   }
-  return exe;
+  return absl::OkStatus();
 }
 
 namespace {
@@ -187,7 +260,10 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
   context.replica_id = options.replica_id;
   context.partition_id = options.partition_id;
   context.collectives = options.collectives;
+  context.profile = options.profile;
+  const int64_t started = options.profile ? ProfileCounters::Now() : 0;
   entry_(table.data(), &context);
+  if (options.profile) options.profile->AddRun(ProfileCounters::Now() - started);
   if (context.status != 0) {
     return absl::InternalError(absl::StrCat(
         "a runtime library call failed with status ", context.status));

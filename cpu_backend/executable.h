@@ -15,6 +15,8 @@
 #include "absl/types/span.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
+#include "cpu_backend/profile_site.h"
+#include "cpu_backend/runtime_lib/profile_counters.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 #include "runtime/buffer_assignment.h"
@@ -28,20 +30,36 @@ struct CompileOptions {
   bool keep_llvm_ir = false;
   /// Keep the host assembly (for hlo-opt --stage=asm).
   bool keep_asm = false;
+  /// Look the module up in the compiled-module cache and keep it there
+  /// (compile_cache.h; in memory and on disk). Off unless asked for, so
+  /// that library users and tests write no files of their own accord;
+  /// hlo-run turns it on (--cache). keep_llvm_ir and keep_asm compile
+  /// without it.
+  bool use_cache = false;
+  /// Time every kernel, library call and collective (hlo-run --profile):
+  /// see profile_sites() and RunOptions::profile. Off, the code has no
+  /// trace of it.
+  bool profile = false;
 };
+
+struct CacheEntry;
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
 /// scans to while loops, scaled-dot to its expansion, the random ops
 /// chained in the evaluator's order, XLA:CPU's tree reductions, fusions
-/// of non-elemental instructions to calls, consistent layouts, then the
-/// copies buffer assignment needs. Compile runs it;
-/// hlo-opt runs it before printing the cpu buffer assignment.
+/// of non-elemental instructions to calls, consistent layouts, loop and
+/// reduction fusion, then the copies buffer assignment needs. Compile runs
+/// it; hlo-opt runs it before printing the cpu buffer assignment.
 absl::Status PrepareForCpu(HloModule& module);
 
 struct RunOptions {
   int64_t replica_id = 0;
   int64_t partition_id = 0;
   void* collectives = nullptr;
+  /// For a module compiled with `profile`: the counters this run adds its
+  /// sites' times to (one per device thread), and its own time; null
+  /// records nothing.
+  ProfileCounters* profile = nullptr;
 };
 
 /// A 64-byte aligned block of bytes.
@@ -76,9 +94,38 @@ class CpuExecutable {
   const runtime::BufferAssignment& assignment() const { return *assignment_; }
   const std::string& llvm_ir() const { return llvm_ir_; }
   const std::string& assembly() const { return asm_; }
+  /// Whether Compile found this module in the cache (and skipped LLVM).
+  bool from_cache() const { return from_cache_; }
+  /// The timed sites of a module compiled with `profile` (else empty),
+  /// indexed as in ProfileCounters.
+  const std::vector<ProfileSite>& profile_sites() const {
+    return profile_sites_;
+  }
 
  private:
   CpuExecutable() = default;
+
+  /// The pipeline, buffer assignment and LLVM; fills `keep` (when given)
+  /// with what the cache needs to load the result again.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> CompileWithLlvm(
+      std::unique_ptr<HloModule> module, const CompileOptions& options,
+      CacheEntry* keep);
+  /// The executable `entry` describes (cached_executable.cc): its module
+  /// and buffer assignment rebuilt, its object linked, its constants laid
+  /// out.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> FromCacheEntry(
+      const CacheEntry& entry);
+  /// Only the module and buffer assignment of `entry`; fails unless the
+  /// module prints back as stored and the assignment has the stored digest.
+  static absl::StatusOr<std::unique_ptr<CpuExecutable>> RebuildFromCacheEntry(
+      const CacheEntry& entry);
+  /// What the cache keeps of this executable, with its `object` file.
+  CacheEntry ToCacheEntry(std::string object) const;
+  /// A fresh JIT holding `object`, and the entry function in it.
+  absl::Status LinkObject(absl::string_view object);
+  /// The constant allocations' bytes: from `stored` (allocation index ->
+  /// bytes) when given, else from the constant instructions' literals.
+  absl::Status LayOutConstants(const CacheEntry* stored);
 
   std::unique_ptr<HloModule> module_;
   std::unique_ptr<runtime::BufferAssignment> assignment_;
@@ -87,6 +134,8 @@ class CpuExecutable {
   std::vector<std::unique_ptr<AlignedBuffer>> constants_;  // by allocation
   std::string llvm_ir_;
   std::string asm_;
+  bool from_cache_ = false;
+  std::vector<ProfileSite> profile_sites_;
 };
 
 }  // namespace xlite::cpu

@@ -1,14 +1,18 @@
 #include "cpu_backend/jit.h"
 
+#include <algorithm>
 #include <mutex>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
@@ -31,22 +35,38 @@ absl::Status ToStatus(llvm::Error error, absl::string_view what) {
   return absl::InternalError(absl::StrCat(what, ": ", message));
 }
 
-std::string HostFeatures() {
-  std::string features;
-  for (const auto& [name, enabled] : llvm::sys::getHostCPUFeatures()) {
-    if (!features.empty()) features += ",";
-    features += (enabled ? "+" : "-") + name.str();
-  }
-  return features;
-}
-
-}  // namespace
-
-absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> HostTargetMachine() {
+// The host's target machine settings, shared by the JIT and by the target
+// machine that emits its objects. LLJIT links with JITLink on x86-64 and
+// AArch64 ELF, which wants position-independent code in the small code
+// model; saying so here keeps both sides in agreement.
+absl::StatusOr<llvm::orc::JITTargetMachineBuilder> HostMachineBuilder() {
   InitializeLlvm();
   auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder) return ToStatus(builder.takeError(), "detecting the host CPU");
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  builder->setRelocationModel(llvm::Reloc::PIC_);
+  builder->setCodeModel(llvm::CodeModel::Small);
+  return std::move(*builder);
+}
+
+}  // namespace
+
+std::string HostCpuName() { return llvm::sys::getHostCPUName().str(); }
+
+std::string HostCpuFeatures() {
+  std::vector<std::string> features;
+  for (const auto& [name, enabled] : llvm::sys::getHostCPUFeatures()) {
+    features.push_back((enabled ? "+" : "-") + name.str());
+  }
+  // A StringMap's order is its hash table's; sort for a stable string.
+  std::sort(features.begin(), features.end());
+  return absl::StrJoin(features, ",");
+}
+
+absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> HostTargetMachine() {
+  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> builder =
+      HostMachineBuilder();
+  if (!builder.ok()) return builder.status();
   auto machine = builder->createTargetMachine();
   if (!machine) return ToStatus(machine.takeError(), "host target machine");
   return std::move(*machine);
@@ -82,15 +102,27 @@ absl::StatusOr<std::string> EmitAssembly(const llvm::Module& module,
   return std::string(text.str());
 }
 
+absl::StatusOr<std::string> EmitObject(llvm::Module& module,
+                                       llvm::TargetMachine* machine) {
+  llvm::SmallString<0> bytes;
+  llvm::raw_svector_ostream os(bytes);
+  llvm::legacy::PassManager passes;
+  if (machine->addPassesToEmitFile(passes, os, nullptr,
+                                   llvm::CodeGenFileType::ObjectFile)) {
+    return absl::InternalError("the host target cannot emit object files");
+  }
+  passes.run(module);
+  return std::string(bytes.str());
+}
+
 absl::StatusOr<std::unique_ptr<CpuJit>> CpuJit::Create(
     const std::vector<std::pair<const char*, void*>>& symbols) {
-  InitializeLlvm();
-  auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder) return ToStatus(builder.takeError(), "detecting the host CPU");
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);
+  absl::StatusOr<llvm::orc::JITTargetMachineBuilder> builder =
+      HostMachineBuilder();
+  if (!builder.ok()) return builder.status();
   auto result = std::unique_ptr<CpuJit>(new CpuJit());
   result->cpu_name_ = builder->getCPU();
-  result->cpu_features_ = HostFeatures();
+  result->cpu_features_ = HostCpuFeatures();
   auto jit = llvm::orc::LLJITBuilder()
                  .setJITTargetMachineBuilder(std::move(*builder))
                  .create();
@@ -115,11 +147,14 @@ absl::StatusOr<std::unique_ptr<CpuJit>> CpuJit::Create(
   return result;
 }
 
-absl::Status CpuJit::AddModule(std::unique_ptr<llvm::Module> module,
-                               std::unique_ptr<llvm::LLVMContext> context) {
-  llvm::orc::ThreadSafeModule tsm(std::move(module), std::move(context));
-  if (llvm::Error e = jit_->addIRModule(std::move(tsm))) {
-    return ToStatus(std::move(e), "compiling the module");
+absl::Status CpuJit::AddObject(absl::string_view object,
+                               absl::string_view name) {
+  std::unique_ptr<llvm::MemoryBuffer> buffer =
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(object.data(), object.size()),
+          llvm::StringRef(name.data(), name.size()));
+  if (llvm::Error e = jit_->addObjectFile(std::move(buffer))) {
+    return ToStatus(std::move(e), "linking the module's object file");
   }
   return absl::OkStatus();
 }

@@ -3,7 +3,10 @@
 
 // An ORC JIT for the host CPU (its own features), with the process's
 // symbols (libm) and the runtime library's functions visible to generated
-// code. One per compiled module; it owns the machine code.
+// code. One per compiled module; it owns the machine code. Modules reach it
+// as host object files (EmitObject), so that a compiled module's object can
+// be kept (compile_cache.h) and linked again later without LLVM's code
+// generation.
 
 #include <memory>
 #include <string>
@@ -11,6 +14,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/IR/Module.h"
 
@@ -29,9 +33,8 @@ class CpuJit {
   const std::string& cpu_name() const { return cpu_name_; }
   const std::string& cpu_features() const { return cpu_features_; }
 
-  /// Optimizes (O2 for the host) and compiles `module`.
-  absl::Status AddModule(std::unique_ptr<llvm::Module> module,
-                         std::unique_ptr<llvm::LLVMContext> context);
+  /// Links a host object file (from EmitObject) into the JIT.
+  absl::Status AddObject(absl::string_view object, absl::string_view name);
 
   /// The address of a compiled function.
   absl::StatusOr<void*> Lookup(const std::string& name);
@@ -50,8 +53,20 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine);
 absl::StatusOr<std::string> EmitAssembly(const llvm::Module& module,
                                          llvm::TargetMachine* machine);
 
-/// The host's target machine (for --stage=asm and the data layout).
+/// The host object file of `module` (compiled in place: `module` is left
+/// as code generation leaves it), for CpuJit::AddObject.
+absl::StatusOr<std::string> EmitObject(llvm::Module& module,
+                                       llvm::TargetMachine* machine);
+
+/// The host's target machine, configured as the JIT's own (position
+/// independent, small code model): objects it emits link into a CpuJit, and
+/// --stage=asm shows the code that runs.
 absl::StatusOr<std::unique_ptr<llvm::TargetMachine>> HostTargetMachine();
+
+/// The host CPU's name and its features ("+avx2,-avx512f,..."), which code
+/// compiled here may use.
+std::string HostCpuName();
+std::string HostCpuFeatures();
 
 }  // namespace xlite::cpu
 

@@ -4,6 +4,8 @@
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
+#include "cpu_backend/contraction_calls.h"
+#include "cpu_backend/contraction_strategy.h"
 #include "cpu_backend/emitter_context.h"
 #include "cpu_backend/rng_emitter.h"
 #include "hlo/ir/opcode.h"
@@ -109,8 +111,18 @@ absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 absl::Status EmitterContext::EmitInstruction(
     llvm::IRBuilderBase& b, const HloInstruction* instruction) {
+  if (EmitsNothing(instruction->opcode())) return absl::OkStatus();
+  if (!IsTimed(instruction)) return EmitInstructionCode(b, instruction);
+  const int32_t site = ProfileSiteOf(instruction);
+  EmitProfileMark(b, /*begin=*/true, site);
+  if (absl::Status s = EmitInstructionCode(b, instruction); !s.ok()) return s;
+  EmitProfileMark(b, /*begin=*/false, site);
+  return absl::OkStatus();
+}
+
+absl::Status EmitterContext::EmitInstructionCode(
+    llvm::IRBuilderBase& b, const HloInstruction* instruction) {
   const HloOpcode op = instruction->opcode();
-  if (EmitsNothing(op)) return absl::OkStatus();
   switch (op) {
     case HloOpcode::kWhile:
     case HloOpcode::kConditional:
@@ -136,11 +148,24 @@ absl::Status EmitterContext::EmitInstruction(
       return EmitScatterKernel(*this, b, instruction);
     case HloOpcode::kSort:
       return EmitSortKernel(*this, b, instruction);
+    case HloOpcode::kDot:
+      if (DotUsesLibrary(*instruction)) {
+        return EmitDotLibraryCall(*this, b, instruction);
+      }
+      return EmitElementalKernel(*this, b, instruction);
+    case HloOpcode::kConvolution:
+      if (ConvolutionUsesLibrary(*instruction)) {
+        return EmitConvolutionLibraryCall(*this, b, instruction);
+      }
+      return EmitElementalKernel(*this, b, instruction);
     case HloOpcode::kFusion: {
       const HloInstruction* root =
           instruction->fused_computation()->root_instruction();
       if (root->opcode() == HloOpcode::kScatter) {
         return EmitScatterKernel(*this, b, instruction);
+      }
+      if (DotUsesLibrary(*instruction)) {
+        return EmitDotLibraryCall(*this, b, instruction);
       }
       return EmitElementalKernel(*this, b, instruction);
     }
@@ -185,8 +210,10 @@ absl::Status EmitterContext::EmitInstruction(
 
 absl::Status EmitModule(const HloModule& module,
                         const runtime::BufferAssignment& assignment,
-                        llvm::Module& llvm_module) {
+                        llvm::Module& llvm_module,
+                        std::vector<ProfileSite>* profile_sites) {
   EmitterContext ctx(module, assignment, llvm_module);
+  if (profile_sites != nullptr) ctx.EnableProfiling(profile_sites);
   llvm::LLVMContext& context = llvm_module.getContext();
   llvm::Type* ptr = llvm::PointerType::get(context, 0);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),

@@ -15,8 +15,10 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "cpu_backend/profile_site.h"
 #include "hlo/ir/module.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
@@ -30,6 +32,7 @@ struct RunContext {
   int64_t partition_id = 0;
   void* collectives = nullptr;  // the in-process exchange, when replicated
   int32_t status = 0;           // non-zero: a library call failed
+  void* profile = nullptr;      // a ProfileCounters, for profiled code
   /// rng-get-and-update-state's counter (starts at 0 every run, as the
   /// evaluator's).
   uint64_t rng_state = 0;
@@ -45,9 +48,13 @@ inline constexpr char kEntryName[] = "xlite_entry";
 
 /// Emits `module` (assigned by `assignment`) into `llvm_module`. Fails at
 /// compile time, naming the instruction, on anything it cannot compile.
+/// With `profile_sites`, the code is profiled: each kernel, library call
+/// and collective is timed into the run context's ProfileCounters as the
+/// site it gets in `profile_sites`.
 absl::Status EmitModule(const HloModule& module,
                         const runtime::BufferAssignment& assignment,
-                        llvm::Module& llvm_module);
+                        llvm::Module& llvm_module,
+                        std::vector<ProfileSite>* profile_sites = nullptr);
 
 }  // namespace xlite::cpu
 

@@ -29,6 +29,9 @@ absl::StatusOr<std::vector<Literal>> RunOnDevices(
     run_options.replica_id = d / partitions;
     run_options.partition_id = d % partitions;
     run_options.collectives = &exchange;
+    if (d < static_cast<int64_t>(options.profiles.size())) {
+      run_options.profile = options.profiles[d];
+    }
     results[d] = executable.Run(arguments[d], run_options);
     exchange.Finish(d);
   };

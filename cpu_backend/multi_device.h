@@ -22,6 +22,9 @@ struct MultiDeviceOptions {
   /// How long a device waits for the others in one collective before the
   /// run fails (a deadlock where every device waits is found at once).
   std::chrono::milliseconds collective_timeout{std::chrono::minutes(2)};
+  /// For a profiled module: device d's counters (RunOptions::profile);
+  /// empty records nothing.
+  std::vector<ProfileCounters*> profiles;
 };
 
 /// Runs `executable` on every device, `arguments[d]` on device d; returns

@@ -46,6 +46,10 @@ struct InPlaceCandidate {
   ShapeIndex output_index;
   int64_t operand_number = 0;
   ShapeIndex operand_index;
+  /// An elementwise kernel that may overwrite its operand: granted only
+  /// where the operand dies there anyway, never relied on by copy
+  /// insertion.
+  bool optional = false;
 };
 
 /// Values, the positions that hold them, the must-alias sets and the

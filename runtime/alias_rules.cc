@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "runtime/alias_analysis.h"
@@ -15,6 +16,66 @@ bool IsInPlaceOp(const HloInstruction* instruction) {
   return instruction->opcode() == HloOpcode::kDynamicUpdateSlice ||
          (instruction->opcode() == HloOpcode::kScatter &&
           instruction->operand_count() == 3);
+}
+
+bool SameBytesAndLayout(const Shape& a, const Shape& b) {
+  if (!a.IsArray() || !b.IsArray() || a.dimensions() != b.dimensions() ||
+      a.ByteSizeOfElements() != b.ByteSizeOfElements()) {
+    return false;
+  }
+  if (a.has_layout() != b.has_layout()) return a.rank() <= 1;
+  return !a.has_layout() ||
+         a.layout().minor_to_major() == b.layout().minor_to_major();
+}
+
+// True when `user` reads operand `i` only at the index it writes.
+bool ReadsAtOwnIndex(const HloInstruction* user, int64_t i) {
+  return IsElementwiseOpcode(user->opcode()) &&
+         user->opcode() != HloOpcode::kCopy &&
+         user->operand(i)->shape().dimensions() == user->shape().dimensions();
+}
+
+// True when every element of `value` (inside a fused computation) is read
+// only while computing the root's element at the same index.
+bool ReadOnlyAtRootIndex(
+    const HloInstruction* value,
+    absl::flat_hash_map<const HloInstruction*, bool>& known) {
+  if (value->IsRoot()) return true;
+  if (auto it = known.find(value); it != known.end()) return it->second;
+  bool result = true;
+  for (const HloInstruction* user : value->users()) {
+    for (int64_t i = 0; i < user->operand_count() && result; ++i) {
+      if (user->operand(i) == value &&
+          (!ReadsAtOwnIndex(user, i) || !ReadOnlyAtRootIndex(user, known))) {
+        result = false;
+      }
+    }
+  }
+  known[value] = result;
+  return result;
+}
+
+// An elementwise kernel may write its result over operand `i` when it
+// reads that operand only at the index it writes, with the same bytes per
+// element in the same layout: each element is read before it is
+// overwritten. Only an optimization: the operand must die there.
+bool MayOverwriteOperand(const HloInstruction* instruction, int64_t i) {
+  const HloInstruction* operand = instruction->operand(i);
+  if (!SameBytesAndLayout(operand->shape(), instruction->shape())) {
+    return false;
+  }
+  if (instruction->opcode() == HloOpcode::kFusion) {
+    const HloComputation* fused = instruction->fused_computation();
+    if (i >= fused->num_parameters()) return false;
+    const HloOpcode root = fused->root_instruction()->opcode();
+    if (root == HloOpcode::kTuple || root == HloOpcode::kDynamicUpdateSlice ||
+        root == HloOpcode::kScatter) {
+      return false;
+    }
+    absl::flat_hash_map<const HloInstruction*, bool> known;
+    return ReadOnlyAtRootIndex(fused->parameter_instruction(i), known);
+  }
+  return ReadsAtOwnIndex(instruction, i);
 }
 
 }  // namespace
@@ -119,7 +180,28 @@ void AliasAnalysis::AddInPlaceCandidates(const HloInstruction* instruction) {
   const HloOpcode opcode = instruction->opcode();
   if (IsInPlaceOp(instruction)) {
     in_place_.push_back({instruction, {}, 0, {}});
-  } else if (opcode == HloOpcode::kScatter) {
+  } else if (instruction->shape().IsArray() &&
+             (IsElementwiseOpcode(opcode) || opcode == HloOpcode::kFusion)) {
+    for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+      if (MayOverwriteOperand(instruction, i)) {
+        in_place_.push_back({instruction, {}, i, {}, /*optional=*/true});
+      }
+    }
+  }
+  if (opcode == HloOpcode::kSort) {
+    // A sort copies each operand into its result, then permutes that in
+    // place: the copy may be over the operand itself.
+    for (int64_t i = 0; i < instruction->operand_count(); ++i) {
+      const bool tuple = instruction->shape().IsTuple();
+      const Shape& leaf =
+          tuple ? instruction->shape().tuple_shapes(i) : instruction->shape();
+      if (SameBytesAndLayout(instruction->operand(i)->shape(), leaf)) {
+        in_place_.push_back({instruction, tuple ? ShapeIndex{i} : ShapeIndex{},
+                             i, {}, /*optional=*/true});
+      }
+    }
+  }
+  if (opcode == HloOpcode::kScatter && !IsInPlaceOp(instruction)) {
     // Variadic scatter: N inputs, N updates, one index array; result i
     // updates input i.
     const int64_t n = (instruction->operand_count() - 1) / 2;
@@ -138,8 +220,10 @@ void AliasAnalysis::AddInPlaceCandidates(const HloInstruction* instruction) {
       outputs.push_back({{}, root});
     }
     for (const auto& [index, output] : outputs) {
+      // The buffer's parameter must be read by the update alone.
       if (IsInPlaceOp(output) &&
           output->operand(0)->opcode() == HloOpcode::kParameter &&
+          output->operand(0)->user_count() == 1 &&
           output->operand(0)->parameter_number() <
               instruction->operand_count()) {
         in_place_.push_back(

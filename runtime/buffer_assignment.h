@@ -72,7 +72,8 @@ struct Allocation {
 
 struct BufferAssignmentOptions {
   /// Offsets in the arena are multiples of this (64 on the CPU, 256 on the
-  /// GPU); every allocation's base is assumed to be aligned as much.
+  /// GPU) — of less for buffers smaller than it: their size rounded up to
+  /// a power of two. Every allocation's base is assumed aligned as much.
   int64_t alignment = 64;
 };
 

@@ -106,8 +106,12 @@ TEST(BufferAssignment, WhileStateIsOneBufferPerLeaf) {
                           leaf)
                   .value(),
               result);
-    EXPECT_EQ(result.allocation, ba.temp_allocation());
   }
+  // The counter lives in the arena; the array leaf dies where the
+  // exponential reads it at its own index, so the output is written over
+  // it and the loop runs in the output's bytes.
+  EXPECT_EQ(SliceOf(ba, *m, "w", {0}).allocation, ba.temp_allocation());
+  EXPECT_EQ(SliceOf(ba, *m, "w", {1}), SliceOf(ba, *m, "o", {}));
   EXPECT_EQ(SliceOf(ba, *m, "x", {}), SliceOf(ba, *m, "w", {1}));
   EXPECT_EQ(SliceOf(ba, *m, "w", {1}).size, 256);
   EXPECT_EQ(SliceOf(ba, *m, "w", {0}).size, 4);
@@ -198,7 +202,10 @@ ENTRY e {
   BufferAssignment ba = Assign(*m);
   const HloInstruction* init = Find(*m, "w")->operand(0);
   EXPECT_EQ(init->operand(0)->opcode(), HloOpcode::kCopy);
-  EXPECT_EQ(init->operand(1)->opcode(), HloOpcode::kCopy);
+  // The loop only reads leaf 1 and nothing reads it afterwards: the
+  // constant's own bytes serve as that state.
+  EXPECT_EQ(init->operand(1)->opcode(), HloOpcode::kConstant);
+  EXPECT_EQ(SliceOf(ba, *m, "c"), SliceOf(ba, *m, "w", {1}));
   EXPECT_NE(SliceOf(ba, *m, "x"), SliceOf(ba, *m, "w", {0}));
   EXPECT_EQ(ba.allocations()[SliceOf(ba, *m, "x").allocation].kind,
             Allocation::Kind::kParameter);
@@ -573,16 +580,17 @@ HloModule m
 
 ENTRY e {
   x = f32[256] parameter(0)
-  a = f32[256] negate(x)
-  b = f32[256] exponential(a)
-  c = f32[256] sine(b)
-  d = f32[256] cosine(c)
-  ROOT o = f32[256] tanh(d)
+  a = f32[256] reverse(x), dimensions={0}
+  b = f32[256] reverse(a), dimensions={0}
+  c = f32[256] reverse(b), dimensions={0}
+  d = f32[256] reverse(c), dimensions={0}
+  ROOT o = f32[256] reverse(d), dimensions={0}
 }
 )");
   ASSERT_NE(m, nullptr);
   BufferAssignment ba = Assign(*m);
-  // A chain: two 1 KiB temporaries live at once at most.
+  // A chain of ops that read other indices than they write: two 1 KiB
+  // temporaries live at once at most.
   EXPECT_EQ(ba.temp_size(), 2048);
   EXPECT_EQ(ba.peak_live_temp_bytes(), 2048);
   EXPECT_EQ(SliceOf(ba, *m, "a"), SliceOf(ba, *m, "c"));
@@ -590,6 +598,50 @@ ENTRY e {
             Allocation::Kind::kOutput);
   const std::string text = ba.ToString();
   EXPECT_NE(text.find("temp_size_in_bytes=2048"), std::string::npos) << text;
+}
+
+// An elementwise op reads its operand only at the index it writes: where
+// the operand dies there, the result takes its bytes. A chain runs in one
+// buffer, here the output's.
+TEST(BufferAssignment, ElementwiseOpsOverwriteOperandsThatDieThere) {
+  auto m = Parse(R"(
+HloModule m
+
+ENTRY e {
+  x = f32[256] parameter(0)
+  a = f32[256] negate(x)
+  b = f32[256] exponential(a)
+  c = s32[256] bitcast-convert(b)
+  d = f32[256] convert(c)
+  ROOT o = f32[256] tanh(d)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  BufferAssignment ba = Assign(*m);
+  EXPECT_EQ(ba.temp_size(), 0);
+  for (const char* name : {"a", "b", "c", "d"}) {
+    EXPECT_EQ(SliceOf(ba, *m, name), SliceOf(ba, *m, "o")) << name;
+  }
+  // Never a parameter's bytes (not donated), nor across element sizes or
+  // layouts, nor where the operand is read elsewhere too.
+  auto n = Parse(R"(
+HloModule n
+
+ENTRY e {
+  x = f32[16,16]{1,0} parameter(0)
+  a = f32[16,16]{1,0} negate(x)
+  t = f32[16,16]{0,1} negate(a)
+  w = f64[16,16]{0,1} convert(t)
+  s = f64[16,16]{0,1} add(w, w)
+  ROOT r = (f64[16,16]{0,1}, f64[16,16]{0,1}) tuple(s, w)
+}
+)");
+  ASSERT_NE(n, nullptr);
+  BufferAssignment nb = Assign(*n);
+  EXPECT_NE(SliceOf(nb, *n, "a"), SliceOf(nb, *n, "x"));
+  EXPECT_NE(SliceOf(nb, *n, "t"), SliceOf(nb, *n, "a"));
+  EXPECT_NE(SliceOf(nb, *n, "w").allocation, SliceOf(nb, *n, "t").allocation);
+  EXPECT_NE(SliceOf(nb, *n, "s"), SliceOf(nb, *n, "w"));
 }
 
 TEST(BufferAssignment, ListSchedulerFreesBeforeItAllocates) {

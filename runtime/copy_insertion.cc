@@ -6,7 +6,9 @@
 //   bytes are not the loop's to overwrite), that appears twice, that the
 //   caller still reads after the loop, or that the caller got from outside
 //   (a branch or callee parameter) gets a copy; a reader the loop need not
-//   precede is ordered before it instead.
+//   precede is ordered before it instead. A leaf the loop only reads (its
+//   body returns it unchanged, nothing reads it from the result) needs no
+//   copy unless it appears twice.
 // - while body root: a leaf that is not the same leaf of the parameter gets
 //   a copy when it is a constant, another leaf of the parameter, or
 //   repeated, or when the old state leaf is read at or after the point the
@@ -62,6 +64,7 @@ class CopyInserter {
   absl::Status ForWhileBody(HloInstruction* loop);
   absl::Status ForCalleeRoot(HloComputation* callee);
   bool IsFixed(int v) const;
+  bool IsReadOnlyState(const HloInstruction* loop, const ShapeIndex& leaf) const;
   std::vector<HloInstruction*> Readers(const HloComputation* c, int v) const;
   bool ReadsInPlace(const HloInstruction* d, int p, const ShapeIndex& out) const;
   absl::Status OrderReadersBefore(HloComputation* body, int p,
@@ -91,6 +94,27 @@ bool CopyInserter::IsFixed(int v) const {
   return op == HloOpcode::kConstant ||
          (op == HloOpcode::kParameter && !value.is_phi &&
           value.instruction->parent() == module_.entry_computation());
+}
+
+// True when the loop never writes state leaf `leaf` (its body returns the
+// parameter's leaf as it came) and nothing reads that leaf of the loop's
+// result: the init's bytes can serve as the state, even a parameter's or
+// a constant's, and however long the caller reads them.
+bool CopyInserter::IsReadOnlyState(const HloInstruction* loop,
+                                   const ShapeIndex& leaf) const {
+  const HloComputation* body = loop->while_body();
+  const int p = analysis_->ValueAt(body->parameter_instruction(0), leaf);
+  if (p < 0 || analysis_->ValueAt(body->root_instruction(), leaf) != p ||
+      leaf.empty() || loop->IsRoot()) {
+    return false;
+  }
+  for (const HloInstruction* user : loop->users()) {
+    if (user->opcode() != HloOpcode::kGetTupleElement ||
+        user->tuple_index() == leaf[0]) {
+      return false;
+    }
+  }
+  return true;
 }
 
 std::vector<HloInstruction*> CopyInserter::Readers(const HloComputation* c,
@@ -175,6 +199,10 @@ absl::Status CopyInserter::ForWhileInit(HloInstruction* loop) {
   for (const auto& [leaf, v] : analysis_->Leaves(loop->operand(0))) {
     const HloValue& value = analysis_->value(v);
     if (value.size == 0) continue;
+    if (IsReadOnlyState(loop, leaf)) {
+      if (!seen.insert(v).second) copies.push_back(leaf);
+      continue;
+    }
     bool copy = IsFixed(v) || !seen.insert(v).second ||
                 value.instruction->parent() != caller;
     for (const auto& [root_leaf, r] : analysis_->Leaves(root)) {
@@ -222,7 +250,7 @@ bool CopyInserter::ReadsInPlace(const HloInstruction* d, int p,
     return analysis_->ValueAt(d->operand(0), out) == p;
   }
   for (const InPlaceCandidate& c : analysis_->in_place_candidates()) {
-    if (c.instruction == d && c.output_index == out &&
+    if (!c.optional && c.instruction == d && c.output_index == out &&
         analysis_->ValueAt(d->operand(c.operand_number), c.operand_index) ==
             p) {
       return true;

@@ -12,6 +12,14 @@ int64_t RoundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// Small buffers need only their natural alignment: their size rounded up
+// to a power of two, at most `alignment`.
+int64_t AlignmentFor(int64_t size, int64_t alignment) {
+  int64_t natural = 1;
+  while (natural < size && natural < alignment) natural *= 2;
+  return std::min(natural, alignment);
+}
+
 bool Overlap(const PackRequest& a, const PackRequest& b) {
   return a.start <= b.end && b.start <= a.end;
 }
@@ -29,6 +37,7 @@ PackResult PackInOrder(absl::Span<const PackRequest> requests,
   for (size_t i : order) {
     const PackRequest& r = requests[i];
     if (r.size == 0) continue;
+    const int64_t align = AlignmentFor(r.size, alignment);
     busy.clear();
     for (size_t j : placed) {
       if (Overlap(r, requests[j])) {
@@ -40,19 +49,18 @@ PackResult PackInOrder(absl::Span<const PackRequest> requests,
     // Walk the gaps between busy ranges; keep the smallest that fits.
     int64_t best = -1, best_gap = 0, cursor = 0;
     for (const auto& [begin, end] : busy) {
-      const int64_t at = RoundUp(cursor, alignment);
+      const int64_t at = RoundUp(cursor, align);
       if (begin - at >= r.size && (best < 0 || begin - at < best_gap)) {
         best = at;
         best_gap = begin - at;
       }
       cursor = std::max(cursor, end);
     }
-    const int64_t offset = best >= 0 ? best : RoundUp(cursor, alignment);
+    const int64_t offset = best >= 0 ? best : RoundUp(cursor, align);
     result.offsets[i] = offset;
     result.arena_size = std::max(result.arena_size, offset + r.size);
     placed.push_back(i);
   }
-  result.arena_size = RoundUp(result.arena_size, alignment);
   return result;
 }
 

@@ -78,6 +78,8 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                                           const std::string& stage,
                                           const std::string& platform) {
   const int64_t alignment = platform == "gpu" ? 256 : 64;
+  // The platform's whole pipeline, not passes named by --passes.
+  const bool run_backend_rewrites = absl::GetFlag(FLAGS_passes).empty();
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ModuleFromBytes(bytes, format, filename, line_offset);
   if (!module.ok()) return module.status();
@@ -124,6 +126,14 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                                        assignment.status().message()));
     }
     return assignment->ToString();
+  }
+  if (platform == "cpu" && run_backend_rewrites) {
+    // The HLO the cpu backend generates code from: after its own rewrites
+    // (fusion, tree reductions, copies).
+    if (absl::Status s = cpu::PrepareForCpu(**module); !s.ok()) {
+      return absl::Status(s.code(),
+                          absl::StrCat(filename, ": error: ", s.message()));
+    }
   }
   if (emit == Emit::kText) return PrintModule(**module);
   absl::StatusOr<xla::HloModuleProto> proto = ModuleToProto(**module);

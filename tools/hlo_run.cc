@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <iostream>
 #include <random>
@@ -17,6 +18,7 @@
 #include "absl/strings/str_join.h"
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
+#include "cpu_backend/profile_report.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/module_io.h"
@@ -41,6 +43,15 @@ ABSL_FLAG(std::string, output, "", "write the results as .npy files here");
 ABSL_FLAG(double, abs_error_bound, 1e-3, "absolute error bound");
 ABSL_FLAG(double, rel_error_bound, 1e-3, "relative error bound");
 ABSL_FLAG(bool, run_passes, true, "run the platform's pipeline first");
+ABSL_FLAG(bool, cache, true,
+          "use the compiled-module cache (in memory, and on disk under "
+          "$XLITE_CACHE_DIR, else $XDG_CACHE_HOME/xlite, else "
+          "$HOME/.cache/xlite)");
+ABSL_FLAG(bool, profile, false,
+          "per kernel / library call: time, bytes, FLOPs, achieved GB/s and "
+          "GFLOP/s vs the host's measured peak, on stderr (cpu platform)");
+ABSL_FLAG(std::string, profile_json, "",
+          "write the --profile report as JSON to this file (cpu platform)");
 
 namespace xlite {
 namespace {
@@ -298,12 +309,56 @@ int WriteResults(const std::vector<Literal>& results) {
 
 using Runner = std::function<absl::StatusOr<std::vector<Literal>>()>;
 
+// --profile / --profile_json: the profiled executable and one set of
+// counters per device, which every run adds to.
+struct Profiling {
+  std::shared_ptr<cpu::CpuExecutable> exe;
+  std::vector<std::unique_ptr<cpu::ProfileCounters>> devices;
+};
+
+bool ProfileRequested() {
+  return absl::GetFlag(FLAGS_profile) ||
+         !absl::GetFlag(FLAGS_profile_json).empty();
+}
+
+// Prints (--profile) and writes (--profile_json) the profile of the runs.
+int ReportProfile(const Profiling& profiling, int64_t partitions) {
+  absl::StatusOr<cpu::HostPeak> peak = cpu::MeasuredHostPeak();
+  if (!peak.ok()) {
+    std::cerr << "error: measuring the host's peak: " << peak.status().message()
+              << "\n";
+    return kExitInputError;
+  }
+  std::vector<cpu::DeviceProfile> devices;
+  for (size_t d = 0; d < profiling.devices.size(); ++d) {
+    devices.push_back({static_cast<int64_t>(d) / partitions,
+                       static_cast<int64_t>(d) % partitions,
+                       profiling.devices[d].get()});
+  }
+  const std::string& module = profiling.exe->module().name();
+  const auto& sites = profiling.exe->profile_sites();
+  if (absl::GetFlag(FLAGS_profile)) {
+    std::cerr << cpu::FormatProfileTable(module, sites, devices, *peak);
+  }
+  const std::string json_path = absl::GetFlag(FLAGS_profile_json);
+  if (json_path.empty()) return kExitOk;
+  std::ofstream json(json_path);
+  json << cpu::FormatProfileJson(module, sites, devices, *peak);
+  if (!json.good()) {
+    std::cerr << json_path << ": error: cannot write the profile\n";
+    return kExitInputError;
+  }
+  return kExitOk;
+}
+
 // Runs the module on `platform` (compiled once, here, for cpu). The
-// arguments and module must outlive the runner.
+// arguments and module must outlive the runner, and so must `profiling`
+// (cpu only; null: not profiled), which gets the executable and counters.
 absl::StatusOr<Runner> MakeRunner(const std::string& platform,
                                   const HloModule& module,
                                   const std::vector<Literal>& arguments,
-                                  int64_t replicas, int64_t partitions) {
+                                  int64_t replicas, int64_t partitions,
+                                  Profiling* profiling = nullptr) {
   const int64_t devices = replicas * partitions;
   if (platform == "interpreter") {
     return Runner([&module, &arguments, replicas, partitions,
@@ -321,19 +376,36 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
   }
   cpu::CompileOptions options;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
+  options.use_cache = absl::GetFlag(FLAGS_cache);
+  options.profile = profiling != nullptr;
   absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> compiled =
       cpu::CpuExecutable::Compile(module.Clone(), options);
   if (!compiled.ok()) return compiled.status();
   std::shared_ptr<cpu::CpuExecutable> exe = std::move(*compiled);
+  std::vector<cpu::ProfileCounters*> counters;
+  if (profiling != nullptr) {
+    profiling->exe = exe;
+    for (int64_t d = 0; d < devices; ++d) {
+      profiling->devices.push_back(std::make_unique<cpu::ProfileCounters>(
+          exe->profile_sites().size()));
+      counters.push_back(profiling->devices.back().get());
+    }
+  }
   if (devices != 1) {
-    return Runner([exe, &arguments, replicas, partitions,
-                   devices]() -> absl::StatusOr<std::vector<Literal>> {
+    return Runner([exe, &arguments, replicas, partitions, devices,
+                   counters]() -> absl::StatusOr<std::vector<Literal>> {
       std::vector<std::vector<Literal>> per_device(devices, arguments);
-      return cpu::RunOnDevices(*exe, replicas, partitions, per_device);
+      cpu::MultiDeviceOptions run_options;
+      run_options.profiles = counters;
+      return cpu::RunOnDevices(*exe, replicas, partitions, per_device,
+                               run_options);
     });
   }
-  return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
-    absl::StatusOr<Literal> r = exe->Run(arguments);
+  return Runner([exe, &arguments,
+                 counters]() -> absl::StatusOr<std::vector<Literal>> {
+    cpu::RunOptions run_options;
+    if (!counters.empty()) run_options.profile = counters[0];
+    absl::StatusOr<Literal> r = exe->Run(arguments, run_options);
     if (!r.ok()) return r.status();
     std::vector<Literal> out;
     out.push_back(*std::move(r));
@@ -352,6 +424,10 @@ int Main(int argc, char** argv) {
   }
   std::string platform;
   if (int code = CheckPlatforms(&platform); code != kExitOk) return code;
+  if (ProfileRequested() && platform != "cpu") {
+    std::cerr << "error: --profile and --profile_json need --platform=cpu\n";
+    return kExitUsage;
+  }
   if (absl::GetFlag(FLAGS_iterations) < 1) {
     std::cerr << "error: --iterations must be >= 1\n";
     return kExitUsage;
@@ -377,8 +453,10 @@ int Main(int argc, char** argv) {
   const int64_t partitions = module->config().num_partitions;
   const int64_t devices = replicas * partitions;
 
+  Profiling profiling;
   absl::StatusOr<Runner> run_once =
-      MakeRunner(platform, *module, arguments, replicas, partitions);
+      MakeRunner(platform, *module, arguments, replicas, partitions,
+                 ProfileRequested() ? &profiling : nullptr);
   if (!run_once.ok()) {
     // Compile errors located in the input ("LINE:COL: error: ...") get
     // the file name; others read "FILE: error: ...".
@@ -405,6 +483,11 @@ int Main(int argc, char** argv) {
     std::cerr << "time (" << platform << ", " << seconds.size()
               << " runs): min " << seconds.front() * 1e3 << " ms, median "
               << seconds[seconds.size() / 2] * 1e3 << " ms\n";
+  }
+  if (ProfileRequested()) {
+    if (int code = ReportProfile(profiling, partitions); code != kExitOk) {
+      return code;
+    }
   }
   // A mismatch is reported and still writes the results.
   bool mismatch = false;

@@ -3,8 +3,8 @@
 
 // The CPU runtime library: plain C functions that the code the CPU backend
 // JIT-compiles calls for the ops not worth emitting as IR (sort, top-k,
-// the LAPACK custom calls, fft, large matrix products, batch
-// normalization, the block-scaled dot, rng's distributions).
+// the LAPACK custom calls, fft, large matrix products and convolutions,
+// batch normalization, the block-scaled dot, rng's distributions).
 //
 // ABI, common to every function:
 //  - `extern "C"`, named xlite_cpu_<name>, no exceptions, no aborts, no
@@ -75,6 +75,9 @@ inline constexpr int32_t kTrsmAdjoint = 3;
 inline constexpr int32_t kRngDefault = 0;   // Philox, as XLA on CPU/GPU
 inline constexpr int32_t kRngThreeFry = 1;
 inline constexpr int32_t kRngPhilox = 2;
+
+/// Fields per spatial dimension of xlite_cpu_conv's `spatial` array.
+inline constexpr int64_t kConvSpatialFields = 8;
 
 /// Bytes (16-byte aligned) of the engine block the `rng` functions draw
 /// from (one per run; see xlite_cpu_rng_engine_init).
@@ -220,6 +223,30 @@ int32_t xlite_cpu_matmul(int32_t type, const void* lhs, const void* rhs,
                          void* out, int64_t batch, int64_t m, int64_t k,
                          int64_t n, int32_t transpose_lhs,
                          int32_t transpose_rhs);
+
+// ---------------------------------------------------------------------------
+// Convolution (conv.cc)
+// ---------------------------------------------------------------------------
+
+/// HLO `convolution` with feature_group_count = batch_group_count = 1 and
+/// 1 to 3 (`spatial_rank`) spatial dimensions, by im2col and a
+/// single-threaded Eigen GEMM in the element type (f32 or f64):
+///   input  [batch, in_0, ..., in_{r-1}, in_features],
+///   kernel [window_0, ..., window_{r-1}, in_features, out_features],
+///   out    [batch, out_0, ..., out_{r-1}, out_features],
+/// all row-major. `spatial` holds kConvSpatialFields int64 per spatial
+/// dimension s: in_s, out_s, window_s, stride, padding_low, base (lhs)
+/// dilation, window (rhs) dilation, window reversal (0/1); padding_high
+/// follows from the sizes. out[b, o..., f] = sum over window positions w
+/// and input features c of input[b, p...(o, w), c] * kernel[w..., c, f],
+/// where p_s = o_s * stride + k_s * window_dilation - padding_low with
+/// k_s = w_s (window_s - 1 - w_s when reversed), divided by the base
+/// dilation; positions outside the input or between dilated elements read
+/// zero. `out` must not overlap the operands.
+int32_t xlite_cpu_conv(int32_t type, const void* input, const void* kernel,
+                       void* out, int64_t spatial_rank, int64_t batch,
+                       int64_t in_features, int64_t out_features,
+                       const int64_t* spatial);
 
 // ---------------------------------------------------------------------------
 // Random bits (rng.cc)

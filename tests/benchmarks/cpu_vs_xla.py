@@ -103,7 +103,9 @@ def xlite_side(directory, inputs, iterations, timeout):
                          capture_output=True, text=True, cwd=ROOT)
     m = TEMP_LINE.search(opt.stdout + opt.stderr)
     out["temp"] = int(m.group(1)) if m else None
-    argv = [HLO_RUN, "--platform=cpu", os.path.join(directory, "before.hlo"),
+    # --cache=false: "compile+run" times a compile, not a cache hit.
+    argv = [HLO_RUN, "--platform=cpu", "--cache=false",
+            os.path.join(directory, "before.hlo"),
             "--input=" + ",".join(inputs)]
     rc, err, wall, _ = run_child(argv + ["--iterations=1"], timeout)
     if rc != 0:

@@ -15,6 +15,8 @@ ln -s "$(realpath "$3")" "$bin_dir/FileCheck"
 ln -s "$(realpath "$4")" "$bin_dir/not"
 ln -s "$(realpath "$5")" "$bin_dir/hlo-run"
 export PATH="$bin_dir:$PATH"
+# hlo-run's compile cache stays inside the test (RUN lines may override).
+export XLITE_CACHE_DIR="$tmp_dir/compile-cache"
 test_path=$(realpath "$test_file")
 
 runs=$(sed -n 's|^[[:space:]]*//[[:space:]]*RUN:[[:space:]]\?||p' "$test_file")
