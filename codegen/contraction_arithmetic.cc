@@ -47,12 +47,9 @@ llvm::Value* EmitMultiplyAccumulate(llvm::IRBuilderBase& b, PrimitiveType type,
   return b.CreateAdd(acc, b.CreateMul(x, y));
 }
 
-absl::StatusOr<llvm::Value*> EmitRoundAccumulated(llvm::IRBuilderBase& b,
-                                                  PrimitiveType acc,
-                                                  PrimitiveType lhs,
-                                                  PrimitiveType rhs,
-                                                  PrimitiveType result,
-                                                  llvm::Value* value) {
+absl::StatusOr<llvm::Value*> EmitRoundAccumulated(
+    llvm::IRBuilderBase& b, PrimitiveType acc, PrimitiveType lhs,
+    PrimitiveType rhs, PrimitiveType result, llvm::Value* value) {
   if (acc == result) return value;
   if (IsFloatingPoint(result) && BitWidth(result) <= 8 &&
       result != PrimitiveType::kF8E8M0FNU && BitWidth(lhs) <= 16 &&

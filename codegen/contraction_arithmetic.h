@@ -24,12 +24,9 @@ llvm::Value* EmitMultiplyAccumulate(llvm::IRBuilderBase& b, PrimitiveType type,
                                     llvm::Value* y);
 
 /// The accumulated `value` (of type `acc`) rounded to `result`.
-absl::StatusOr<llvm::Value*> EmitRoundAccumulated(llvm::IRBuilderBase& b,
-                                                  PrimitiveType acc,
-                                                  PrimitiveType lhs,
-                                                  PrimitiveType rhs,
-                                                  PrimitiveType result,
-                                                  llvm::Value* value);
+absl::StatusOr<llvm::Value*> EmitRoundAccumulated(
+    llvm::IRBuilderBase& b, PrimitiveType acc, PrimitiveType lhs,
+    PrimitiveType rhs, PrimitiveType result, llvm::Value* value);
 
 }  // namespace xlite::codegen
 

@@ -25,9 +25,8 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
 }
 
 // The dimensions of a rank-`rank` operand that are none of `skip`.
-std::vector<int64_t> Others(int64_t rank,
-                            std::initializer_list<const std::vector<int64_t>*>
-                                skip) {
+std::vector<int64_t> Others(
+    int64_t rank, std::initializer_list<const std::vector<int64_t>*> skip) {
   std::vector<int64_t> out;
   for (int64_t d = 0; d < rank; ++d) {
     bool skipped = false;
@@ -57,9 +56,9 @@ absl::StatusOr<Generator> ElementalEmitter::RaggedDot(
   const std::vector<int64_t> lfree =
       Others(lhs->shape().rank(),
              {&d.lhs_batch_dimensions, &d.lhs_contracting_dimensions});
-  const std::vector<int64_t> rfree =
-      Others(rhs->shape().rank(), {&d.rhs_batch_dimensions,
-                                   &d.rhs_contracting_dimensions, &group_dims});
+  const std::vector<int64_t> rfree = Others(
+      rhs->shape().rank(),
+      {&d.rhs_batch_dimensions, &d.rhs_contracting_dimensions, &group_dims});
   // Where the ragged dimension's index sits in the output.
   int64_t ragged_out = 0;
   if (Contains(d.lhs_batch_dimensions, ragged)) {
@@ -67,8 +66,9 @@ absl::StatusOr<Generator> ElementalEmitter::RaggedDot(
                            d.lhs_batch_dimensions.end(), ragged) -
                  d.lhs_batch_dimensions.begin();
   } else {
-    ragged_out = d.lhs_batch_dimensions.size() +
-                 (std::find(lfree.begin(), lfree.end(), ragged) - lfree.begin());
+    ragged_out =
+        d.lhs_batch_dimensions.size() +
+        (std::find(lfree.begin(), lfree.end(), ragged) - lfree.begin());
   }
   const int64_t groups = sizes->shape().ElementCount();
   const int64_t slices =
@@ -77,7 +77,8 @@ absl::StatusOr<Generator> ElementalEmitter::RaggedDot(
     const PrimitiveType lt = lhs->shape().element_type();
     const PrimitiveType rt = rhs->shape().element_type();
     const PrimitiveType out_type = hlo->shape().element_type();
-    const PrimitiveType acc_type = ContractionAccumulationType(lt, rt, out_type);
+    const PrimitiveType acc_type =
+        ContractionAccumulationType(lt, rt, out_type);
     llvm::Type* i64 = b_.getInt64Ty();
     // The row's group: the first whose cumulative end passes the row.
     llvm::Value* row = index[ragged_out];
@@ -108,15 +109,14 @@ absl::StatusOr<Generator> ElementalEmitter::RaggedDot(
           llvm::Value* unset =
               b_.CreateICmpSLT(b_.CreateLoad(i64, group), b_.getInt64(0));
           llvm::Value* here = b_.CreateAnd(unset, b_.CreateICmpSLT(row, next));
-          b_.CreateStore(
-              b_.CreateSelect(here, g, b_.CreateLoad(i64, group)), group);
+          b_.CreateStore(b_.CreateSelect(here, g, b_.CreateLoad(i64, group)),
+                         group);
           return absl::OkStatus();
         });
     if (!found.ok()) return found;
     llvm::Value* g = b_.CreateLoad(i64, group);
-    llvm::Value* valid =
-        b_.CreateAnd(b_.CreateICmpSGE(g, b_.getInt64(0)),
-                     b_.CreateICmpSLT(g, b_.getInt64(slices)));
+    llvm::Value* valid = b_.CreateAnd(b_.CreateICmpSGE(g, b_.getInt64(0)),
+                                      b_.CreateICmpSLT(g, b_.getInt64(slices)));
     llvm::Type* acc_llvm = ValueType(acc_type, b_.getContext());
     llvm::AllocaInst* acc = EntryAlloca(b_, acc_llvm);
     b_.CreateStore(llvm::Constant::getNullValue(acc_llvm), acc);

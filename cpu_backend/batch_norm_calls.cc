@@ -18,9 +18,9 @@ absl::Status EmitBatchNormCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const int64_t results = op == HloOpcode::kBatchNormInference ? 1 : 3;
   const bool shaped =
       x.IsArray() && f >= 0 && f < x.rank() &&
-      (results == 1 ? hlo->shape().IsArray()
-                    : hlo->shape().IsTuple() &&
-                          hlo->shape().tuple_shapes_size() == 3);
+      (results == 1
+           ? hlo->shape().IsArray()
+           : hlo->shape().IsTuple() && hlo->shape().tuple_shapes_size() == 3);
   bool real = shaped;
   for (const HloInstruction* operand : hlo->operands()) {
     real &= operand->shape().IsArray() &&
@@ -51,11 +51,10 @@ absl::Status EmitBatchNormCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   args.push_back(b.getInt64(DimensionProduct(x, f + 1, x.rank())));
   args.push_back(llvm::ConstantFP::get(
       b.getDoubleTy(), static_cast<double>(hlo->attrs().epsilon)));
-  const char* name = op == HloOpcode::kBatchNormTraining
-                         ? "xlite_cpu_batch_norm_training"
-                     : op == HloOpcode::kBatchNormInference
-                         ? "xlite_cpu_batch_norm_inference"
-                         : "xlite_cpu_batch_norm_grad";
+  const char* name =
+      op == HloOpcode::kBatchNormTraining    ? "xlite_cpu_batch_norm_training"
+      : op == HloOpcode::kBatchNormInference ? "xlite_cpu_batch_norm_inference"
+                                             : "xlite_cpu_batch_norm_grad";
   arrays.Call(name, args);
   return arrays.Finish();
 }

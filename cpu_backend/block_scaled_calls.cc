@@ -132,8 +132,7 @@ llvm::Value* Swizzled(llvm::IRBuilderBase& b, llvm::Value* row,
 
 // The dequantized element of `side` at data index `at`, as a double.
 absl::StatusOr<llvm::Value*> Dequantized(llvm::IRBuilderBase& b,
-                                         const Side& side,
-                                         const IrArray& data,
+                                         const Side& side, const IrArray& data,
                                          const IrArray* scale, const Index& at,
                                          PrimitiveType type) {
   absl::StatusOr<llvm::Value*> v = ReadF64(b, data, at);
@@ -146,19 +145,18 @@ absl::StatusOr<llvm::Value*> Dequantized(llvm::IRBuilderBase& b,
   // The batch: the leading dimensions, row-major.
   llvm::Value* batch = b.getInt64(0);
   for (int64_t d = 0; d + 2 < rank; ++d) {
-    batch = b.CreateAdd(b.CreateMul(batch, b.getInt64(ds.dimensions(d))),
-                        at[d]);
+    batch =
+        b.CreateAdd(b.CreateMul(batch, b.getInt64(ds.dimensions(d))), at[d]);
   }
   const int64_t scale_rows = ss.dimensions(rank - 2);
   const int64_t scale_k = Last(ss);
   llvm::Value* row = at[rank - 2];
   llvm::Value* col = b.CreateUDiv(at[rank - 1], b.getInt64(side.block));
-  llvm::Value* within = side.swizzled
-                            ? Swizzled(b, row, col, scale_k)
-                            : b.CreateAdd(b.CreateMul(row, b.getInt64(scale_k)),
-                                          col);
-  llvm::Value* s = b.CreateAdd(
-      b.CreateMul(batch, b.getInt64(scale_rows * scale_k)), within);
+  llvm::Value* within =
+      side.swizzled ? Swizzled(b, row, col, scale_k)
+                    : b.CreateAdd(b.CreateMul(row, b.getInt64(scale_k)), col);
+  llvm::Value* s =
+      b.CreateAdd(b.CreateMul(batch, b.getInt64(scale_rows * scale_k)), within);
   absl::StatusOr<llvm::Value*> f =
       ReadF64(b, *scale, codegen::DelinearizeRowMajor(b, s, ss));
   if (!f.ok()) return f.status();
@@ -193,11 +191,11 @@ absl::Status EmitDequantizeInto(EmitterContext& ctx, llvm::IRBuilderBase& b,
   }
   const Shape& ds = side.data->shape();
   return codegen::EmitLoopNest(b, ds, [&](const Index& at) -> absl::Status {
-    absl::StatusOr<llvm::Value*> v = Dequantized(
-        b, side, *data, scale ? &*scale : nullptr, at, type);
+    absl::StatusOr<llvm::Value*> v =
+        Dequantized(b, side, *data, scale ? &*scale : nullptr, at, type);
     if (!v.ok()) return v.status();
-    b.CreateStore(*v, b.CreateInBoundsGEP(b.getDoubleTy(), to,
-                                          Linear(b, at, ds)));
+    b.CreateStore(*v,
+                  b.CreateInBoundsGEP(b.getDoubleTy(), to, Linear(b, at, ds)));
     return absl::OkStatus();
   });
 }
@@ -277,10 +275,10 @@ absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   }
   LibraryCallArrays arrays(ctx, b);
   // XLA's CPU backend accumulates everything but f64 in f32.
-  arrays.Call("xlite_cpu_block_scaled_dot",
-              {lhs, rhs, sums, b.getInt64(batch), b.getInt64(m),
-               b.getInt64(cols), b.getInt64(k),
-               b.getInt32(type != PrimitiveType::kF64)});
+  arrays.Call(
+      "xlite_cpu_block_scaled_dot",
+      {lhs, rhs, sums, b.getInt64(batch), b.getInt64(m), b.getInt64(cols),
+       b.getInt64(k), b.getInt32(type != PrimitiveType::kF64)});
   llvm::Value* global = nullptr;
   if (n == 5) {
     absl::StatusOr<IrArray> g = ctx.ArrayFor(b, hlo->operand(4));
@@ -289,11 +287,11 @@ absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
     if (!v.ok()) return v.status();
     global = *v;
   }
-  absl::StatusOr<IrArray> result = ctx.ArrayFor(b, hlo, cudnn ? ShapeIndex{0}
-                                                              : ShapeIndex{});
+  absl::StatusOr<IrArray> result =
+      ctx.ArrayFor(b, hlo, cudnn ? ShapeIndex{0} : ShapeIndex{});
   if (!result.ok()) return result.status();
-  absl::Status s = codegen::EmitLoopNest(
-      b, out, [&](const Index& at) -> absl::Status {
+  absl::Status s =
+      codegen::EmitLoopNest(b, out, [&](const Index& at) -> absl::Status {
         absl::StatusOr<llvm::Value*> v = b.CreateLoad(
             b.getDoubleTy(),
             b.CreateInBoundsGEP(b.getDoubleTy(), sums, Linear(b, at, out)));
@@ -305,7 +303,8 @@ absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
           if (!v.ok()) return v.status();
           v = b.CreateFMul(*v, global);
         }
-        absl::StatusOr<llvm::Value*> r = codegen::EmitConvert(b, kF64, type, *v);
+        absl::StatusOr<llvm::Value*> r =
+            codegen::EmitConvert(b, kF64, type, *v);
         if (!r.ok()) return r.status();
         result->EmitWrite(b, at, *r);
         return absl::OkStatus();
@@ -315,8 +314,8 @@ absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
     // The workspace: zeros, as the evaluator returns it.
     absl::StatusOr<IrArray> workspace = ctx.ArrayFor(b, hlo, {1});
     if (!workspace.ok()) return workspace.status();
-    llvm::Value* zero = llvm::Constant::getNullValue(codegen::ValueType(
-        workspace->shape().element_type(), ctx.context()));
+    llvm::Value* zero = llvm::Constant::getNullValue(
+        codegen::ValueType(workspace->shape().element_type(), ctx.context()));
     s = codegen::EmitLoopNest(b, workspace->shape(), [&](const Index& at) {
       workspace->EmitWrite(b, at, zero);
       return absl::OkStatus();
@@ -356,7 +355,8 @@ absl::Status EmitDequantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
         absl::StatusOr<llvm::Value*> v =
             Dequantized(b, side, *data, &*scale, at, type);
         if (!v.ok()) return v.status();
-        absl::StatusOr<llvm::Value*> r = codegen::EmitConvert(b, kF64, type, *v);
+        absl::StatusOr<llvm::Value*> r =
+            codegen::EmitConvert(b, kF64, type, *v);
         if (!r.ok()) return r.status();
         out->EmitWrite(b, at, *r);
         return absl::OkStatus();
@@ -425,8 +425,8 @@ absl::Status EmitQuantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   for (const IrArray* a : {&*data, &*scale}) {
     if (absl::Status s = zeros(*a); !s.ok()) return s;
   }
-  llvm::Value* overflow = llvm::ConstantFP::get(b.getDoubleTy(),
-                                                OverflowPower(dt));
+  llvm::Value* overflow =
+      llvm::ConstantFP::get(b.getDoubleTy(), OverflowPower(dt));
   llvm::AllocaInst* absmax = codegen::EntryAlloca(b, b.getDoubleTy());
   auto at = [&](const Shape& shape, llvm::Value* linear) {
     return codegen::DelinearizeRowMajor(b, linear, shape);
@@ -449,8 +449,8 @@ absl::Status EmitQuantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
                     absl::StatusOr<llvm::Value*> v =
                         ReadF64(b, *in, at(xs, b.CreateAdd(row, c)));
                     if (!v.ok()) return v.status();
-                    llvm::Value* a = b.CreateUnaryIntrinsic(
-                        llvm::Intrinsic::fabs, *v);
+                    llvm::Value* a =
+                        b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, *v);
                     llvm::Value* m = b.CreateLoad(b.getDoubleTy(), absmax);
                     // std::max(m, a): NaNs never replace m.
                     b.CreateStore(b.CreateSelect(b.CreateFCmpOLT(m, a), a, m),
@@ -458,13 +458,13 @@ absl::Status EmitQuantizeCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
                     return absl::OkStatus();
                   });
               if (!s.ok()) return s;
-              llvm::Value* q = b.CreateFDiv(
-                  b.CreateLoad(b.getDoubleTy(), absmax), overflow);
+              llvm::Value* q =
+                  b.CreateFDiv(b.CreateLoad(b.getDoubleTy(), absmax), overflow);
               absl::StatusOr<llvm::Value*> stored_bits =
                   codegen::EmitConvert(b, kF64, st, q);
               if (!stored_bits.ok()) return stored_bits.status();
-              llvm::Value* s_at = b.CreateAdd(
-                  b.CreateMul(r, b.getInt64(blocks)), blk);
+              llvm::Value* s_at =
+                  b.CreateAdd(b.CreateMul(r, b.getInt64(blocks)), blk);
               scale->EmitWrite(b, at(ss, s_at), *stored_bits);
               absl::StatusOr<llvm::Value*> stored =
                   codegen::EmitConvert(b, st, kF64, *stored_bits);

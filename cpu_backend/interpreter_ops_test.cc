@@ -45,8 +45,8 @@ void Leaves(const Literal& l, std::vector<const Literal*>* out) {
                               : want.GetBits(i) == got.GetBits(i);
     if (!same) {
       return ::testing::AssertionFailure()
-             << "element " << i << " is " << got.ElementToString(i)
-             << ", want " << want.ElementToString(i);
+             << "element " << i << " is " << got.ElementToString(i) << ", want "
+             << want.ElementToString(i);
     }
   }
   return ::testing::AssertionSuccess();

@@ -5,6 +5,8 @@
 // context. The engine lives in the entry function's frame, seeded once per
 // run with the run context's seed plus the device number.
 
+#include "cpu_backend/rng_emitter.h"
+
 #include <cstddef>
 
 #include "absl/strings/str_cat.h"
@@ -13,7 +15,6 @@
 #include "codegen/scalar_ops.h"
 #include "cpu_backend/library_calls.h"
 #include "cpu_backend/module_emitter.h"
-#include "cpu_backend/rng_emitter.h"
 #include "cpu_backend/runtime_lib/runtime_lib.h"
 #include "hlo/ir/opcode.h"
 
@@ -58,8 +59,8 @@ void EmitRngEngineSetup(EmitterContext& ctx, llvm::IRBuilderBase& b) {
   llvm::Function* f = b.GetInsertBlock()->getParent();
   llvm::IRBuilder<> entry(&f->getEntryBlock(),
                           f->getEntryBlock().getFirstInsertionPt());
-  llvm::AllocaInst* engine = entry.CreateAlloca(
-      llvm::ArrayType::get(b.getInt8Ty(), kRngEngineBytes));
+  llvm::AllocaInst* engine =
+      entry.CreateAlloca(llvm::ArrayType::get(b.getInt8Ty(), kRngEngineBytes));
   engine->setAlignment(llvm::Align(16));
   const int64_t partitions = ctx.module().config().num_partitions;
   llvm::Type* i64 = b.getInt64Ty();
@@ -69,8 +70,8 @@ void EmitRngEngineSetup(EmitterContext& ctx, llvm::IRBuilderBase& b) {
       b.CreateLoad(i64, Field(b, offsetof(RunContext, partition_id))));
   llvm::Value* seed = b.CreateAdd(
       b.CreateLoad(i64, Field(b, offsetof(RunContext, rng_seed))), device);
-  auto* type = llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i64},
-                                       false);
+  auto* type =
+      llvm::FunctionType::get(b.getVoidTy(), {b.getPtrTy(), i64}, false);
   b.CreateCall(ctx.Runtime("xlite_cpu_rng_engine_init", type), {engine, seed});
   b.CreateStore(engine, Field(b, offsetof(RunContext, rng_engine)));
 }
@@ -84,8 +85,7 @@ absl::Status EmitRng(EmitterContext& ctx, llvm::IRBuilderBase& b,
     return codegen::Unsupported(
         hlo, "rng of a real or integer array from two scalars");
   }
-  const bool normal =
-      hlo->attrs().distribution == RandomDistribution::kNormal;
+  const bool normal = hlo->attrs().distribution == RandomDistribution::kNormal;
   // The evaluator draws doubles for normal and for real types, int64
   // otherwise, and rounds each to the element type.
   const bool real = normal || IsFloatingPoint(type);

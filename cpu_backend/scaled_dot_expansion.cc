@@ -9,8 +9,7 @@ namespace xlite::cpu {
 absl::StatusOr<bool> ExpandScaledDots(HloModule& module) {
   bool changed = false;
   for (HloComputation* c : module.MakeComputationPostOrder()) {
-    for (HloInstruction* h :
-         InstructionsWithOpcode(c, HloOpcode::kScaledDot)) {
+    for (HloInstruction* h : InstructionsWithOpcode(c, HloOpcode::kScaledDot)) {
       if (absl::Status s = ExpandScaledDot(h); !s.ok()) return s;
       changed = true;
     }

@@ -28,8 +28,7 @@ HloInstruction* Add(HloComputation* c, HloOpcode op, const Shape& shape,
   return AddNew(c, op, shape, operands);
 }
 
-HloInstruction* Element(HloComputation* c, HloInstruction* tuple,
-                        int64_t i) {
+HloInstruction* Element(HloComputation* c, HloInstruction* tuple, int64_t i) {
   HloInstruction* gte = Add(c, HloOpcode::kGetTupleElement,
                             tuple->shape().tuple_shapes(i), {tuple});
   gte->set_index(i);
@@ -104,8 +103,8 @@ HloComputation* BuildBody(HloModule& module, const ScanParts& p) {
     for (HloInstruction* s : starts(input->shape().rank())) {
       operands.push_back(s);
     }
-    HloInstruction* slice = Add(c, HloOpcode::kDynamicSlice,
-                                UnitAt(slab, p.dim), operands);
+    HloInstruction* slice =
+        Add(c, HloOpcode::kDynamicSlice, UnitAt(slab, p.dim), operands);
     std::vector<int64_t> sizes(slice->shape().dimensions().begin(),
                                slice->shape().dimensions().end());
     slice->mutable_attrs().dynamic_slice_sizes = sizes;
@@ -114,28 +113,27 @@ HloComputation* BuildBody(HloModule& module, const ScanParts& p) {
   for (int64_t k = 0; k < p.carries; ++k) {
     args.push_back(Element(c, state, p.carry_slot(k)));
   }
-  HloInstruction* call = Add(c, HloOpcode::kCall, f->root_instruction()->shape(),
-                             args);
+  HloInstruction* call =
+      Add(c, HloOpcode::kCall, f->root_instruction()->shape(), args);
   call->AppendCalledComputation(f);
   for (int64_t k = 0; k < p.carries; ++k) {
-    next[p.carry_slot(k)] = Coerce(c, Element(c, call, p.outputs + k),
-                                   p.state[p.carry_slot(k)]);
+    next[p.carry_slot(k)] =
+        Coerce(c, Element(c, call, p.outputs + k), p.state[p.carry_slot(k)]);
   }
   for (int64_t o = 0; o < p.outputs; ++o) {
     HloInstruction* stacked = Element(c, state, p.output_slot(o));
     HloInstruction* part = Element(c, call, o);
-    HloInstruction* update =
-        AddReshape(c, part, UnitAt(part->shape(), p.dim));
+    HloInstruction* update = AddReshape(c, part, UnitAt(part->shape(), p.dim));
     std::vector<HloInstruction*> operands = {stacked, update};
     for (HloInstruction* s : starts(stacked->shape().rank())) {
       operands.push_back(s);
     }
-    next[p.output_slot(o)] = Add(c, HloOpcode::kDynamicUpdateSlice,
-                                 stacked->shape(), operands);
+    next[p.output_slot(o)] =
+        Add(c, HloOpcode::kDynamicUpdateSlice, stacked->shape(), operands);
   }
   next[0] = Add(c, HloOpcode::kAdd, t->shape(), {t, S64(c, 1)});
-  c->set_root_instruction(Add(c, HloOpcode::kTuple, Shape::Tuple(p.state),
-                              next));
+  c->set_root_instruction(
+      Add(c, HloOpcode::kTuple, Shape::Tuple(p.state), next));
   return c;
 }
 
@@ -186,9 +184,9 @@ absl::Status Convert(HloInstruction* scan) {
   }
   HloComputation* condition = BuildCondition(module, p);
   HloComputation* body = BuildBody(module, p);
-  HloInstruction* loop = Add(c, HloOpcode::kWhile, Shape::Tuple(p.state),
-                             {Add(c, HloOpcode::kTuple, Shape::Tuple(p.state),
-                                  init)});
+  HloInstruction* loop =
+      Add(c, HloOpcode::kWhile, Shape::Tuple(p.state),
+          {Add(c, HloOpcode::kTuple, Shape::Tuple(p.state), init)});
   loop->AppendCalledComputation(body);
   loop->AppendCalledComputation(condition);
   loop->set_location(scan->location());
@@ -200,8 +198,8 @@ absl::Status Convert(HloInstruction* scan) {
     results.push_back(Coerce(c, Element(c, loop, p.carry_slot(k)),
                              scan->shape().tuple_shapes(p.outputs + k)));
   }
-  return ReplaceKeepingShape(
-      scan, Add(c, HloOpcode::kTuple, scan->shape(), results));
+  return ReplaceKeepingShape(scan,
+                             Add(c, HloOpcode::kTuple, scan->shape(), results));
 }
 
 }  // namespace

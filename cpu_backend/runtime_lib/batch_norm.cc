@@ -48,9 +48,9 @@ void Normalize(const double* x, const double* scale, const double* offset,
     for (int64_t c = 0; c < features; ++c) {
       const int64_t base = (o * features + c) * inner;
       for (int64_t j = 0; j < inner; ++j) {
-        out[base + j] = (x[base + j] - mean[c]) /
-                            std::sqrt(var[c] + epsilon) * scale[c] +
-                        offset[c];
+        out[base + j] =
+            (x[base + j] - mean[c]) / std::sqrt(var[c] + epsilon) * scale[c] +
+            offset[c];
       }
     }
   }
@@ -76,8 +76,7 @@ int32_t xlite_cpu_batch_norm_training(const double* x, const double* scale,
 }
 
 int32_t xlite_cpu_batch_norm_inference(const double* x, const double* scale,
-                                       const double* offset,
-                                       const double* mean,
+                                       const double* offset, const double* mean,
                                        const double* variance, double* out,
                                        int64_t outer, int64_t features,
                                        int64_t inner, double epsilon) {
@@ -115,10 +114,9 @@ int32_t xlite_cpu_batch_norm_grad(const double* x, const double* scale,
       const double inv = 1.0 / std::sqrt(variance[c] + epsilon);
       for (int64_t j = 0; j < inner; ++j) {
         const double xc = x[base + j] - mean[c];
-        grad_x[base + j] =
-            scale[c] * inv *
-            (grad_out[base + j] - sum_dy[c] / per_feature -
-             xc * inv * inv * sum_dy_xc[c] / per_feature);
+        grad_x[base + j] = scale[c] * inv *
+                           (grad_out[base + j] - sum_dy[c] / per_feature -
+                            xc * inv * inv * sum_dy_xc[c] / per_feature);
       }
     }
   }

@@ -32,8 +32,8 @@ void xlite_cpu_rng_engine_init(void* engine, uint64_t seed) {
   new (engine) std::mt19937_64(seed);
 }
 
-int32_t xlite_cpu_rng_uniform_f64(void* engine, double a, double b,
-                                  double* out, int64_t n) {
+int32_t xlite_cpu_rng_uniform_f64(void* engine, double a, double b, double* out,
+                                  int64_t n) {
   if (engine == nullptr || n < 0 || (n > 0 && out == nullptr)) {
     return xlite::cpu::kStatusInvalidArgument;
   }
