@@ -1,11 +1,11 @@
 // all-reduce, collective-reduce, reduce-scatter, all-gather, all-to-all,
-// ragged-all-to-all, collective-permute and collective-broadcast: calls into the runtime library's collective functions
-// (runtime_lib/collectives.h), which meet the other devices in the
-// exchange the run context points to. The instruction's shape, layouts and
-// groups travel as a constant plan; a reduction's to_apply is compiled here
-// into a combine function. A failed collective sets the run context's
-// status and returns from the entry function at once, so no loop runs on
-// with garbage.
+// ragged-all-to-all, collective-permute and collective-broadcast: calls into
+// the runtime library's collective functions (runtime_lib/collectives.h), which
+// meet the other devices in the exchange the run context points to. The
+// instruction's shape, layouts and groups travel as a constant plan; a
+// reduction's to_apply is compiled here into a combine function. A failed
+// collective sets the run context's status and returns from the entry function
+// at once, so no loop runs on with garbage.
 
 #include <cstddef>
 #include <memory>

@@ -167,8 +167,8 @@ ENTRY e {
 // The async pairs become the synchronous collectives at their done
 // (async_to_sync.h); on one device they are the one-device copies.
 TEST(CpuCollectives, AsyncStartDonePairs) {
-  const std::string text = absl::StrCat("HloModule m, replica_count=2\n",
-                                        kAdd, R"(
+  const std::string text =
+      absl::StrCat("HloModule m, replica_count=2\n", kAdd, R"(
 ENTRY e {
   p = f32[4] parameter(0)
   q = s32[2,3] parameter(1)

@@ -198,8 +198,9 @@ absl::Status EmitterContext::EmitInstructionCode(
       // ConvertScanToWhile (scan_to_while.h) turned every other scan into a
       // loop.
       return codegen::Unsupported(
-          instruction, "a scan that slices or stacks tuple-shaped values "
-                       "(scans of arrays become while loops)");
+          instruction,
+          "a scan that slices or stacks tuple-shaped values "
+          "(scans of arrays become while loops)");
     case HloOpcode::kRaggedAllToAll:
       // Moves rows even within one device: always the runtime's exchange.
       return EmitCollective(*this, b, instruction);

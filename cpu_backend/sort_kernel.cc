@@ -69,11 +69,12 @@ absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              codegen::MajorToMinor(outs[0].shape())) {
       Shape like = out->shape();
       const auto major = codegen::MajorToMinor(outs[0].shape());
-      like.set_layout(Layout(std::vector<int64_t>(major.rbegin(), major.rend())));
-      llvm::Value* block = b.CreateCall(
-          ctx.Runtime("xlite_cpu_alloc", alloc_type),
-          {b.getInt64(like.ElementCount() *
-                      StorageBytes(like.element_type()))});
+      like.set_layout(
+          Layout(std::vector<int64_t>(major.rbegin(), major.rend())));
+      llvm::Value* block =
+          b.CreateCall(ctx.Runtime("xlite_cpu_alloc", alloc_type),
+                       {b.getInt64(like.ElementCount() *
+                                   StorageBytes(like.element_type()))});
       scratch.push_back(block);
       IrArray sorted(block, like);
       if (absl::Status s = EmitArrayCopy(b, *in, sorted); !s.ok()) return s;

@@ -287,8 +287,7 @@ bool RaggedAllToAll(Meeting& m, Failure& failure) {
   std::memcpy(m.out[0].data(), (*m.all[m.position])[1], m.out[0].size());
   const int64_t rows_in = in.dims.empty() ? 1 : in.dims[0];
   const int64_t rows_out = out.dims.empty() ? 1 : out.dims[0];
-  const int64_t row_bytes =
-      rows_in == 0 ? 0 : in.count() * in.bytes / rows_in;
+  const int64_t row_bytes = rows_in == 0 ? 0 : in.count() * in.bytes / rows_in;
   const int64_t updates =
       plan.operands[2].count() / std::max<int64_t>(m.n(), 1);
   for (int64_t p = 0; p < m.n(); ++p) {

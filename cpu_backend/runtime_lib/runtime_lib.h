@@ -285,8 +285,7 @@ int32_t xlite_cpu_batch_norm_training(const double* x, const double* scale,
 
 /// out = (x - mean) / sqrt(variance + epsilon) * scale + offset.
 int32_t xlite_cpu_batch_norm_inference(const double* x, const double* scale,
-                                       const double* offset,
-                                       const double* mean,
+                                       const double* offset, const double* mean,
                                        const double* variance, double* out,
                                        int64_t outer, int64_t features,
                                        int64_t inner, double epsilon);
@@ -334,8 +333,8 @@ int32_t xlite_cpu_block_scaled_dot(const double* lhs, const double* rhs,
 void xlite_cpu_rng_engine_init(void* engine, uint64_t seed);
 
 /// n draws of uniform_real_distribution<double>(a, b) into `out`.
-int32_t xlite_cpu_rng_uniform_f64(void* engine, double a, double b,
-                                  double* out, int64_t n);
+int32_t xlite_cpu_rng_uniform_f64(void* engine, double a, double b, double* out,
+                                  int64_t n);
 
 /// n draws of normal_distribution<double>(mu, sigma) (a fresh distribution
 /// per call: its cached second value does not carry over).
