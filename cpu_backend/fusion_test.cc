@@ -32,16 +32,6 @@ int Count(const HloComputation* c, HloOpcode opcode) {
   return n;
 }
 
-::testing::AssertionResult AllNear(const Literal& want, const Literal& got) {
-  if (!want.shape().IsTuple()) return rtlib_test::Near(want, got);
-  for (size_t i = 0; i < want.tuple_elements().size(); ++i) {
-    ::testing::AssertionResult r =
-        AllNear(want.tuple_elements()[i], got.tuple_elements()[i]);
-    if (!r) return r << " (leaf " << i << ")";
-  }
-  return ::testing::AssertionSuccess();
-}
-
 void ExpectSameAsEvaluator(const std::string& text) {
   SCOPED_TRACE(text);
   absl::StatusOr<std::unique_ptr<HloModule>> reference = ParseHloModule(text);
@@ -61,7 +51,7 @@ void ExpectSameAsEvaluator(const std::string& text) {
   ASSERT_TRUE(exe.ok()) << exe.status();
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   ASSERT_TRUE(got.ok()) << got.status();
-  EXPECT_TRUE(AllNear(*want, *got));
+  EXPECT_TRUE(rtlib_test::Near(*want, *got));
 }
 
 constexpr char kAdd[] =

@@ -174,14 +174,15 @@ absl::StatusOr<BufferAssignment> BufferAssignmentBuilder::Build() {
   return std::move(result_);
 }
 
-// A scheduled module's own order is one candidate; the list scheduler's is
-// the other, and the smaller arena wins (the module's order on a tie).
+// The module's own order (a scheduled module's schedule, or the order its
+// instructions are listed in, definitions first) is one candidate; the
+// list scheduler's is the other, and the smaller arena wins (the module's
+// order on a tie).
 absl::StatusOr<BufferAssignment> BufferAssignment::Build(
     const HloModule& module, const BufferAssignmentOptions& options) {
   absl::StatusOr<BufferAssignment> listed =
       BufferAssignmentBuilder(module, options, /*keep_module_order=*/false)
           .Build();
-  if (!module.config().is_scheduled) return listed;
   absl::StatusOr<BufferAssignment> kept =
       BufferAssignmentBuilder(module, options, /*keep_module_order=*/true)
           .Build();

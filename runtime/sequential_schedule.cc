@@ -154,7 +154,7 @@ bool IsValidSchedule(const HloComputation& computation,
 std::vector<const HloInstruction*> ScheduleComputation(
     const HloComputation& computation, const AliasAnalysis& analysis,
     bool keep_module_order) {
-  if (keep_module_order && analysis.module().config().is_scheduled) {
+  if (keep_module_order) {
     std::vector<HloInstruction*> listed = computation.instructions();
     std::vector<const HloInstruction*> order(listed.begin(), listed.end());
     if (IsValidSchedule(computation, order)) return order;

@@ -78,6 +78,14 @@ Literal FromBytes(const Shape& shape, const void* data) {
            << "shape " << got.shape().ToString(false) << ", want "
            << want.shape().ToString(false);
   }
+  if (want.shape().IsTuple()) {
+    for (size_t i = 0; i < want.tuple_elements().size(); ++i) {
+      ::testing::AssertionResult leaf =
+          Near(want.tuple_elements()[i], got.tuple_elements()[i]);
+      if (!leaf) return leaf << " (leaf " << i << ")";
+    }
+    return ::testing::AssertionSuccess();
+  }
   const PrimitiveType type = want.shape().element_type();
   const bool inexact = IsFloatingPoint(type) || IsComplex(type);
   const auto [atol, rtol] = Tolerance(type);

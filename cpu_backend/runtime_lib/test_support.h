@@ -36,7 +36,8 @@ absl::StatusOr<Literal> EvaluateHlo(const std::string& hlo,
 Literal FromBytes(const Shape& shape, const void* data);
 
 /// Every element of `got` equals `want`'s: bits for integers and pred,
-/// within Tolerance for floats and complex (NaN matching NaN).
+/// within Tolerance for floats and complex (NaN matching NaN); tuples leaf
+/// by leaf.
 ::testing::AssertionResult Near(const Literal& want, const Literal& got);
 
 /// The bytes of `batch` rows x cols matrices of `bytes_per_element`, each
