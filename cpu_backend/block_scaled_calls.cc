@@ -91,12 +91,12 @@ absl::Status CheckScale(const HloInstruction* hlo, const Side& side) {
     return codegen::Unsupported(hlo, "block-scaled data needs rank >= 2");
   }
   if (side.scale == nullptr) return absl::OkStatus();
-  const Shape& ss = side.scale->shape();
-  const int64_t k = Last(ds);
-  const int64_t blocks = (k + side.block - 1) / side.block;
   if (side.block <= 0) {
     return codegen::Unsupported(hlo, "block size must be positive");
   }
+  const Shape& ss = side.scale->shape();
+  const int64_t k = Last(ds);
+  const int64_t blocks = (k + side.block - 1) / side.block;
   // Batches index the scale's leading dimensions row-major, as the data's.
   const bool fits =
       ss.rank() == ds.rank() && Last(ss) >= blocks &&
@@ -264,6 +264,15 @@ absl::Status EmitBlockScaledDotCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const int64_t m = ls.dimensions(ls.rank() - 2);
   const int64_t cols = rs.dimensions(rs.rank() - 2);
   const int64_t k = Last(ls);
+  std::vector<int64_t> want = {m, cols};
+  if (ls.rank() == 3) want.insert(want.begin(), batch);
+  if (std::vector<int64_t>(out.dimensions().begin(), out.dimensions().end()) !=
+          want ||
+      (ls.rank() == 3 && rs.dimensions(0) != batch)) {
+    return codegen::Unsupported(
+        hlo,
+        "the result of a [B?,M,K] x [B?,N,K] block-scaled dot is [B?,M,N]");
+  }
   llvm::Value* lhs = Alloc(ctx, b, batch * m * k * 8);
   llvm::Value* rhs = Alloc(ctx, b, batch * cols * k * 8);
   llvm::Value* sums = Alloc(ctx, b, batch * m * cols * 8);
