@@ -73,7 +73,8 @@ struct Allocation {
 struct BufferAssignmentOptions {
   /// Offsets in the arena are multiples of this (64 on the CPU, 256 on the
   /// GPU) — of less for buffers smaller than it: their size rounded up to
-  /// a power of two. Every allocation's base is assumed aligned as much.
+  /// a power of two, at most 16. Every allocation's base is assumed
+  /// aligned as much.
   int64_t alignment = 64;
 };
 

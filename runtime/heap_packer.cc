@@ -12,11 +12,13 @@ int64_t RoundUp(int64_t value, int64_t alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
-// Small buffers need only their natural alignment: their size rounded up
-// to a power of two, at most `alignment`.
+// A buffer smaller than `alignment` gains nothing from it (it is loaded
+// whole or element by element): its size rounded up to a power of two, at
+// most 16 (the widest scalar, a complex128), is enough.
 int64_t AlignmentFor(int64_t size, int64_t alignment) {
+  if (size >= alignment) return alignment;
   int64_t natural = 1;
-  while (natural < size && natural < alignment) natural *= 2;
+  while (natural < size && natural < 16) natural *= 2;
   return std::min(natural, alignment);
 }
 

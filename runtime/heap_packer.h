@@ -33,8 +33,9 @@ struct PackResult {
 /// top of them. Two orders are tried, largest first (spatial) and earliest
 /// first (temporal), and the smaller arena is kept. Offsets are multiples
 /// of `alignment` (> 0), or, for a buffer smaller than that, of its size
-/// rounded up to a power of two (a scalar needs no more); zero-sized
-/// buffers get offset 0 and take no space. The arena size is not rounded.
+/// rounded up to a power of two, at most 16 (a scalar needs no more);
+/// zero-sized buffers get offset 0 and take no space. The arena size is
+/// not rounded.
 /// O(n^2) in the number of requests.
 PackResult PackBuffers(absl::Span<const PackRequest> requests,
                        int64_t alignment);

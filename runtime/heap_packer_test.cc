@@ -10,10 +10,11 @@ namespace xlite::runtime {
 namespace {
 
 // A buffer's alignment: `alignment`, or less for a smaller buffer (its
-// size rounded up to a power of two).
+// size rounded up to a power of two, at most 16).
 int64_t AlignmentOf(int64_t size, int64_t alignment) {
+  if (size >= alignment) return alignment;
   int64_t natural = 1;
-  while (natural < size) natural *= 2;
+  while (natural < size && natural < 16) natural *= 2;
   return std::min(natural, alignment);
 }
 
@@ -68,13 +69,18 @@ TEST(HeapPacker, OffsetsAreAligned) {
   EXPECT_EQ(p.arena_size, 128 + 70);
 }
 
-// Scalars and other small buffers are aligned to their own size only, as
-// loads of them need, so a handful of them takes a handful of bytes.
+// Scalars and other small buffers are aligned to their own size only (at
+// most 16), as loads of them need, so a handful of them takes a handful of
+// bytes.
 TEST(HeapPacker, SmallBuffersTakeTheirNaturalAlignment) {
   std::vector<PackRequest> r = {{4, 0, 1}, {4, 0, 1}, {1, 0, 1}, {8, 0, 1}};
   PackResult p = PackBuffers(r, 64);
   ExpectValid(r, p, 64);
   EXPECT_EQ(p.arena_size, 17);
+  std::vector<PackRequest> q = {{40, 0, 1}, {40, 0, 1}};
+  PackResult pq = PackBuffers(q, 64);
+  ExpectValid(q, pq, 64);
+  EXPECT_EQ(pq.arena_size, 88);  // the second at 48, not 64
 }
 
 TEST(HeapPacker, ZeroSizedBuffersTakeNoSpace) {
