@@ -10,6 +10,11 @@
 // Prints one line per failing seed and the counts per outcome; with
 // --dump_dir writes each failing module as seed_N.hlo (run it again with
 // hlo-run FILE --reference_platform=interpreter).
+//
+//   bazel run //tests/fuzz:cpu_differential -- --reduce=/tmp/cpu-diff/seed_N.hlo
+//
+// shrinks a failing module while it fails the same way (module_reducer.h)
+// and prints the result.
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -17,6 +22,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <string>
@@ -25,6 +31,8 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "tests/fuzz/differential.h"
+#include "tests/fuzz/module_reducer.h"
+#include "tests/testing/paths.h"
 
 ABSL_FLAG(int64_t, first_seed, 0, "first seed");
 ABSL_FLAG(int64_t, seeds, 1000, "how many seeds");
@@ -34,6 +42,8 @@ ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
 ABSL_FLAG(bool, refusals, false, "print the refusals' reasons too");
+ABSL_FLAG(std::string, reduce, "",
+          "shrink this failing module instead (prints the smaller module)");
 
 namespace xlite::fuzz {
 namespace {
@@ -50,21 +60,16 @@ struct Report {
   std::string message;
 };
 
-Report RunSeed(uint64_t seed) {
-  SeededChoices choices(seed);
-  DifferentialResult r = RunDifferential(choices, Options());
-  return {OutcomeName(r.outcome), r.message};
-}
-
-// RunSeed in a child; its report comes back through a pipe.
-Report RunSeedInChild(uint64_t seed) {
+// Runs `run` in a child (when --fork); its report comes back through a
+// pipe, a crash or a timeout as such.
+Report InChild(const std::function<Report()>& run) {
   int fds[2];
-  if (pipe(fds) != 0) return RunSeed(seed);
+  if (!absl::GetFlag(FLAGS_fork) || pipe(fds) != 0) return run();
   const pid_t pid = fork();
   if (pid == 0) {
     close(fds[0]);
     alarm(absl::GetFlag(FLAGS_timeout_s));
-    const Report r = RunSeed(seed);
+    const Report r = run();
     const std::string out = absl::StrCat(r.outcome, "\n", r.message);
     for (size_t at = 0; at < out.size();) {
       const ssize_t n = write(fds[1], out.data() + at, out.size() - at);
@@ -92,6 +97,42 @@ Report RunSeedInChild(uint64_t seed) {
   return {text.substr(0, nl), text.substr(nl + 1)};
 }
 
+Report RunSeed(uint64_t seed) {
+  return InChild([seed] {
+    SeededChoices choices(seed);
+    DifferentialResult r = RunDifferential(choices, Options());
+    return Report{OutcomeName(r.outcome), r.message};
+  });
+}
+
+Report RunText(const std::string& text) {
+  return InChild([&text] {
+    DifferentialResult r = RunDifferential(text, Options());
+    return Report{OutcomeName(r.outcome), r.message};
+  });
+}
+
+int Reduce(const std::string& path) {
+  std::optional<std::string> text = testing::ReadFile(path);
+  if (!text.has_value()) {
+    std::cerr << path << ": error: cannot read\n";
+    return 2;
+  }
+  if (getenv("XLITE_REDUCER_DEBUG")) std::cerr << RemoveDeadCode(*text);
+  const Report first = RunText(*text);
+  std::cerr << "outcome: " << first.outcome << ": " << first.message << "\n";
+  if (first.outcome == "match" || first.outcome == "refused") return 1;
+  const std::string reduced =
+      ReduceModule(*text, [&](const std::string& candidate) {
+        return RunText(candidate).outcome == first.outcome;
+      });
+  const Report last = RunText(reduced);
+  std::cout << "// " << last.outcome << ": "
+            << last.message.substr(0, last.message.find('\n')) << "\n"
+            << reduced;
+  return 0;
+}
+
 int Main() {
   const int64_t first = absl::GetFlag(FLAGS_first_seed);
   const int64_t count = absl::GetFlag(FLAGS_seeds);
@@ -100,8 +141,7 @@ int Main() {
   std::map<std::string, int64_t> refusals;
   int64_t failures = 0;
   for (int64_t seed = first; seed < first + count; ++seed) {
-    const Report r = absl::GetFlag(FLAGS_fork) ? RunSeedInChild(seed)
-                                               : RunSeed(seed);
+    const Report r = RunSeed(seed);
     ++counts[r.outcome];
     if (r.outcome == "refused") {
       // "...: why" after the located part, to count refusals by reason.
@@ -143,5 +183,7 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  const std::string reduce = absl::GetFlag(FLAGS_reduce);
+  if (!reduce.empty()) return xlite::fuzz::Reduce(reduce);
   return xlite::fuzz::Main();
 }
