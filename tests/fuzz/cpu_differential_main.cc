@@ -118,7 +118,6 @@ int Reduce(const std::string& path) {
     std::cerr << path << ": error: cannot read\n";
     return 2;
   }
-  if (getenv("XLITE_REDUCER_DEBUG")) std::cerr << RemoveDeadCode(*text);
   const Report first = RunText(*text);
   std::cerr << "outcome: " << first.outcome << ": " << first.message << "\n";
   if (first.outcome == "match" || first.outcome == "refused") return 1;

@@ -126,6 +126,8 @@ bool Valid(const std::string& text) {
   return m.ok() && VerifyModule(**m).ok();
 }
 
+void Renumber(Module& m);
+
 void RemoveDead(Module& m) {
   for (bool changed = true; changed;) {
     changed = false;
@@ -157,7 +159,11 @@ void RemoveDead(Module& m) {
       }
     }
   }
-  // Entry parameters numbered in order of appearance.
+  Renumber(m);
+}
+
+// Entry parameters numbered in order of appearance.
+void Renumber(Module& m) {
   for (Computation& c : m.computations) {
     if (!c.entry) continue;
     int next = 0;
@@ -264,29 +270,34 @@ std::string ReduceModule(
   std::optional<Module> best = Split(text);
   if (!best.has_value()) return text;
   std::string best_text = text;
-  // Each candidate is tried without its dead code first, then as it is
-  // (a failure may need the dead code: a pass that trips over it).
-  auto try_candidate = [&](const Module& candidate) {
-    Module cleaned = candidate;
-    RemoveDead(cleaned);
-    for (const Module* m : {static_cast<const Module*>(&cleaned), &candidate}) {
-      const std::string t = Join(*m);
-      if (t.size() < best_text.size() && Valid(t) && still_fails(t)) {
-        best = *m;
-        best_text = t;
-        return true;
-      }
+  // Candidates are tried without their dead code first, then as they are
+  // (a failure may need dead code: a pass that trips over it).
+  auto try_variant = [&](Module m, bool clean) {
+    if (clean) {
+      RemoveDead(m);
+    } else {
+      Renumber(m);
     }
-    return false;
+    const std::string t = Join(m);
+    if (t.size() >= best_text.size() || !Valid(t) || !still_fails(t)) {
+      return false;
+    }
+    best = std::move(m);
+    best_text = t;
+    return true;
   };
-  if (!try_candidate(*best)) best_text = Join(*best);
+  if (!try_variant(*best, true)) best_text = Join(*best);
   for (bool progress = true; progress;) {
     progress = false;
-    for (const Module& candidate : Candidates(*best)) {
-      if (try_candidate(candidate)) {
-        progress = true;
-        break;
+    const std::vector<Module> candidates = Candidates(*best);
+    for (bool clean : {true, false}) {
+      for (const Module& candidate : candidates) {
+        if (try_variant(candidate, clean)) {
+          progress = true;
+          break;
+        }
       }
+      if (progress) break;
     }
   }
   return best_text;

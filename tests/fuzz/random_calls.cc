@@ -1,8 +1,8 @@
-// Called computations for the random module generator: reducers,
-// comparators and scalar functions, bodies of calls, conditional
-// branches, while loops (bounded trip counts) and fusions, and the
-// instructions that call them; rng-bit-generator, whose tuple result is
-// unpacked like theirs.
+// Called computations for the random module generator: bodies of calls,
+// conditional branches, while loops (bounded trip counts) and fusions,
+// and the instructions that call them; rng-bit-generator, whose tuple
+// result is unpacked like theirs. (Reducers, comparators and scalar
+// functions: random_reducers.cc.)
 
 #include <algorithm>
 
@@ -21,98 +21,7 @@ ArrayShape Scalar(PrimitiveType type) {
   return s;
 }
 
-// A binary combiner for two scalars of `type`.
-std::string CombinerOpcode(ChoiceSource& ch, PrimitiveType type) {
-  if (type == T::kPred) return ch.Pick(std::vector<std::string>{
-      "and", "or", "xor", "maximum", "minimum"});
-  if (IsComplex(type)) {
-    return ch.Pick(std::vector<std::string>{"add", "multiply", "subtract"});
-  }
-  std::vector<std::string> ops = {"add", "add", "multiply", "maximum",
-                                  "minimum", "subtract"};
-  if (IsInteger(type)) {
-    ops.insert(ops.end(), {"and", "or", "xor"});
-  }
-  return ch.Pick(ops);
-}
-
 }  // namespace
-
-std::string Generator::Reducer(const std::vector<PrimitiveType>& types) {
-  Comp r;
-  r.name = absl::StrCat("reducer.", next_computation_++);
-  r.scalar_only = true;
-  r.depth = options_.max_depth;
-  const size_t n = types.size();
-  std::vector<Value> acc, x;
-  for (PrimitiveType t : types) acc.push_back(AddParameter(r, Scalar(t)));
-  for (PrimitiveType t : types) x.push_back(AddParameter(r, Scalar(t)));
-  std::vector<std::string> outs;
-  const int style = ch_.Weighted({6, 2, 2});
-  if (style == 1 && !IsComplex(types[0])) {
-    // Arg-min/max: the first inputs decide which tuple wins.
-    const Value pick = Emit(
-        r, Scalar(T::kPred),
-        absl::StrCat("compare(", acc[0].name, ", ", x[0].name,
-                     "), direction=", ch_.Chance(50) ? "GT" : "LT"));
-    for (size_t i = 0; i < n; ++i) {
-      outs.push_back(Emit(r, Scalar(types[i]),
-                          absl::StrCat("select(", pick.name, ", ",
-                                       acc[i].name, ", ", x[i].name, ")"))
-                         .name);
-    }
-  } else if (style == 2) {
-    // Anything at all: a few random scalar operations.
-    for (int64_t k = ch_.Range(1, 4); k > 0; --k) Step(r);
-    for (size_t i = 0; i < n; ++i) {
-      outs.push_back(Coerce(r, Any(r), types[i], {}).name);
-    }
-  } else {
-    for (size_t i = 0; i < n; ++i) {
-      outs.push_back(Emit(r, Scalar(types[i]),
-                          absl::StrCat(CombinerOpcode(ch_, types[i]), "(",
-                                       acc[i].name, ", ", x[i].name, ")"))
-                         .name);
-    }
-  }
-  std::string root = outs[0];
-  if (n > 1) {
-    std::vector<std::string> shapes;
-    for (PrimitiveType t : types) shapes.push_back(TypeText(t) + "[]");
-    root = EmitRaw(r, absl::StrCat("(", absl::StrJoin(shapes, ", "), ")"),
-                   absl::StrCat("tuple(", absl::StrJoin(outs, ", "), ")"));
-  }
-  return Finish(r, root);
-}
-
-std::string Generator::Comparator(const std::vector<PrimitiveType>& types,
-                                  int key, bool greater) {
-  Comp r;
-  r.name = absl::StrCat("comparator.", next_computation_++);
-  r.scalar_only = true;
-  std::vector<Value> params;
-  for (PrimitiveType t : types) {
-    params.push_back(AddParameter(r, Scalar(t)));
-    params.push_back(AddParameter(r, Scalar(t)));
-  }
-  std::string rhs =
-      absl::StrCat("compare(", params[2 * key].name, ", ",
-                   params[2 * key + 1].name, "), direction=",
-                   greater ? "GT" : "LT");
-  if (IsFloatingPoint(types[key])) absl::StrAppend(&rhs, ", type=TOTALORDER");
-  return Finish(r, Emit(r, Scalar(T::kPred), rhs).name);
-}
-
-std::string Generator::ScalarFunction(const std::vector<PrimitiveType>& params,
-                                      PrimitiveType result) {
-  Comp r;
-  r.name = absl::StrCat("function.", next_computation_++);
-  r.scalar_only = true;
-  r.depth = options_.max_depth;
-  for (PrimitiveType t : params) AddParameter(r, Scalar(t));
-  for (int64_t k = ch_.Range(0, 3); k > 0; --k) Step(r);
-  return Finish(r, Coerce(r, Any(r), result, {}).name);
-}
 
 std::string Generator::Body(const std::vector<ArrayShape>& params, bool tuple,
                             const std::vector<ArrayShape>& results,
@@ -150,7 +59,7 @@ std::string Generator::Body(const std::vector<ArrayShape>& params, bool tuple,
                   : Coerce(b, Any(b), want.type, want.dims);
     // The result's declared shape is the caller's, layout included.
     if (ShapeText(v.shape) != ShapeText(want)) {
-      v = Emit(b, want, absl::StrCat("copy(", v.name, ")"), v.clean);
+      v = Emit(b, want, absl::StrCat("copy(", v.name, ")"), Of(v));
     }
     outs.push_back(v.name);
   }

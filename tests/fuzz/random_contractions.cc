@@ -100,7 +100,11 @@ bool Generator::Dot(Comp& c) {
 
 bool Generator::Convolution(Comp& c) {
   const int64_t spatial = ch_.Chance(10) ? 0 : ch_.Range(1, 2);
-  const PrimitiveType type = RandomType(kFloatClass | kSignedClass);
+  // Finite operands of types with a zero: the interpreter multiplies
+  // padding and dilation holes as zeros (0 * inf = NaN) where XLA:CPU
+  // skips them — a known difference of the evaluator, not tested here.
+  PrimitiveType type = RandomType(kFloatClass | kSignedClass);
+  if (type == T::kF8E8M0FNU) type = T::kF32;
   const int64_t groups = ch_.Chance(20) ? ch_.Range(2, 3) : 1;
   const int64_t batch_groups =
       groups == 1 && ch_.Chance(15) ? ch_.Range(2, 3) : 1;
@@ -163,8 +167,8 @@ bool Generator::Convolution(Comp& c) {
       Product(out_dims) > options_.max_elements) {
     return false;
   }
-  const Value lhs = Get(c, type, lhs_dims);
-  const Value rhs = Get(c, type, rhs_dims);
+  const Value lhs = FiniteValue(c, type, lhs_dims);
+  const Value rhs = FiniteValue(c, type, rhs_dims);
   Use(c, lhs);
   Use(c, rhs);
   std::string text =

@@ -77,7 +77,7 @@ bool Generator::Broadcast(Comp& c) {
   Emit(c, WithLayout(x.shape.type, dims),
        absl::StrCat("broadcast(", x.name, "), dimensions=",
                     ListText(positions)),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -85,7 +85,7 @@ bool Generator::Reshape(Comp& c) {
   const Value x = Any(c);
   Use(c, x);
   Emit(c, WithLayout(x.shape.type, Factorize(ch_, x.shape.elements())),
-       absl::StrCat("reshape(", x.name, ")"), x.clean);
+       absl::StrCat("reshape(", x.name, ")"), Of(x));
   return true;
 }
 
@@ -97,7 +97,7 @@ bool Generator::Transpose(Comp& c) {
   Use(c, x);
   Emit(c, WithLayout(x.shape.type, dims),
        absl::StrCat("transpose(", x.name, "), dimensions=", ListText(perm)),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -119,7 +119,7 @@ bool Generator::Slice(Comp& c) {
   Emit(c, WithLayout(x.shape.type, dims),
        absl::StrCat("slice(", x.name, "), slice={",
                     absl::StrJoin(ranges, ", "), "}"),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -139,7 +139,7 @@ bool Generator::DynamicSlice(Comp& c) {
   Emit(c, WithLayout(x.shape.type, sizes),
        absl::StrCat("dynamic-slice(", absl::StrJoin(operands, ", "),
                     "), dynamic_slice_sizes=", ListText(sizes)),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -161,7 +161,7 @@ bool Generator::DynamicUpdateSlice(Comp& c) {
   Emit(c, WithLayout(x.shape.type, x.shape.dims),
        absl::StrCat("dynamic-update-slice(", absl::StrJoin(operands, ", "),
                     ")"),
-       x.clean && update.clean);
+       Of(x) & Of(update));
   return true;
 }
 
@@ -187,7 +187,7 @@ bool Generator::Pad(Comp& c) {
   Emit(c, WithLayout(x.shape.type, dims),
        absl::StrCat("pad(", x.name, ", ", value.name,
                     "), padding=", absl::StrJoin(config, "x")),
-       x.clean && value.clean);
+       Of(x) & Of(value));
   return true;
 }
 
@@ -197,7 +197,7 @@ bool Generator::Concatenate(Comp& c) {
   const int64_t dim = ch_.Below(x.shape.rank());
   std::vector<std::string> operands = {x.name};
   std::vector<int64_t> dims = x.shape.dims;
-  bool clean = x.clean;
+  Traits traits = Of(x);
   Use(c, x);
   for (int64_t k = ch_.Range(1, 3); k > 0; --k) {
     std::vector<int64_t> part = x.shape.dims;
@@ -206,13 +206,13 @@ bool Generator::Concatenate(Comp& c) {
     Use(c, y);
     operands.push_back(y.name);
     dims[dim] += part[dim];
-    clean &= y.clean;
+    traits = traits & Of(y);
   }
   if (Product(dims) > options_.max_elements) return false;
   Emit(c, WithLayout(x.shape.type, dims),
        absl::StrCat("concatenate(", absl::StrJoin(operands, ", "),
                     "), dimensions={", dim, "}"),
-       clean);
+       traits);
   return true;
 }
 
@@ -222,7 +222,7 @@ bool Generator::Reverse(Comp& c) {
   Emit(c, WithLayout(x.shape.type, x.shape.dims),
        absl::StrCat("reverse(", x.name, "), dimensions=",
                     ListText(Subset(ch_, x.shape.rank()))),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -230,7 +230,7 @@ bool Generator::Copy(Comp& c) {
   const Value x = Any(c);
   Use(c, x);
   Emit(c, WithLayout(x.shape.type, x.shape.dims),
-       absl::StrCat("copy(", x.name, ")"), x.clean);
+       absl::StrCat("copy(", x.name, ")"), Of(x));
   return true;
 }
 
@@ -244,7 +244,7 @@ bool Generator::TupleRoundTrip(Comp& c) {
       absl::StrCat("tuple(", x.name, ", ", y.name, ")"));
   const bool second = ch_.Chance(50);
   GetTupleElement(c, tuple, second ? y.shape : x.shape, second ? 1 : 0,
-                  second ? y.clean : x.clean);
+                  second ? Of(y) : Of(x));
   return true;
 }
 

@@ -140,7 +140,7 @@ bool Generator::Binary(Comp& c) {
   Emit(c, s,
        absl::StrCat(op, "(", swap ? y.name : x.name, ", ",
                     swap ? x.name : y.name, ")"),
-       op == "complex" && x.clean && y.clean);
+       Traits(op == "complex" && x.clean && y.clean));
   return true;
 }
 
@@ -173,7 +173,7 @@ bool Generator::Select(Comp& c) {
   Use(c, pred);
   Emit(c, WithLayout(x.shape.type, x.shape.dims),
        absl::StrCat("select(", pred.name, ", ", x.name, ", ", y.name, ")"),
-       x.clean && y.clean);
+       Of(x) & Of(y));
   return true;
 }
 
@@ -198,8 +198,9 @@ bool Generator::Convert(Comp& c) {
   // XLA converts real to complex but not back.
   const unsigned to = IsComplex(x.shape.type) ? kComplexClass : kAnyClass;
   Use(c, x);
-  Emit(c, WithLayout(RandomType(to), x.shape.dims),
-       absl::StrCat("convert(", x.name, ")"), x.clean);
+  const PrimitiveType target = RandomType(to);
+  Emit(c, WithLayout(target, x.shape.dims),
+       absl::StrCat("convert(", x.name, ")"), ConvertTraits(x, target));
   return true;
 }
 
@@ -274,7 +275,7 @@ bool Generator::Iota(Comp& c) {
       WithLayout(RandomType(kIntClass | kFloatClass), RandomDims(1, 4));
   Emit(c, s,
        absl::StrCat("iota(), iota_dimension=", ch_.Below(s.rank())),
-       /*clean=*/true);
+       IotaTraits(s.type));
   return true;
 }
 

@@ -87,7 +87,7 @@ bool Generator::Gather(Comp& c) {
                     ", start_index_map=", ListText(start_index_map),
                     ", index_vector_dim=", index_vector_dim,
                     ", slice_sizes=", ListText(slice_sizes)),
-       x.clean);
+       Of(x));
   return true;
 }
 
@@ -142,7 +142,10 @@ bool Generator::Scatter(Comp& c) {
   Use(c, indices);
   operands.push_back(indices.name);
   operands.insert(operands.end(), updates.begin(), updates.end());
-  const std::string reducer = Reducer(types);
+  // Updates combine in an order XLA leaves open: only monoids, unless
+  // arbitrary reducers are asked for (their identities are not needed).
+  std::vector<std::string> identities;
+  const std::string reducer = Reducer(types, &identities);
   const std::string attributes = absl::StrCat(
       "), update_window_dims=", ListText(window_dims),
       ", inserted_window_dims=", ListText(inserted),

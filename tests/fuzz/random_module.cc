@@ -85,6 +85,18 @@ bool IsFnuz(PrimitiveType t) {
 
 }  // namespace
 
+Traits IotaTraits(PrimitiveType type) {
+  // f8e8m0fnu has no zero (nor negatives): its iota starts with a NaN.
+  return Traits(true, type != T::kF8E8M0FNU);
+}
+
+Traits ConvertTraits(const Value& from, PrimitiveType to) {
+  // Integers may overflow a float type; small floats stay finite (but
+  // f8e8m0fnu holds neither zero nor negatives).
+  return Traits(from.clean, from.finite && IsFloatingPoint(from.shape.type) &&
+                                to != T::kF8E8M0FNU);
+}
+
 std::string ZeroLiteral(PrimitiveType type) {
   if (type == T::kPred) return "false";
   if (IsComplex(type)) return "(0, 0)";
@@ -203,11 +215,13 @@ std::string Generator::EmitRaw(Comp& c, const std::string& shape_text,
 }
 
 Value Generator::Emit(Comp& c, const ArrayShape& shape, const std::string& rhs,
-                      bool clean) {
+                      Traits traits) {
   Value v;
   v.name = EmitRaw(c, ShapeText(shape), rhs);
   v.shape = shape;
-  v.clean = clean || !InClass(shape.type, kFloatClass | kComplexClass);
+  const bool exact = !InClass(shape.type, kFloatClass | kComplexClass);
+  v.clean = traits.clean || exact;
+  v.finite = traits.finite || exact;
   c.pool.push_back(v);
   c.uses.push_back(0);
   return v;
@@ -215,18 +229,18 @@ Value Generator::Emit(Comp& c, const ArrayShape& shape, const std::string& rhs,
 
 Value Generator::GetTupleElement(Comp& c, const std::string& tuple,
                                  const ArrayShape& shape, int64_t index,
-                                 bool clean) {
+                                 Traits traits) {
   return Emit(c, shape,
               absl::StrCat("get-tuple-element(", tuple, "), index=", index),
-              clean);
+              traits);
 }
 
 std::string Generator::EmitResults(Comp& c,
                                    const std::vector<ArrayShape>& shapes,
                                    bool tuple, const std::string& rhs,
-                                   bool clean) {
+                                   Traits traits) {
   if (shapes.size() == 1 && !tuple) {
-    return Emit(c, shapes[0], rhs, clean).name;
+    return Emit(c, shapes[0], rhs, traits).name;
   }
   std::vector<std::string> texts;
   for (const ArrayShape& s : shapes) texts.push_back(ShapeText(s));
@@ -236,7 +250,7 @@ std::string Generator::EmitResults(Comp& c,
     // Not every element needs extracting: unused results exercise dead
     // tuple elements.
     if (shapes.size() > 1 && ch_.Chance(20)) continue;
-    GetTupleElement(c, name, shapes[i], i, clean);
+    GetTupleElement(c, name, shapes[i], i, traits);
   }
   return name;
 }
@@ -268,7 +282,7 @@ std::vector<Value> Generator::AddTupleParameter(
 Value Generator::AddParameter(Comp& c, const ArrayShape& shape) {
   const int64_t n = c.parameters++;
   c.signature.push_back(absl::StrCat("p", n, ": ", ShapeText(shape)));
-  return Emit(c, shape, absl::StrCat("parameter(", n, ")"), /*clean=*/true);
+  return Emit(c, shape, absl::StrCat("parameter(", n, ")"), Traits(true, true));
 }
 
 void Generator::Use(Comp& c, const Value& v) {
@@ -342,12 +356,13 @@ Value Generator::Coerce(Comp& c, const Value& v, PrimitiveType type,
     if (IsComplex(cur.shape.type) && !IsComplex(type)) {
       ArrayShape s = cur.shape;
       s.type = ComplexComponentType(s.type);
-      cur = Emit(c, s, absl::StrCat("real(", cur.name, ")"), cur.clean);
+      cur = Emit(c, s, absl::StrCat("real(", cur.name, ")"), Of(cur));
     }
     if (cur.shape.type != type) {
       ArrayShape s = cur.shape;
       s.type = type;
-      cur = Emit(c, s, absl::StrCat("convert(", cur.name, ")"), cur.clean);
+      cur = Emit(c, s, absl::StrCat("convert(", cur.name, ")"),
+                 ConvertTraits(cur, type));
     }
   }
   if (cur.shape.dims == dims) return cur;
@@ -356,36 +371,37 @@ Value Generator::Coerce(Comp& c, const Value& v, PrimitiveType type,
   if (cur.shape.rank() == 0) {
     return Emit(c, WithLayout(type, dims),
                 absl::StrCat("broadcast(", cur.name, "), dimensions={}"),
-                cur.clean);
+                Of(cur));
   }
   if (n != m) {
     if (cur.shape.rank() != 1) {
       cur = Emit(c, WithLayout(type, {n}),
-                 absl::StrCat("reshape(", cur.name, ")"), cur.clean);
+                 absl::StrCat("reshape(", cur.name, ")"), Of(cur));
     }
     if (n > m) {
       cur = Emit(c, WithLayout(type, {m}),
                  absl::StrCat("slice(", cur.name, "), slice={[0:", m, "]}"),
-                 cur.clean);
+                 Of(cur));
     } else {
       const Value zero = ScalarConstant(c, type, ZeroLiteral(type));
       cur = Emit(c, WithLayout(type, {m}),
                  absl::StrCat("pad(", cur.name, ", ", zero.name,
                               "), padding=0_", m - n),
-                 cur.clean);
+                 Of(cur));
     }
   }
   if (cur.shape.dims == dims) return cur;
   return Emit(c, WithLayout(type, dims),
-              absl::StrCat("reshape(", cur.name, ")"), cur.clean);
+              absl::StrCat("reshape(", cur.name, ")"), Of(cur));
 }
 
 Value Generator::ScalarConstant(Comp& c, PrimitiveType type,
                                 const std::string& text) {
   ArrayShape s;
   s.type = type;
+  const bool nan = text.find("nan") != std::string::npos;
   return Emit(c, s, absl::StrCat("constant(", text, ")"),
-              text.find("nan") == std::string::npos);
+              Traits(!nan, !nan && text.find("inf") == std::string::npos));
 }
 
 Value Generator::Constant(Comp& c, const ArrayShape& shape) {
@@ -412,14 +428,15 @@ Value Generator::Constant(Comp& c, const ArrayShape& shape) {
       text += "}";
     };
     write(write, 0);
-    return Emit(c, shape, absl::StrCat("constant(", text, ")"), !any_nan);
+    return Emit(c, shape, absl::StrCat("constant(", text, ")"),
+                Traits(!any_nan, !any_nan && text.find("inf") == std::string::npos));
   }
   const Value scalar =
       ScalarConstant(c, shape.type, ScalarLiteral(shape.type, &any_nan));
   if (shape.rank() == 0) return scalar;
   return Emit(c, shape,
               absl::StrCat("broadcast(", scalar.name, "), dimensions={}"),
-              scalar.clean);
+              Of(scalar));
 }
 
 Value Generator::NewLeaf(Comp& c, const ArrayShape& shape) {
@@ -430,7 +447,7 @@ Value Generator::NewLeaf(Comp& c, const ArrayShape& shape) {
       ch_.Chance(30)) {
     return Emit(c, shape,
                 absl::StrCat("iota(), iota_dimension=", ch_.Below(shape.rank())),
-                /*clean=*/true);
+                IotaTraits(shape.type));
   }
   return Constant(c, shape);
 }
@@ -450,6 +467,36 @@ Value Generator::IndexScalar(Comp& c, PrimitiveType type) {
   }
   bool nan;
   return ScalarConstant(c, type, ScalarLiteral(type, &nan));
+}
+
+Value Generator::FiniteValue(Comp& c, PrimitiveType type,
+                             const std::vector<int64_t>& dims) {
+  std::vector<size_t> fits;
+  for (size_t i = 0; i < c.pool.size(); ++i) {
+    const Value& v = c.pool[i];
+    if (v.finite && v.shape.type == type && v.shape.dims == dims) {
+      fits.push_back(i);
+    }
+  }
+  if (!fits.empty() && !ch_.Chance(25)) return c.pool[ch_.Pick(fits)];
+  const ArrayShape shape = WithLayout(type, dims);
+  if (c.is_entry && c.parameters < 8 && ch_.Chance(70)) {
+    return AddParameter(c, shape);
+  }
+  std::string text = ZeroLiteral(type);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    bool nan;
+    const std::string t = ScalarLiteral(type, &nan);
+    if (!nan && t.find("inf") == std::string::npos) {
+      text = t;
+      break;
+    }
+  }
+  const Value scalar = ScalarConstant(c, type, text);
+  if (shape.rank() == 0) return scalar;
+  return Emit(c, shape,
+              absl::StrCat("broadcast(", scalar.name, "), dimensions={}"),
+              Of(scalar));
 }
 
 // ----------------------------------------------------------------- driver

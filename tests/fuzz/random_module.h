@@ -43,6 +43,10 @@ struct RandomModuleOptions {
   int64_t max_elements = 256;
   /// How deep called computations nest (a while body holding a call, ...).
   int max_depth = 2;
+  /// Reducers that are not monoids and init values that are not their
+  /// identities (results XLA leaves undefined; xlite promises XLA:CPU's
+  /// order). Off: add, multiply, max, min, and, or, xor, arg-max.
+  bool arbitrary_reducers = false;
 };
 
 /// The HLO text of a random module.

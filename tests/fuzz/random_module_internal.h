@@ -54,6 +54,19 @@ std::vector<int64_t> Permutation(ChoiceSource& ch, int64_t n);
 /// A sorted random subset of 0..n-1 (each element with probability 1/2).
 std::vector<int64_t> Subset(ChoiceSource& ch, int64_t n);
 
+/// What is known of a value's elements (see Value).
+struct Traits {
+  bool clean = false;
+  bool finite = false;
+  Traits() = default;
+  Traits(bool is_clean) : clean(is_clean) {}  // NOLINT: clean alone
+  Traits(bool is_clean, bool is_finite)
+      : clean(is_clean), finite(is_finite) {}
+  Traits operator&(Traits o) const {
+    return {clean && o.clean, finite && o.finite};
+  }
+};
+
 /// An array value an instruction may use as an operand.
 struct Value {
   std::string name;  // "%v3"
@@ -63,7 +76,16 @@ struct Value {
   /// non-floats and data movement over those): only such values may be
   /// bitcast or compared in total order.
   bool clean = false;
+  /// No NaN or infinity at all (parameters, finite constants, data
+  /// movement over those): convolution operands, whose padding the
+  /// interpreter multiplies as zeros (see random_contractions.cc).
+  bool finite = false;
 };
+inline Traits Of(const Value& v) { return {v.clean, v.finite}; }
+/// An iota's traits (clean; finite but in f8e8m0fnu).
+Traits IotaTraits(PrimitiveType type);
+/// The traits of `from` converted to `to`.
+Traits ConvertTraits(const Value& from, PrimitiveType to);
 
 /// A computation being written.
 struct Comp {
@@ -109,13 +131,13 @@ class Generator {
   std::string NewName(const std::string& hint);
   /// Appends `%name = shape rhs`; adds the array value to the pool.
   Value Emit(Comp& c, const ArrayShape& shape, const std::string& rhs,
-             bool clean = false);
+             Traits traits = {});
   /// Appends an instruction of any (tuple) shape; returns its name.
   std::string EmitRaw(Comp& c, const std::string& shape_text,
                       const std::string& rhs);
   /// Element i of a tuple-shaped instruction, as a pool value.
   Value GetTupleElement(Comp& c, const std::string& tuple,
-                        const ArrayShape& shape, int64_t index, bool clean);
+                        const ArrayShape& shape, int64_t index, Traits traits);
   Value AddParameter(Comp& c, const ArrayShape& shape);
   /// Marks a value used (roots prefer unused values).
   void Use(Comp& c, const Value& v);
@@ -143,10 +165,20 @@ class Generator {
   /// An integer scalar for dynamic-slice starts and conditional indices:
   /// a pool value, a parameter or an edge-case constant.
   Value IndexScalar(Comp& c, PrimitiveType type);
+  /// A value without NaN or infinity of this type and these dimensions:
+  /// from the pool, or a parameter or finite constant.
+  Value FiniteValue(Comp& c, PrimitiveType type,
+                    const std::vector<int64_t>& dims);
 
   // --- called computations (random_calls.cc)
-  /// A reducer over N types: (a_0..a_N-1, b_0..b_N-1) -> N values.
-  std::string Reducer(const std::vector<PrimitiveType>& types);
+  /// A reducer over N types: (a_0..a_N-1, b_0..b_N-1) -> N values; sets
+  /// `identities` to its identity per type ("" where any init will do:
+  /// arbitrary reducers, random_reducers.cc).
+  std::string Reducer(const std::vector<PrimitiveType>& types,
+                      std::vector<std::string>* identities);
+  /// Init values: the identities where given, else any scalars.
+  std::vector<Value> InitValues(Comp& c, const std::vector<PrimitiveType>& types,
+                                const std::vector<std::string>& identities);
   /// A strict weak order over the scalars of N operands, keyed on
   /// operand `key` (clean floats compare in total order).
   std::string Comparator(const std::vector<PrimitiveType>& types, int key,
@@ -176,7 +208,7 @@ class Generator {
   /// pool) or, when `tuple` or several, a tuple whose elements are
   /// extracted into the pool. Returns the instruction's name.
   std::string EmitResults(Comp& c, const std::vector<ArrayShape>& shapes,
-                          bool tuple, const std::string& rhs, bool clean);
+                          bool tuple, const std::string& rhs, Traits traits);
 
   // --- the opcode families; each returns false when it does not apply.
   // random_elementwise.cc

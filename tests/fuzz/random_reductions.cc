@@ -77,7 +77,7 @@ std::vector<WindowDim> RandomWindow(ChoiceSource& ch,
 std::string Generator::EmitReduce(Comp& c, const std::vector<Value>& inputs,
                                   const std::vector<int64_t>& dims,
                                   std::vector<ArrayShape>* shapes) {
-  std::vector<std::string> operands, inits;
+  std::vector<std::string> operands;
   std::vector<PrimitiveType> types;
   std::vector<int64_t> kept;
   for (int64_t d = 0; d < inputs[0].shape.rank(); ++d) {
@@ -90,13 +90,14 @@ std::string Generator::EmitReduce(Comp& c, const std::vector<Value>& inputs,
     Use(c, in);
     operands.push_back(in.name);
     types.push_back(in.shape.type);
-    const Value init = Get(c, in.shape.type, {});
-    Use(c, init);
-    inits.push_back(init.name);
     shapes->push_back(WithLayout(in.shape.type, kept));
   }
-  operands.insert(operands.end(), inits.begin(), inits.end());
-  const std::string reducer = Reducer(types);
+  std::vector<std::string> identities;
+  const std::string reducer = Reducer(types, &identities);
+  for (const Value& init : InitValues(c, types, identities)) {
+    Use(c, init);
+    operands.push_back(init.name);
+  }
   return EmitResults(c, *shapes, false,
                      absl::StrCat("reduce(", absl::StrJoin(operands, ", "),
                                   "), dimensions=", ListText(dims),
@@ -141,20 +142,21 @@ bool Generator::ReduceWindow(Comp& c) {
     dims.push_back(WindowedSize(x.shape.dims[i], window[i]));
   }
   const std::vector<Value> inputs = Inputs(*this, c, x);
-  std::vector<std::string> operands, inits;
+  std::vector<std::string> operands;
   std::vector<PrimitiveType> types;
   std::vector<ArrayShape> shapes;
   for (const Value& in : inputs) {
     Use(c, in);
     operands.push_back(in.name);
     types.push_back(in.shape.type);
-    const Value init = Get(c, in.shape.type, {});
-    Use(c, init);
-    inits.push_back(init.name);
     shapes.push_back(WithLayout(in.shape.type, dims));
   }
-  operands.insert(operands.end(), inits.begin(), inits.end());
-  const std::string reducer = Reducer(types);
+  std::vector<std::string> identities;
+  const std::string reducer = Reducer(types, &identities);
+  for (const Value& init : InitValues(c, types, identities)) {
+    Use(c, init);
+    operands.push_back(init.name);
+  }
   EmitResults(c, shapes, false,
               absl::StrCat("reduce-window(", absl::StrJoin(operands, ", "),
                            "), ", WindowText(window), ", to_apply=", reducer),
