@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/async_to_sync.h"
+#include "cpu_backend/blocked_scans.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/runtime_symbols.h"
 #include "cpu_backend/tree_reduction.h"
@@ -36,7 +37,8 @@ absl::Status RunPipeline(HloModule& module) {
 
 absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass : {&ConvertAsyncToSync, &RewriteReductionsAsTrees,
-                     &MakeLayoutsConsistent, &runtime::InsertCopies}) {
+                     &RewriteScansAsBlocks, &MakeLayoutsConsistent,
+                     &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();
     }

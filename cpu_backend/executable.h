@@ -31,9 +31,9 @@ struct CompileOptions {
 };
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
-/// XLA:CPU's tree reductions, consistent layouts, then the copies buffer
-/// assignment needs. Compile runs it; hlo-opt runs it before printing the
-/// cpu buffer assignment.
+/// XLA:CPU's tree reductions and blocked scans, consistent layouts, then
+/// the copies buffer assignment needs. Compile runs it; hlo-opt runs it
+/// before printing the cpu buffer assignment.
 absl::Status PrepareForCpu(HloModule& module);
 
 struct RunOptions {
