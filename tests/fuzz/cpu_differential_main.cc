@@ -38,6 +38,8 @@ ABSL_FLAG(int64_t, first_seed, 0, "first seed");
 ABSL_FLAG(int64_t, seeds, 1000, "how many seeds");
 ABSL_FLAG(bool, run_passes, true, "run the cpu pass pipeline first");
 ABSL_FLAG(int, max_instructions, 30, "instructions per module, at most");
+ABSL_FLAG(bool, arbitrary_reducers, false,
+          "reducers that are not monoids, inits that are not identities");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
@@ -52,6 +54,7 @@ DifferentialOptions Options() {
   DifferentialOptions o;
   o.run_passes = absl::GetFlag(FLAGS_run_passes);
   o.module.max_instructions = absl::GetFlag(FLAGS_max_instructions);
+  o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
   return o;
 }
 

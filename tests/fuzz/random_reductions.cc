@@ -189,12 +189,15 @@ bool Generator::Sort(Comp& c) {
   std::vector<std::string> names;
   std::vector<PrimitiveType> types;
   std::vector<ArrayShape> shapes;
+  // One layout for every result (the cpu backend sorts them together).
+  const std::vector<int64_t> layout = RandomLayout(key.shape.rank());
   for (size_t i = 0; i < operands.size(); ++i) {
     if (operands[i].name == key.name) key_index = i;
     Use(c, operands[i]);
     names.push_back(operands[i].name);
     types.push_back(operands[i].shape.type);
     shapes.push_back(WithLayout(operands[i].shape.type, key.shape.dims));
+    shapes.back().minor_to_major = layout;
   }
   // Several operands: ties must keep their order for the others to be
   // determined.
