@@ -64,7 +64,7 @@ class CopyInserter {
   bool IsFixed(int v) const;
   std::vector<HloInstruction*> Readers(const HloComputation* c, int v) const;
   bool ReadsInPlace(const HloInstruction* d, int p, const ShapeIndex& out) const;
-  absl::Status OrderReadersBefore(HloComputation* body, int p,
+  absl::StatusOr<bool> OrderReadersBefore(HloComputation* body, int p,
                                   HloInstruction* d);
 
   HloInstruction* AddCopy(HloComputation* c, HloInstruction* operand);
@@ -233,17 +233,21 @@ bool CopyInserter::ReadsInPlace(const HloInstruction* d, int p,
 
 // Control dependencies so every reader of the old state `p` runs before
 // `d` writes the new one. A copy of another state leaf that would close a
-// cycle (two leaves swapped) reads through a fresh copy instead.
-absl::Status CopyInserter::OrderReadersBefore(HloComputation* body, int p,
-                                              HloInstruction* d) {
+// cycle (two leaves swapped) reads through a fresh copy instead. False,
+// adding nothing, when another reader already runs after `d` (two leaves
+// computed from each other's old state): the caller copies the leaf.
+absl::StatusOr<bool> CopyInserter::OrderReadersBefore(HloComputation* body,
+                                                      int p,
+                                                      HloInstruction* d) {
+  for (HloInstruction* h : Readers(body, p)) {
+    if (h != d && !Reaches(h, d) && Reaches(d, h) &&
+        (!inserted_.contains(h) || h->opcode() != HloOpcode::kCopy)) {
+      return false;
+    }
+  }
   for (HloInstruction* h : Readers(body, p)) {
     if (h == d || Reaches(h, d)) continue;
     if (Reaches(d, h)) {
-      if (!inserted_.contains(h) || h->opcode() != HloOpcode::kCopy) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "%", h->name(), " reads the old loop state after %", d->name(),
-            " writes the new one in %", body->name()));
-      }
       HloInstruction* first = AddCopy(body, h->mutable_operand(0));
       absl::Status status = h->ReplaceOperandWith(0, first);
       if (!status.ok()) return status;
@@ -253,7 +257,7 @@ absl::Status CopyInserter::OrderReadersBefore(HloComputation* body, int p,
     if (!status.ok()) return status;
     changed_ = true;
   }
-  return absl::OkStatus();
+  return true;
 }
 
 absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
@@ -293,8 +297,24 @@ absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
     if (p < 0 || r < 0 || r == p || analysis_->value(r).size == 0) continue;
     HloInstruction* d =
         const_cast<HloInstruction*>(analysis_->value(r).instruction);
-    status = OrderReadersBefore(body, p, d);
-    if (!status.ok()) return status;
+    absl::StatusOr<bool> ordered = OrderReadersBefore(body, p, d);
+    if (ordered.ok() && !*ordered) {
+      // The leaf is computed after a reader of its old state that another
+      // new leaf needs first: it goes through a copy, which can wait.
+      ReplaceRoot(body, {leaf});
+      status = Analyze();
+      if (!status.ok()) return status;
+      d = const_cast<HloInstruction*>(
+          analysis_->value(analysis_->ValueAt(body->root_instruction(), leaf))
+              .instruction);
+      ordered = OrderReadersBefore(body, p, d);
+      if (ordered.ok() && !*ordered) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "a reader of the old loop state runs after %", d->name(),
+            " writes the new one in %", body->name()));
+      }
+    }
+    if (!ordered.ok()) return ordered.status();
     status = Analyze();
     if (!status.ok()) return status;
   }
