@@ -64,6 +64,8 @@ class CopyInserter {
   bool IsFixed(int v) const;
   std::vector<HloInstruction*> Readers(const HloComputation* c, int v) const;
   bool ReadsInPlace(const HloInstruction* d, int p, const ShapeIndex& out) const;
+  bool LeavesEnclosingState(const HloInstruction* loop, const ShapeIndex& leaf,
+                            const HloValue& value) const;
   absl::StatusOr<bool> OrderReadersBefore(HloComputation* body, int p,
                                   HloInstruction* d);
 
@@ -166,6 +168,24 @@ void CopyInserter::ReplaceRoot(HloComputation* c, const LeafSet& leaves) {
   c->set_root_instruction(rebuilt);
 }
 
+// Whether `loop`, nested in another loop's body, starts leaf `leaf` from
+// the enclosing loop's old state `value` but its result there does not go
+// back to that same enclosing leaf: the nested loop would then run in the
+// buffer another enclosing leaf is written into.
+bool CopyInserter::LeavesEnclosingState(const HloInstruction* loop,
+                                        const ShapeIndex& leaf,
+                                        const HloValue& value) const {
+  const HloComputation* body = loop->parent();
+  const HloInstruction* outer = analysis_->Caller(body);
+  if (!value.is_phi || value.instruction->opcode() != HloOpcode::kParameter ||
+      outer == nullptr || outer->opcode() != HloOpcode::kWhile ||
+      outer->while_body() != body) {
+    return false;
+  }
+  return analysis_->ValueAt(body->root_instruction(), value.index) !=
+         analysis_->ValueAt(loop, leaf);
+}
+
 absl::Status CopyInserter::ForWhileInit(HloInstruction* loop) {
   HloComputation* caller = loop->parent();
   const HloInstruction* root = caller->root_instruction();
@@ -176,7 +196,8 @@ absl::Status CopyInserter::ForWhileInit(HloInstruction* loop) {
     const HloValue& value = analysis_->value(v);
     if (value.size == 0) continue;
     bool copy = IsFixed(v) || !seen.insert(v).second ||
-                value.instruction->parent() != caller;
+                value.instruction->parent() != caller ||
+                LeavesEnclosingState(loop, leaf, value);
     for (const auto& [root_leaf, r] : analysis_->Leaves(root)) {
       copy |= r == v;  // returned by the caller: outlives the loop
     }
@@ -272,6 +293,10 @@ absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
     const HloInstruction* d = value.instruction;
     bool copy = IsFixed(r) || !seen.insert(r).second || d == param ||
                 d->parent() != body;
+    // A nested loop's result that did not start from this leaf's old state
+    // (it ran in a buffer of its own, see LeavesEnclosingState).
+    copy |= d->opcode() == HloOpcode::kWhile &&
+            analysis_->ValueAt(d->operand(0), value.index) != p;
     if (!copy && p >= 0) {
       for (HloInstruction* h : Readers(body, p)) {
         if (h == d) {
