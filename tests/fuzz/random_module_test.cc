@@ -44,6 +44,18 @@ TEST(RandomModule, EverySeedParsesAndVerifies) {
   }
 }
 
+TEST(RandomModule, ArbitraryReducersToo) {
+  RandomModuleOptions options;
+  options.arbitrary_reducers = true;
+  for (uint64_t seed = 0; seed < 500; ++seed) {
+    SeededChoices choices(seed);
+    absl::StatusOr<std::unique_ptr<HloModule>> module =
+        RandomModule(choices, options);
+    ASSERT_TRUE(module.ok()) << "seed " << seed << ": "
+                             << module.status().message();
+  }
+}
+
 TEST(RandomModule, SameSeedSameModule) {
   SeededChoices a(7), b(7);
   EXPECT_EQ(RandomModuleText(a), RandomModuleText(b));

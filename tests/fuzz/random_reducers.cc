@@ -128,9 +128,11 @@ std::string Generator::Reducer(const std::vector<PrimitiveType>& types,
   for (PrimitiveType t : types) x.push_back(AddParameter(r, Scalar(t)));
   std::vector<std::string> outs;
   const bool arbitrary = options_.arbitrary_reducers;
-  const bool arg_max = n == 2 && IsInteger(types[0]) && IsInteger(types[1]);
-  const int style = ch_.Weighted({6, arg_max || arbitrary ? 2 : 0,
-                                  arbitrary ? 2 : 0});
+  // Arg-max needs two inputs, ordered ones; a monoid only over integers.
+  const bool arg_max =
+      n == 2 && !IsComplex(types[0]) && !IsComplex(types[1]) &&
+      (arbitrary || (IsInteger(types[0]) && IsInteger(types[1])));
+  const int style = ch_.Weighted({6, arg_max ? 2 : 0, arbitrary ? 2 : 0});
   if (style == 1) {
     // Arg-max/min: the first inputs decide; ties go to the smaller second
     // input (an index), which keeps it associative and commutative.
