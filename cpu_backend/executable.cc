@@ -12,6 +12,7 @@
 #include "cpu_backend/sibling_fusion.h"
 #include "cpu_backend/cache_entry.h"
 #include "cpu_backend/compile_cache.h"
+#include "cpu_backend/blocked_scans.h"
 #include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/rng_order.h"
 #include "cpu_backend/scaled_dot_expansion.h"
@@ -49,8 +50,9 @@ absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass :
        {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
         &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
-        &UnfuseNonElementalFusions, &MakeLayoutsConsistent,
-        &ReshapesToBitcasts, &FuseInstructions, &FuseSiblings,
+        &RewriteScansAsBlocks, &UnfuseNonElementalFusions,
+        &MakeLayoutsConsistent, &ReshapesToBitcasts, &FuseInstructions,
+        &FuseSiblings,
         &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();

@@ -17,6 +17,9 @@ bool NeedsTree(const HloInstruction* reduce) {
     return false;
   }
   const Shape& input = reduce->operand(0)->shape();
+  // Nothing to reduce (the result is the init value): no tree, whose
+  // windows would be 0 long.
+  if (input.ElementCount() == 0) return false;
   for (int64_t d : reduce->dimensions()) {
     if (input.dimensions(d) > kWindow) return true;
   }

@@ -30,6 +30,9 @@ absl::StatusOr<bool> MoveReshapes(HloComputation* c, HloInstruction* h) {
   const HloInstruction* first = nullptr;
   for (const HloInstruction* o : h->operands()) {
     if (IsRearrange(o) && !UniformValue(o).has_value()) {
+      // Not across a bitcast-convert between widths, which adds or drops
+      // a minor dimension.
+      if (!ShapesSameDimensions(o->shape(), h->shape())) return false;
       if (first == nullptr) first = o;
       if (!SameRearrange(first, o)) return false;
     } else if (!UniformValue(o).has_value()) {

@@ -151,9 +151,16 @@ absl::StatusOr<bool> ConstantInvariants(HloInstruction* loop) {
     }
     for (HloInstruction* u : std::vector<HloInstruction*>(loop->users())) {
       if (u->tuple_index() != i) continue;
-      absl::Status s =
-          ReplaceInstruction(u, const_cast<HloInstruction*>(value));
+      // Only the get-tuple-element goes (ReplaceInstruction would also
+      // delete its operands once dead: the loop this pass still works on).
+      absl::Status s = u->ReplaceAllUsesWith(const_cast<HloInstruction*>(value));
       if (!s.ok()) return s;
+      if (u->users().empty() && !u->IsRoot() &&
+          u->control_successors().empty() &&
+          u->control_predecessors().empty()) {
+        s = loop->parent()->RemoveInstruction(u);
+        if (!s.ok()) return s;
+      }
     }
     changed = true;
   }
@@ -258,9 +265,12 @@ absl::StatusOr<bool> RemoveDeadElements(HloInstruction* loop) {
   clone->set_name(module->NewInstructionName(loop->name()));
   HloInstruction* new_loop = c->AddInstruction(std::move(clone));
   if (loop->users().empty()) {
+    // `loop` is gone after this: nothing may read it.
     absl::Status s = c->RemoveInstructionAndUnusedOperands(loop);
     if (!s.ok()) return s;
+    return true;
   }
+  // Replacing the last user also removes `loop` (dead by then).
   for (HloInstruction* u : std::vector<HloInstruction*>(loop->users())) {
     HloInstruction* g =
         AddNew(c, HloOpcode::kGetTupleElement, u->shape(), {new_loop});

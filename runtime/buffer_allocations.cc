@@ -48,7 +48,11 @@ absl::Status BufferAssignmentBuilder::MakeAllocations() {
     const HloInstruction* constant = nullptr;
     for (int m : sets_->Members(b)) {
       const HloInstruction* h = analysis_->value(m).instruction;
-      if (h->opcode() != HloOpcode::kConstant) continue;
+      // A constant of no bytes has no data to own a buffer for (copy
+      // insertion copies no zero-sized values, so two may meet).
+      if (h->opcode() != HloOpcode::kConstant || analysis_->value(m).size == 0) {
+        continue;
+      }
       if (placement_.contains(b) || (constant != nullptr && constant != h)) {
         return absl::FailedPreconditionError(absl::StrCat(
             "constant %", h->name(),

@@ -19,6 +19,23 @@
 #include "runtime/sequential_schedule.h"
 
 namespace xlite::runtime {
+namespace {
+
+// Whether two arrays hold the same elements at the same bytes: same type,
+// dimensions and layout (a missing layout is the default one). An
+// in-place write into an operand laid out otherwise would scramble it.
+bool SamePhysicalShape(const Shape* a, const Shape* b) {
+  if (a == nullptr || b == nullptr || !a->IsArray() || !b->IsArray() ||
+      a->element_type() != b->element_type() ||
+      a->dimensions() != b->dimensions()) {
+    return false;
+  }
+  const Layout la = a->has_layout() ? a->layout() : DefaultLayout(a->rank());
+  const Layout lb = b->has_layout() ? b->layout() : DefaultLayout(b->rank());
+  return la == lb;
+}
+
+}  // namespace
 
 bool BufferAssignmentBuilder::IsEntryParameter(int v) const {
   const HloValue& value = analysis_->value(v);
@@ -102,6 +119,13 @@ void BufferAssignmentBuilder::GrantInPlace() {
                                      c.operand_index);
     const int d = analysis_->ValueAt(c.instruction, c.output_index);
     if (x < 0 || d < 0 || sets_->Find(x) == sets_->Find(d)) continue;
+    // As XLA's CanShareOperandBufferWithUser: same shape and layout.
+    if (!SamePhysicalShape(c.instruction->operand(c.operand_number)
+                               ->shape()
+                               .Subshape(c.operand_index),
+                           c.instruction->shape().Subshape(c.output_index))) {
+      continue;
+    }
     if (live_->range(x).end != live_->span(c.instruction).start) continue;
     if (InWhileCondition(c.instruction)) continue;  // the state lives on
     bool allowed = true;

@@ -401,6 +401,27 @@ ENTRY e {
   EXPECT_EQ(CountOpcode(*m, HloOpcode::kCopy), 0);
 }
 
+TEST(BufferAssignment, DynamicUpdateSliceIsNotInPlaceAcrossLayouts) {
+  // The operand's bytes are column-major, the result's row-major: writing
+  // the result over them would scramble it (XLA shares a buffer with an
+  // operand only at the same shape and layout).
+  auto m = Parse(R"(
+HloModule m
+
+ENTRY e {
+  x = f32[16,8]{1,0} parameter(0)
+  u = f32[1,1] parameter(1)
+  i = s32[] parameter(2)
+  a = f32[16,8]{0,1} negate(x)
+  d = f32[16,8]{1,0} dynamic-update-slice(a, u, i, i)
+  ROOT o = f32[16,8]{1,0} sine(d)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  BufferAssignment ba = Assign(*m);
+  EXPECT_TRUE(Disjoint(SliceOf(ba, *m, "a"), SliceOf(ba, *m, "d")));
+}
+
 TEST(BufferAssignment, DynamicUpdateSliceOfAnEntryParameterIsNotInPlace) {
   auto m = Parse(R"(
 HloModule m
@@ -611,8 +632,8 @@ ENTRY e {
   x = f32[256] parameter(0)
   a = f32[256] negate(x)
   b = f32[256] exponential(a)
-  c = s32[256] bitcast-convert(b)
-  d = f32[256] convert(c)
+  c = f32[256] sqrt(b)
+  d = f32[256] log(c)
   ROOT o = f32[256] tanh(d)
 }
 )");

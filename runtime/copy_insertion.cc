@@ -67,7 +67,9 @@ class CopyInserter {
   bool IsReadOnlyState(const HloInstruction* loop, const ShapeIndex& leaf) const;
   std::vector<HloInstruction*> Readers(const HloComputation* c, int v) const;
   bool ReadsInPlace(const HloInstruction* d, int p, const ShapeIndex& out) const;
-  absl::Status OrderReadersBefore(HloComputation* body, int p,
+  bool LeavesEnclosingState(const HloInstruction* loop, const ShapeIndex& leaf,
+                            const HloValue& value) const;
+  absl::StatusOr<bool> OrderReadersBefore(HloComputation* body, int p,
                                   HloInstruction* d);
 
   HloInstruction* AddCopy(HloComputation* c, HloInstruction* operand);
@@ -190,6 +192,24 @@ void CopyInserter::ReplaceRoot(HloComputation* c, const LeafSet& leaves) {
   c->set_root_instruction(rebuilt);
 }
 
+// Whether `loop`, nested in another loop's body, starts leaf `leaf` from
+// the enclosing loop's old state `value` but its result there does not go
+// back to that same enclosing leaf: the nested loop would then run in the
+// buffer another enclosing leaf is written into.
+bool CopyInserter::LeavesEnclosingState(const HloInstruction* loop,
+                                        const ShapeIndex& leaf,
+                                        const HloValue& value) const {
+  const HloComputation* body = loop->parent();
+  const HloInstruction* outer = analysis_->Caller(body);
+  if (!value.is_phi || value.instruction->opcode() != HloOpcode::kParameter ||
+      outer == nullptr || outer->opcode() != HloOpcode::kWhile ||
+      outer->while_body() != body) {
+    return false;
+  }
+  return analysis_->ValueAt(body->root_instruction(), value.index) !=
+         analysis_->ValueAt(loop, leaf);
+}
+
 absl::Status CopyInserter::ForWhileInit(HloInstruction* loop) {
   HloComputation* caller = loop->parent();
   const HloInstruction* root = caller->root_instruction();
@@ -204,7 +224,8 @@ absl::Status CopyInserter::ForWhileInit(HloInstruction* loop) {
       continue;
     }
     bool copy = IsFixed(v) || !seen.insert(v).second ||
-                value.instruction->parent() != caller;
+                value.instruction->parent() != caller ||
+                LeavesEnclosingState(loop, leaf, value);
     for (const auto& [root_leaf, r] : analysis_->Leaves(root)) {
       copy |= r == v;  // returned by the caller: outlives the loop
     }
@@ -261,17 +282,21 @@ bool CopyInserter::ReadsInPlace(const HloInstruction* d, int p,
 
 // Control dependencies so every reader of the old state `p` runs before
 // `d` writes the new one. A copy of another state leaf that would close a
-// cycle (two leaves swapped) reads through a fresh copy instead.
-absl::Status CopyInserter::OrderReadersBefore(HloComputation* body, int p,
-                                              HloInstruction* d) {
+// cycle (two leaves swapped) reads through a fresh copy instead. False,
+// adding nothing, when another reader already runs after `d` (two leaves
+// computed from each other's old state): the caller copies the leaf.
+absl::StatusOr<bool> CopyInserter::OrderReadersBefore(HloComputation* body,
+                                                      int p,
+                                                      HloInstruction* d) {
+  for (HloInstruction* h : Readers(body, p)) {
+    if (h != d && !Reaches(h, d) && Reaches(d, h) &&
+        (!inserted_.contains(h) || h->opcode() != HloOpcode::kCopy)) {
+      return false;
+    }
+  }
   for (HloInstruction* h : Readers(body, p)) {
     if (h == d || Reaches(h, d)) continue;
     if (Reaches(d, h)) {
-      if (!inserted_.contains(h) || h->opcode() != HloOpcode::kCopy) {
-        return absl::FailedPreconditionError(absl::StrCat(
-            "%", h->name(), " reads the old loop state after %", d->name(),
-            " writes the new one in %", body->name()));
-      }
       HloInstruction* first = AddCopy(body, h->mutable_operand(0));
       absl::Status status = h->ReplaceOperandWith(0, first);
       if (!status.ok()) return status;
@@ -281,7 +306,7 @@ absl::Status CopyInserter::OrderReadersBefore(HloComputation* body, int p,
     if (!status.ok()) return status;
     changed_ = true;
   }
-  return absl::OkStatus();
+  return true;
 }
 
 absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
@@ -296,6 +321,10 @@ absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
     const HloInstruction* d = value.instruction;
     bool copy = IsFixed(r) || !seen.insert(r).second || d == param ||
                 d->parent() != body;
+    // A nested loop's result that did not start from this leaf's old state
+    // (it ran in a buffer of its own, see LeavesEnclosingState).
+    copy |= d->opcode() == HloOpcode::kWhile &&
+            analysis_->ValueAt(d->operand(0), value.index) != p;
     if (!copy && p >= 0) {
       for (HloInstruction* h : Readers(body, p)) {
         if (h == d) {
@@ -321,8 +350,24 @@ absl::Status CopyInserter::ForWhileBody(HloInstruction* loop) {
     if (p < 0 || r < 0 || r == p || analysis_->value(r).size == 0) continue;
     HloInstruction* d =
         const_cast<HloInstruction*>(analysis_->value(r).instruction);
-    status = OrderReadersBefore(body, p, d);
-    if (!status.ok()) return status;
+    absl::StatusOr<bool> ordered = OrderReadersBefore(body, p, d);
+    if (ordered.ok() && !*ordered) {
+      // The leaf is computed after a reader of its old state that another
+      // new leaf needs first: it goes through a copy, which can wait.
+      ReplaceRoot(body, {leaf});
+      status = Analyze();
+      if (!status.ok()) return status;
+      d = const_cast<HloInstruction*>(
+          analysis_->value(analysis_->ValueAt(body->root_instruction(), leaf))
+              .instruction);
+      ordered = OrderReadersBefore(body, p, d);
+      if (ordered.ok() && !*ordered) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            "a reader of the old loop state runs after %", d->name(),
+            " writes the new one in %", body->name()));
+      }
+    }
+    if (!ordered.ok()) return ordered.status();
     status = Analyze();
     if (!status.ok()) return status;
   }

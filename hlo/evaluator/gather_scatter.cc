@@ -182,7 +182,8 @@ absl::StatusOr<Literal> EvalScatter(Evaluator& evaluator,
     int64_t target = 0;
     for (int64_t d = 0; d < in.rank(); ++d) {
       // The whole window must fit, else this update is dropped.
-      if (start[d] < 0 || start[d] + window_size[d] > in.dimensions(d)) {
+      // (Compared without adding: a start near INT64_MAX must not wrap.)
+      if (start[d] < 0 || start[d] > in.dimensions(d) - window_size[d]) {
         ++linear;
         return;
       }

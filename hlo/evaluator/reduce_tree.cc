@@ -123,7 +123,9 @@ std::optional<std::pair<Shape, Mapping>> TreeLevel(
     const Shape& input, absl::Span<const int64_t> reduced) {
   bool long_dim = false;
   for (int64_t d : reduced) long_dim |= input.dimensions(d) > kTreeWindow;
-  if (!long_dim) return std::nullopt;
+  // Nothing to reduce (the result is the init value): no level, whose
+  // windows would be 0 long.
+  if (!long_dim || input.ElementCount() == 0) return std::nullopt;
   const int64_t rank = input.rank();
   Mapping map{std::vector<int64_t>(rank, 1), std::vector<int64_t>(rank, 0),
               {}};

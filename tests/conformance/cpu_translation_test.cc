@@ -1,13 +1,12 @@
 // Translation validation across platforms: every module of
 // ../shared/hlo-corpus/real and of the lit tests, on seeded random inputs,
 // gives on the cpu backend what the interpreter gives (integers exactly,
-// floats within 1e-3 absolute + 1e-3 relative, NaN where NaN) — or the cpu
+// floats within 1e-3 absolute + 1e-3 relative, NaN where NaN:
+// tests/testing/result_difference.h) — or the cpu
 // backend refuses it at compile time with a located error naming the
 // instruction. Never a crash, never a silent wrong answer.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <complex>
 #include <functional>
 #include <random>
 #include <string>
@@ -21,6 +20,7 @@
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/paths.h"
+#include "tests/testing/result_difference.h"
 
 namespace xlite {
 namespace {
@@ -53,57 +53,6 @@ int64_t Elements(const Shape& s) {
     return n;
   }
   return s.IsArray() ? s.ElementCount() : 0;
-}
-
-void Leaves(const Literal& l, std::vector<const Literal*>* out) {
-  if (l.shape().IsTuple()) {
-    for (const Literal& e : l.tuple_elements()) Leaves(e, out);
-  } else {
-    out->push_back(&l);
-  }
-}
-
-std::string Difference(const Literal& got, const Literal& want) {
-  std::vector<const Literal*> a, b;
-  Leaves(got, &a);
-  Leaves(want, &b);
-  if (a.size() != b.size()) return "different result tuple sizes";
-  for (size_t k = 0; k < a.size(); ++k) {
-    const PrimitiveType type = b[k]->shape().element_type();
-    if (!b[k]->shape().IsArray()) continue;
-    if (a[k]->element_count() != b[k]->element_count()) {
-      return absl::StrCat("result ", k, ": different element counts");
-    }
-    const bool inexact = IsFloatingPoint(type) || IsComplex(type);
-    for (int64_t i = 0; i < b[k]->element_count(); ++i) {
-      if (!inexact) {
-        if (a[k]->GetBits(i) != b[k]->GetBits(i)) {
-          return absl::StrCat("result ", k, " element ", i, ": ",
-                              a[k]->ElementToString(i), " vs ",
-                              b[k]->ElementToString(i));
-        }
-        continue;
-      }
-      const std::complex<double> x = a[k]->GetAsComplex(i);
-      const std::complex<double> y = b[k]->GetAsComplex(i);
-      const bool xn = std::isnan(x.real()) || std::isnan(x.imag());
-      const bool yn = std::isnan(y.real()) || std::isnan(y.imag());
-      if (xn || yn) {
-        if (xn != yn) {
-          return absl::StrCat("result ", k, " element ", i, ": NaN mismatch");
-        }
-        continue;
-      }
-      if (x == y) continue;
-      if (std::isinf(x.real()) || std::isinf(y.real()) ||
-          std::abs(x - y) > 1e-3 + 1e-3 * std::abs(y)) {
-        return absl::StrCat("result ", k, " element ", i, ": ",
-                            a[k]->ElementToString(i), " vs ",
-                            b[k]->ElementToString(i));
-      }
-    }
-  }
-  return "";
 }
 
 int& Matched() { static int n = 0; return n; }
@@ -170,7 +119,8 @@ TEST_P(CpuTranslation, MatchesTheInterpreterOrRejectsAtCompileTime) {
   ASSERT_EQ(got->size(), want->size());
   bool all = true;
   for (size_t d = 0; d < got->size(); ++d) {
-    const std::string difference = Difference((*got)[d], (*want)[d]);
+    const std::string difference =
+        testing::ResultDifference((*got)[d], (*want)[d]);
     EXPECT_EQ(difference, "") << path << " device " << d;
     all &= difference.empty();
   }

@@ -1,0 +1,27 @@
+// libFuzzer entry point for the differential fuzzing of the cpu backend:
+// the input's bytes choose a random module (tests/fuzz/random_module.h,
+// ByteChoices), which must run on the cpu backend as on the interpreter
+// or be refused at compile time with a located error. Anything else
+// prints the module and aborts, so libFuzzer keeps the input.
+// XLITE_FUZZ_RUN_PASSES=0 skips the cpu pipeline.
+#include <cstdint>
+#include <cstdlib>
+#include <iostream>
+
+#include "tests/fuzz/differential.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  xlite::fuzz::ByteChoices choices(data, size);
+  xlite::fuzz::DifferentialOptions options;
+  const char* passes = std::getenv("XLITE_FUZZ_RUN_PASSES");
+  options.run_passes = passes == nullptr || std::string(passes) != "0";
+  const xlite::fuzz::DifferentialResult r =
+      xlite::fuzz::RunDifferential(choices, options);
+  if (xlite::fuzz::IsFailure(r.outcome)) {
+    std::cerr << xlite::fuzz::OutcomeName(r.outcome) << ": " << r.message
+              << "\n"
+              << r.text << "\n";
+    std::abort();
+  }
+  return 0;
+}

@@ -1,0 +1,61 @@
+#ifndef XLITE_TESTS_FUZZ_DIFFERENTIAL_H_
+#define XLITE_TESTS_FUZZ_DIFFERENTIAL_H_
+
+// Differential testing of the cpu backend against the interpreter: a
+// module runs on both on the same seeded random arguments (hlo-run's
+// generator, runtime/literal_io.h) and the results are compared under the
+// translation-validation policy (tests/testing/result_difference.h). The
+// cpu backend may refuse a module at compile time with a located "cannot
+// compile" error; anything else it does — another compile error, a run
+// error, a different answer — is a failure. (A crash is one too, and
+// ends the process.)
+
+#include <cstdint>
+#include <string>
+
+#include "tests/fuzz/choice_source.h"
+#include "tests/fuzz/random_module.h"
+
+namespace xlite::fuzz {
+
+struct DifferentialOptions {
+  /// Run the cpu pass pipeline before compiling (CompileOptions::run_passes).
+  bool run_passes = true;
+  /// Seed of the arguments.
+  uint64_t input_seed = 42;
+  RandomModuleOptions module;
+};
+
+enum class Outcome {
+  kMatch,             // same results
+  kRefused,           // the cpu backend refused it with a located error
+  kInvalidModule,     // the text does not parse or verify (generator bug)
+  kInterpreterError,  // the reference failed (generator or evaluator gap)
+  kCompileError,      // the cpu backend failed otherwise at compile time
+  kRunError,          // the compiled module failed at run time
+  kMismatch,          // different results
+};
+const char* OutcomeName(Outcome outcome);
+
+/// Failures are the outcomes a fuzzer must report.
+inline bool IsFailure(Outcome o) {
+  return o != Outcome::kMatch && o != Outcome::kRefused;
+}
+
+struct DifferentialResult {
+  Outcome outcome = Outcome::kMatch;
+  std::string message;  // the refusal, error or difference
+  std::string text;     // the module
+};
+
+/// Runs one module text on both platforms and compares.
+DifferentialResult RunDifferential(const std::string& text,
+                                   const DifferentialOptions& options = {});
+
+/// Generates a module from `choices` and runs it.
+DifferentialResult RunDifferential(ChoiceSource& choices,
+                                   const DifferentialOptions& options = {});
+
+}  // namespace xlite::fuzz
+
+#endif  // XLITE_TESTS_FUZZ_DIFFERENTIAL_H_
