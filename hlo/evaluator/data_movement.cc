@@ -83,6 +83,10 @@ void Gather(const uint8_t* in, uint8_t* out, int64_t w,
             absl::Span<const int64_t> out_dims,
             absl::Span<const int64_t> in_strides, int64_t offset) {
   const int64_t rank = out_dims.size();
+  // No elements (and maybe no buffers: memcpy must not see null).
+  for (int64_t d : out_dims) {
+    if (d == 0) return;
+  }
   int64_t linear = 0;
   if (rank == 0) {
     std::memcpy(out, in + offset * w, w);
@@ -292,7 +296,7 @@ Literal Concatenate(const HloInstruction& hlo, Operands operands) {
     for (int64_t d = dim; d < shape.rank(); ++d) {
       block *= in->shape().dimensions(d);
     }
-    for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t o = 0; o < outer && block > 0; ++o) {
       std::memcpy(out.mutable_data().data() + (o * out_block + at) * w,
                   in->data().data() + o * block * w, block * w);
     }
