@@ -122,6 +122,23 @@ bool ExactReciprocal(double x, PrimitiveType t) {
   return (t == PrimitiveType::kF64 || t == PrimitiveType::kF32) &&
          std::abs(e) < max_exp;
 }
+// For a divisor `x` that is sqrt(b) or rsqrt(b), possibly broadcast: the
+// other root of b, broadcast the same way (a / sqrt(b) = a * rsqrt(b),
+// as XLA rewrites it). Else nullptr.
+HloInstruction* OtherRoot(HloComputation* c, HloInstruction* x) {
+  HloInstruction* root = Is(x, HloOpcode::kBroadcast) ? Op(x, 0) : x;
+  HloOpcode other;
+  if (Is(root, HloOpcode::kSqrt)) {
+    other = HloOpcode::kRsqrt;
+  } else if (Is(root, HloOpcode::kRsqrt)) {
+    other = HloOpcode::kSqrt;
+  } else {
+    return nullptr;
+  }
+  HloInstruction* inverted = New(c, other, root->shape(), {Op(root, 0)});
+  if (root == x) return inverted;
+  return AddBroadcast(c, inverted, x->shape(), x->dimensions());
+}
 HloInstruction* Commuted(HloInstruction* h, int constant_side,
                          double value) {
   // Returns the other operand if operand `constant_side` is uniformly
@@ -183,6 +200,13 @@ const Rule kRules[] = {
       std::optional<double> v = UniformValue(h->operand(1));
       if (!v.has_value() || *v == 1 || *v == -1 || !ExactReciprocal(*v, Type(h))) return nullptr;
       return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), Filled(c, h, 1.0 / *v)}); END_RULE
+    // divide(a, sqrt(b)) -> multiply(a, rsqrt(b)) and divide(a, rsqrt(b))
+    // -> multiply(a, sqrt(b)), also through a broadcast of the divisor (XLA's
+    // rewrite: the cheap multiply lets the producer fuse into its consumers).
+    RULE(kDivide, "divide-root") if (!IsFloat(h)) return nullptr;
+      HloInstruction* inverted = OtherRoot(c, Op(h, 1));
+      if (inverted == nullptr) return nullptr;
+      return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverted}); END_RULE
     // power(x, 0) -> 1.
     RULE(kPower, "power-zero") if (!IsFloat(h) || !IsUniform(h->operand(1), 0)) return nullptr;
       return Filled(c, h, 1); END_RULE

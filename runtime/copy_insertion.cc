@@ -271,7 +271,7 @@ bool CopyInserter::ReadsInPlace(const HloInstruction* d, int p,
     return analysis_->ValueAt(d->operand(0), out) == p;
   }
   for (const InPlaceCandidate& c : analysis_->in_place_candidates()) {
-    if (!c.optional && c.instruction == d && c.output_index == out &&
+    if (c.instruction == d && c.output_index == out &&
         analysis_->ValueAt(d->operand(c.operand_number), c.operand_index) ==
             p) {
       return true;
