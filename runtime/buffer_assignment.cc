@@ -191,6 +191,7 @@ absl::StatusOr<BufferAssignment> BufferAssignmentBuilder::Build() {
   if (!status.ok()) return status;
   status = MakeAllocations();
   if (!status.ok()) return status;
+  PlaceTempsInOutputs();
   PackArena();
   RecordSlices();
   status = result_.VerifyNoOverlap();

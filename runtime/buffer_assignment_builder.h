@@ -36,6 +36,9 @@ class BufferAssignmentBuilder {
   void GrantInPlace();
   absl::Status CheckInterference() const;
   absl::Status MakeAllocations();
+  // Temporaries that fit in an output's bytes before it is written
+  // (output_reuse.cc).
+  void PlaceTempsInOutputs();
   void PackArena();
   void RecordSlices();
   std::string Describe(int writer, int live) const;

@@ -612,14 +612,42 @@ ENTRY e {
   ASSERT_NE(m, nullptr);
   BufferAssignment ba = Assign(*m);
   // A chain of ops that read other indices than they write: two 1 KiB
-  // temporaries live at once at most.
-  EXPECT_EQ(ba.temp_size(), 2048);
-  EXPECT_EQ(ba.peak_live_temp_bytes(), 2048);
-  EXPECT_EQ(SliceOf(ba, *m, "a"), SliceOf(ba, *m, "c"));
-  EXPECT_EQ(ba.allocations()[SliceOf(ba, *m, "o").allocation].kind,
-            Allocation::Kind::kOutput);
+  // temporaries live at once at most. Those that die before the output is
+  // written (a, then c) live in the output's bytes; b and d share the
+  // arena.
+  const int output = SliceOf(ba, *m, "o").allocation;
+  EXPECT_EQ(ba.allocations()[output].kind, Allocation::Kind::kOutput);
+  EXPECT_EQ(SliceOf(ba, *m, "a"), SliceOf(ba, *m, "o"));
+  EXPECT_EQ(SliceOf(ba, *m, "c"), SliceOf(ba, *m, "o"));
+  EXPECT_EQ(SliceOf(ba, *m, "b"), SliceOf(ba, *m, "d"));
+  EXPECT_EQ(SliceOf(ba, *m, "b").allocation, ba.temp_allocation());
+  EXPECT_EQ(ba.temp_size(), 1024);
+  EXPECT_EQ(ba.peak_live_temp_bytes(), 1024);
   const std::string text = ba.ToString();
-  EXPECT_NE(text.find("temp_size_in_bytes=2048"), std::string::npos) << text;
+  EXPECT_NE(text.find("temp_size_in_bytes=1024"), std::string::npos) << text;
+}
+
+TEST(BufferAssignment, OutputBytesHostOnlyWhatDiesBeforeTheyAreWritten) {
+  auto m = Parse(R"(
+HloModule m
+
+ENTRY e {
+  x = f32[64] parameter(0)
+  big = f32[128] concatenate(x, x), dimensions={0}
+  s = f32[64] slice(big), slice={[32:96]}
+  o1 = f32[64] reverse(s), dimensions={0}
+  o2 = f32[32] slice(big), slice={[0:32]}
+  ROOT r = (f32[64], f32[32]) tuple(o1, o2)
+}
+)");
+  ASSERT_NE(m, nullptr);
+  BufferAssignment ba = Assign(*m);
+  // big (512 bytes) outlives the first output's write and fits in no
+  // output; s (256 bytes) dies where o1 is written, so it cannot be in
+  // o1's bytes either (a reverse reads other indices than it writes) and
+  // is too large for o2's.
+  EXPECT_EQ(SliceOf(ba, *m, "big").allocation, ba.temp_allocation());
+  EXPECT_EQ(SliceOf(ba, *m, "s").allocation, ba.temp_allocation());
 }
 
 // An elementwise op reads its operand only at the index it writes: where
