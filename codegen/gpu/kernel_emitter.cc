@@ -1,10 +1,15 @@
 #include "codegen/gpu/kernel_emitter.h"
 
 #include "codegen/elemental.h"
+#include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::codegen::gpu {
+
+const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
+  return ComputedRoot(hlo);
+}
 
 std::string KernelKind(const HloInstruction* hlo) {
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);

@@ -52,6 +52,10 @@ struct KernelArgument {
 /// The arguments of the kernel for `hlo`, in order.
 std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
 
+/// The instruction whose elements the kernel for `hlo` computes: the
+/// fused root of a fusion, `hlo` itself otherwise.
+const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
+
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction" or
 /// "column-reduction".
 std::string KernelKind(const HloInstruction* hlo);
