@@ -56,7 +56,6 @@ llvm::Function* NvptxTarget::DeclareKernel(
     }
   }
   Annotate(module, kernel, "kernel", 1);
-  Annotate(module, kernel, "maxntidx", block_size);
   Annotate(module, kernel, "reqntidx", block_size);
   llvm::BasicBlock::Create(ctx, "entry", kernel);
   return kernel;

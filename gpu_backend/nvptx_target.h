@@ -5,7 +5,8 @@
 // registers and barriers are nvvm intrinsics, shuffles are
 // shfl.sync (full warp mask), shared memory is addrspace(3) globals, math
 // calls map to libdevice's __nv_* functions, and kernels carry the kernel
-// annotation with exact block sizes (maxntidx = reqntidx).
+// annotation with exact block sizes (reqntidx; ptxas refuses maxntid next
+// to it).
 
 #include <string>
 

@@ -219,6 +219,22 @@ class ThunkEmitter {
   }
 
   absl::Status While(const HloInstruction* hlo, ThunkSequence& out) {
+    // Kernels index by their own shapes' layouts: the loop state must be
+    // laid out alike on every side (no layout normalization runs yet).
+    const Shape& state = hlo->shape();
+    for (const Shape* side :
+         {&hlo->operand(0)->shape(),
+          &hlo->while_body()->parameter_instruction(0)->shape(),
+          &hlo->while_body()->root_instruction()->shape(),
+          &hlo->while_condition()->parameter_instruction(0)->shape()}) {
+      if (!(*side == state)) {
+        return Refuse(hlo, absl::StrCat(
+                               "its loop state is laid out differently in "
+                               "its body or condition (",
+                               side->ToString(), " vs ", state.ToString(),
+                               ")"));
+      }
+    }
     Thunk thunk;
     thunk.kind = Thunk::Kind::kWhile;
     thunk.instruction = hlo->name();
@@ -244,7 +260,15 @@ class ThunkEmitter {
     thunk.predicate = *index;
     thunk.index_is_pred =
         hlo->operand(0)->shape().element_type() == PrimitiveType::kPred;
-    for (const HloComputation* branch : hlo->called_computations()) {
+    for (size_t b = 0; b < hlo->called_computations().size(); ++b) {
+      const HloComputation* branch = hlo->called_computations()[b];
+      if (!(branch->root_instruction()->shape() == hlo->shape()) ||
+          (branch->num_parameters() == 1 &&
+           !(branch->parameter_instruction(0)->shape() ==
+             hlo->operand(b + 1)->shape()))) {
+        return Refuse(hlo, "a branch lays out its operand or result "
+                           "differently (no layout normalization runs yet)");
+      }
       absl::StatusOr<ThunkSequence> seq = Sequence(branch);
       if (!seq.ok()) return seq.status();
       thunk.children.push_back(*std::move(seq));
