@@ -17,6 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cpu_backend/executable.h"
+#include "gpu_backend/executable.h"
 #include "google/protobuf/text_format.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
@@ -95,6 +96,27 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
   }
+  if (platform == "gpu" && (stage == "llvm" || stage == "ptx")) {
+    // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
+    absl::StatusOr<gpu::GpuCompileOptions> options =
+        gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kNvptx);
+    if (options.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
+      absl::StatusOr<gpu::GpuTargetSpec> spec =
+          gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
+      if (!spec.ok()) return spec.status();
+      options->spec = *std::move(spec);
+    }
+    if (!options.ok()) return options.status();
+    options->run_passes = false;
+    absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
+        gpu::GpuExecutable::Compile(std::move(*module), *options);
+    if (!exe.ok()) {
+      return absl::Status(exe.status().code(),
+                          absl::StrCat(filename, ": error: ",
+                                       exe.status().message()));
+    }
+    return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->ptx();
+  }
   if (stage == "llvm" || stage == "asm") {
     // The cpu backend's compilation, after the pipeline that just ran.
     cpu::CompileOptions options;
@@ -153,18 +175,23 @@ int CheckStageAndPlatform(const std::string& stage,
   // Buffer assignment needs a backend's pipeline and alignment.
   *assign_buffers = (stage == "buffer-assignment" &&
                      (platform == "cpu" || platform == "gpu")) ||
-                    ((stage == "llvm" || stage == "asm") && platform == "cpu");
+                    ((stage == "llvm" || stage == "asm") && platform == "cpu") ||
+                    ((stage == "llvm" || stage == "ptx") && platform == "gpu");
   if (stage != "hlo" && !*assign_buffers) {
     if (stage == "buffer-assignment") {
       std::cerr << "error: --stage=buffer-assignment needs --platform=cpu "
                    "or --platform=gpu\n";
-    } else if (stage == "llvm" || stage == "asm") {
-      std::cerr << "error: --stage=" << stage << " needs --platform=cpu\n";
-    } else if (stage == "ptx" || stage == "html" || stage == "dot") {
+    } else if (stage == "llvm") {
+      std::cerr << "error: --stage=llvm needs --platform=cpu or gpu\n";
+    } else if (stage == "asm") {
+      std::cerr << "error: --stage=asm needs --platform=cpu\n";
+    } else if (stage == "ptx") {
+      std::cerr << "error: --stage=ptx needs --platform=gpu\n";
+    } else if (stage == "html" || stage == "dot" || stage == "executable") {
       std::cerr << "error: --stage=" << stage
                 << " is not in this build of xlite yet; --stage=hlo, "
-                   "buffer-assignment (cpu, gpu), llvm and asm (cpu) are "
-                   "available\n";
+                   "buffer-assignment (cpu, gpu), llvm (cpu, gpu), asm (cpu) "
+                   "and ptx (gpu) are available\n";
     } else {
       std::cerr
           << "error: unknown --stage=" << stage

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cpu_backend/executable.h"
+#include "gpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
 #include "cpu_backend/profile_report.h"
 #include "hlo/analysis/verifier.h"
@@ -26,7 +27,7 @@
 #include "tools/tool_flags.h"
 
 ABSL_FLAG(std::string, platform, "",
-          "interpreter, cpu or gpu (default: the fastest available)");
+          "interpreter, cpu, gpu or gpu-emulator (default: cpu)");
 ABSL_FLAG(std::string, reference_platform, "none",
           "run also on this platform and compare (none: no comparison)");
 ABSL_FLAG(std::vector<std::string>, input, {},
@@ -151,14 +152,15 @@ int CheckPlatforms(std::string* platform) {
   for (const std::string& p :
        {*platform, absl::GetFlag(FLAGS_reference_platform)}) {
     if (p == "none" && &p != platform) continue;
-    if (p != "interpreter" && p != "cpu" && p != "gpu") {
+    if (p != "interpreter" && p != "cpu" && p != "gpu" &&
+        p != "gpu-emulator") {
       std::cerr << "error: unknown platform '" << p
-                << "'; expected interpreter, cpu or gpu\n";
+                << "'; expected interpreter, cpu, gpu or gpu-emulator\n";
       return kExitUsage;
     }
     if (p == "gpu") {
-      std::cerr << "error: the gpu backend is not in this build yet; use "
-                   "--platform=cpu or --platform=interpreter\n";
+      std::cerr << "error: running on a CUDA device is not in this build "
+                   "yet; use --platform=gpu-emulator, cpu or interpreter\n";
       return kExitUsage;
     }
   }
@@ -372,6 +374,27 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
       }
       std::vector<std::vector<Literal>> per_device(devices, arguments);
       return EvaluateOnDevices(module, replicas, partitions, per_device);
+    });
+  }
+  if (platform == "gpu-emulator") {
+    if (devices != 1) {
+      return absl::UnimplementedError(
+          "the gpu emulator runs single-device modules only");
+    }
+    absl::StatusOr<gpu::GpuCompileOptions> options =
+        gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
+    if (!options.ok()) return options.status();
+    options->run_passes = absl::GetFlag(FLAGS_run_passes);
+    absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> compiled =
+        gpu::GpuExecutable::Compile(module.Clone(), *options);
+    if (!compiled.ok()) return compiled.status();
+    std::shared_ptr<gpu::GpuExecutable> exe = std::move(*compiled);
+    return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
+      absl::StatusOr<Literal> r = exe->Run(arguments);
+      if (!r.ok()) return r.status();
+      std::vector<Literal> out;
+      out.push_back(*std::move(r));
+      return out;
     });
   }
   cpu::CompileOptions options;

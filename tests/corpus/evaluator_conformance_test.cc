@@ -18,6 +18,9 @@
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
 #endif
+#ifdef XLITE_CONFORMANCE_GPU
+#include "gpu_backend/executable.h"
+#endif
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/paths.h"
@@ -26,8 +29,10 @@ namespace xlite {
 namespace {
 
 constexpr char kPrograms[] = "tests/corpus/programs";
-#ifdef XLITE_CONFORMANCE_CPU
+#if defined(XLITE_CONFORMANCE_CPU)
 constexpr char kPlatform[] = "the cpu backend";
+#elif defined(XLITE_CONFORMANCE_GPU)
+constexpr char kPlatform[] = "the gpu backend on the emulator";
 #else
 constexpr char kPlatform[] = "evaluator";
 #endif
@@ -171,6 +176,11 @@ int& Total() {
   static int total = 0;
   return total;
 }
+// Modules the backend refused to compile (gpu: not yet supported).
+int& Refused() {
+  static int refused = 0;
+  return refused;
+}
 
 class EvaluatorConformance
     : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
@@ -201,6 +211,21 @@ TEST_P(EvaluatorConformance, MatchesXla) {
     GTEST_SKIP() << "global SPMD module (shardings resolved by XLA's "
                     "partitioner, not evaluable as one program)";
   }
+#ifdef XLITE_CONFORMANCE_GPU
+  if (partitions > 1) {
+    GTEST_SKIP() << "multi-device programs are not run on the gpu emulator";
+  }
+  auto gpu_options =
+      gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(gpu_options.ok()) << gpu_options.status().message();
+  auto gpu_exe = gpu::GpuExecutable::Compile((*module)->Clone(), *gpu_options);
+  if (!gpu_exe.ok() &&
+      gpu_exe.status().code() == absl::StatusCode::kUnimplemented) {
+    ++Refused();
+    GTEST_SKIP() << "refused: " << gpu_exe.status().message();
+  }
+  ASSERT_TRUE(gpu_exe.ok()) << gpu_exe.status().message();
+#endif
   ++Total();
   std::vector<std::vector<Literal>> expected;
   std::vector<Literal> results;
@@ -212,10 +237,13 @@ TEST_P(EvaluatorConformance, MatchesXla) {
       expected.push_back(
           ReadArrays(dir, "out", result_shapes, absl::StrCat(".p", p)));
     }
-#ifdef XLITE_CONFORMANCE_CPU
+#if defined(XLITE_CONFORMANCE_CPU)
     auto exe = cpu::CpuExecutable::Compile((*module)->Clone());
     ASSERT_TRUE(exe.ok()) << exe.status().message();
     auto r = cpu::RunOnDevices(**exe, 1, partitions, args);
+#elif defined(XLITE_CONFORMANCE_GPU)
+    absl::StatusOr<std::vector<Literal>> r =
+        absl::UnimplementedError("unreachable: skipped above");
 #else
     auto r = EvaluateOnDevices(**module, 1, partitions, args);
 #endif
@@ -224,10 +252,12 @@ TEST_P(EvaluatorConformance, MatchesXla) {
   } else {
     std::vector<Literal> args = ReadArrays(dir, "in", param_shapes, "");
     expected.push_back(ReadArrays(dir, "out", result_shapes, ""));
-#ifdef XLITE_CONFORMANCE_CPU
+#if defined(XLITE_CONFORMANCE_CPU)
     auto exe = cpu::CpuExecutable::Compile((*module)->Clone());
     ASSERT_TRUE(exe.ok()) << exe.status().message();
     auto r = (*exe)->Run(args);
+#elif defined(XLITE_CONFORMANCE_GPU)
+    auto r = (*gpu_exe)->Run(args);
 #else
     auto r = EvaluateModule(**module, args);
 #endif
@@ -269,6 +299,11 @@ INSTANTIATE_TEST_SUITE_P(
 class Summary : public ::testing::Environment {
  public:
   void TearDown() override {
+    if (Refused() > 0) {
+      std::cout << kPlatform << " compiled " << Total() << " of "
+                << Total() + Refused() << " corpus modules (refused "
+                << Refused() << ")\n";
+    }
     std::cout << kPlatform << " matches XLA:CPU on " << Passed() << "/" << Total()
               << " corpus modules\n";
   }

@@ -1,0 +1,139 @@
+#include "codegen/gpu/kernel_common.h"
+
+#include <algorithm>
+
+#include "absl/strings/str_cat.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::codegen::gpu {
+
+const HloInstruction* ComputedRoot(const HloInstruction* hlo) {
+  return hlo->opcode() == HloOpcode::kFusion
+             ? hlo->fused_computation()->root_instruction()
+             : hlo;
+}
+
+std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo) {
+  std::vector<KernelArgument> out;
+  auto add = [&](const HloInstruction* i, int64_t operand_number) {
+    const bool is_output = operand_number < 0;
+    const Shape& shape = i->shape();
+    if (shape.IsArray()) {
+      out.push_back({i, {}, shape, is_output, operand_number});
+      return;
+    }
+    if (!shape.IsTuple()) return;
+    for (int64_t l = 0; l < shape.tuple_shapes_size(); ++l) {
+      if (shape.tuple_shapes(l).IsArray()) {
+        out.push_back(
+            {i, {l}, shape.tuple_shapes(l), is_output, operand_number});
+      }
+    }
+  };
+  for (int64_t i = 0; i < hlo->operand_count(); ++i) add(hlo->operand(i), i);
+  add(hlo, -1);
+  return out;
+}
+
+absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
+                         const std::string& name,
+                         const std::vector<KernelParam>& params,
+                         int64_t block) {
+  const std::vector<KernelArgument> args = KernelArguments(hlo);
+  if (args.size() != params.size()) {
+    return absl::InternalError(absl::StrCat(
+        "kernel for ", hlo->name(), " given ", params.size(),
+        " parameters, wants ", args.size()));
+  }
+  k.function = k.target.DeclareKernel(k.module, name, params, block);
+  k.b.SetInsertPoint(&k.function->getEntryBlock());
+  const bool fusion = hlo->opcode() == HloOpcode::kFusion;
+  const int64_t bound =
+      fusion ? static_cast<int64_t>(
+                   hlo->fused_computation()->parameter_instructions().size())
+             : hlo->operand_count();
+  for (size_t a = 0; a < args.size(); ++a) {
+    const KernelArgument& arg = args[a];
+    IrArray array(k.function->getArg(a), arg.shape);
+    if (arg.is_output) {
+      k.outputs.push_back(array);
+      continue;
+    }
+    // A fusion may have operands past its parameters: they are not read.
+    if (arg.operand_number >= bound) continue;
+    const HloInstruction* target =
+        fusion ? hlo->fused_computation()
+                     ->parameter_instructions()[arg.operand_number]
+               : arg.instruction;
+    k.emitter.BindArray(target, arg.index.empty() ? -1 : arg.index[0], array);
+  }
+  return absl::OkStatus();
+}
+
+LaunchDims EndKernel(KernelScope& k, int64_t grid, int64_t block,
+                     bool cooperative) {
+  k.b.CreateRetVoid();
+  LaunchDims dims;
+  dims.grid = std::max<int64_t>(grid, 1);
+  dims.block = block;
+  dims.shared_bytes = k.target.SharedBytes(k.function);
+  dims.cooperative = cooperative;
+  return dims;
+}
+
+llvm::Value* BlockIndex64(KernelScope& k) {
+  return k.b.CreateZExt(k.target.BlockId(k.b, GridDim::kX),
+                        k.b.getInt64Ty());
+}
+
+llvm::Value* ThreadIndex64(KernelScope& k) {
+  return k.b.CreateZExt(k.target.ThreadId(k.b, GridDim::kX),
+                        k.b.getInt64Ty());
+}
+
+absl::Status EmitIf(KernelScope& k, llvm::Value* condition,
+                    const std::function<absl::Status()>& then) {
+  llvm::LLVMContext& ctx = k.b.getContext();
+  auto* body = llvm::BasicBlock::Create(ctx, "if.then", k.function);
+  auto* after = llvm::BasicBlock::Create(ctx, "if.end", k.function);
+  k.b.CreateCondBr(condition, body, after);
+  k.b.SetInsertPoint(body);
+  {
+    ElementalEmitter::Scope scope(k.emitter);
+    if (absl::Status s = then(); !s.ok()) return s;
+  }
+  k.b.CreateBr(after);
+  k.b.SetInsertPoint(after);
+  return absl::OkStatus();
+}
+
+void DelinearizeInto(llvm::IRBuilderBase& b, llvm::Value* linear,
+                     const Shape& shape, absl::Span<const int64_t> dims,
+                     Index& index) {
+  llvm::Value* rest = linear;
+  for (int64_t i = static_cast<int64_t>(dims.size()) - 1; i >= 0; --i) {
+    const int64_t size = shape.dimensions(dims[i]);
+    if (i == 0) {
+      index[dims[i]] = rest;
+      break;
+    }
+    llvm::Value* n = b.getInt64(size);
+    index[dims[i]] = b.CreateURem(rest, n);
+    rest = b.CreateUDiv(rest, n);
+  }
+}
+
+int64_t ProductOf(const Shape& shape, absl::Span<const int64_t> dims) {
+  int64_t product = 1;
+  for (int64_t d : dims) product *= shape.dimensions(d);
+  return product;
+}
+
+int64_t PowerOfTwoAtLeast(int64_t n) {
+  int64_t p = 1;
+  while (p < n) p *= 2;
+  return p;
+}
+
+}  // namespace xlite::codegen::gpu

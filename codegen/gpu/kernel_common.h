@@ -1,0 +1,71 @@
+#ifndef XLITE_CODEGEN_GPU_KERNEL_COMMON_H_
+#define XLITE_CODEGEN_GPU_KERNEL_COMMON_H_
+
+// What every GPU kernel emitter does: declare the kernel, bind the
+// instruction's operands to the kernel's pointer arguments for the
+// elemental emitter, find the instruction computed (the fused root), and
+// small index and control-flow helpers. Internal to codegen/gpu.
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "codegen/elemental.h"
+#include "codegen/gpu/kernel_emitter.h"
+#include "codegen/ir_array.h"
+#include "codegen/kernel_target.h"
+
+namespace xlite::codegen::gpu {
+
+/// A kernel being emitted: its function, builder, elemental emitter with
+/// the operands bound, and its result arrays (one per array leaf).
+struct KernelScope {
+  KernelTarget& target;
+  llvm::Module& module;
+  llvm::Function* function = nullptr;
+  llvm::IRBuilder<>& b;
+  ElementalEmitter& emitter;
+  std::vector<IrArray> outputs;
+};
+
+/// The instruction whose elements the kernel computes: the fused root for a
+/// fusion, `hlo` itself otherwise.
+const HloInstruction* ComputedRoot(const HloInstruction* hlo);
+
+/// Declares the kernel (`block` threads per block), positions `b` in it and
+/// binds `hlo`'s operands; fills `outputs`.
+absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
+                         const std::string& name,
+                         const std::vector<KernelParam>& params,
+                         int64_t block);
+
+/// Returns from the kernel; the launch with the kernel's shared bytes.
+LaunchDims EndKernel(KernelScope& k, int64_t grid, int64_t block,
+                     bool cooperative);
+
+/// blockIdx.x and threadIdx.x as i64.
+llvm::Value* BlockIndex64(KernelScope& k);
+llvm::Value* ThreadIndex64(KernelScope& k);
+
+/// Emits `then` under `condition` (in its own memoization scope); the
+/// builder continues after it.
+absl::Status EmitIf(KernelScope& k, llvm::Value* condition,
+                    const std::function<absl::Status()>& then);
+
+/// The values of `dims` (dimension numbers of `shape`, major to minor)
+/// whose linear number in that order is `linear` (i64), written into
+/// `index` (one slot per dimension of `shape`).
+void DelinearizeInto(llvm::IRBuilderBase& b, llvm::Value* linear,
+                     const Shape& shape, absl::Span<const int64_t> dims,
+                     Index& index);
+
+/// Product of `shape`'s sizes over `dims`.
+int64_t ProductOf(const Shape& shape, absl::Span<const int64_t> dims);
+
+/// Smallest power of two >= n (n >= 1).
+int64_t PowerOfTwoAtLeast(int64_t n);
+
+}  // namespace xlite::codegen::gpu
+
+#endif  // XLITE_CODEGEN_GPU_KERNEL_COMMON_H_

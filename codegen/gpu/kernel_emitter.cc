@@ -1,0 +1,35 @@
+#include "codegen/gpu/kernel_emitter.h"
+
+#include "codegen/elemental.h"
+#include "codegen/gpu/kernel_common.h"
+#include "codegen/gpu/kernels.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::codegen::gpu {
+
+const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
+  return ComputedRoot(hlo);
+}
+
+std::string KernelKind(const HloInstruction* hlo) {
+  std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
+  if (!reduction.has_value()) return "loop";
+  return reduction->is_row ? "row-reduction" : "column-reduction";
+}
+
+absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
+                                      llvm::Module& module,
+                                      const HloInstruction* hlo,
+                                      const std::string& name,
+                                      const std::vector<KernelParam>& params) {
+  if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
+    return reduction->is_row
+               ? EmitRowReduction(target, module, hlo, *reduction, name,
+                                  params)
+               : EmitColumnReduction(target, module, hlo, *reduction, name,
+                                     params);
+  }
+  return EmitLoopKernel(target, module, hlo, name, params);
+}
+
+}  // namespace xlite::codegen::gpu

@@ -1,0 +1,74 @@
+#ifndef XLITE_CODEGEN_GPU_KERNEL_EMITTER_H_
+#define XLITE_CODEGEN_GPU_KERNEL_EMITTER_H_
+
+// GPU kernels for HLO instructions, written once against KernelTarget and
+// built from the elemental emitter's element values:
+//   - loop kernel (loop_kernel.cc): a fusion or a single elemental
+//     instruction, a few elements per thread, bounds-checked, every leaf
+//     of a multi-output result;
+//   - row reduction (row_reduction.cc): reduced dimensions physically
+//     minor, a warp per row (several rows per warp for short rows), partial
+//     results combined by warp shuffles;
+//   - column reduction (column_reduction.cc): reduced dimensions physically
+//     major, a 32-column tile per block, partials through shared memory.
+// Any reducer computation is applied through ElementalEmitter::EmitApplied.
+//
+// A kernel takes one pointer per array: every array leaf of every operand
+// of the instruction, in order, then every array leaf of its result
+// (KernelArguments), so the backend passes the matching buffer slices.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "codegen/kernel_target.h"
+#include "hlo/ir/instruction.h"
+#include "llvm/IR/Module.h"
+
+namespace xlite::codegen::gpu {
+
+/// How a kernel is launched (x dimension only).
+struct LaunchDims {
+  int64_t grid = 1;
+  int64_t block = 1;
+  /// Shared memory per block, bytes (all static here).
+  int64_t shared_bytes = 0;
+  /// The kernel uses barriers or shuffles (an emulator runs its threads as
+  /// cooperating fibers; others run one after another).
+  bool cooperative = false;
+};
+
+/// One pointer argument of a kernel: `instruction`'s array at `index`.
+struct KernelArgument {
+  const HloInstruction* instruction = nullptr;
+  ShapeIndex index;
+  Shape shape;
+  bool is_output = false;
+  /// For inputs: which operand of the instruction.
+  int64_t operand_number = -1;
+};
+
+/// The arguments of the kernel for `hlo`, in order.
+std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
+
+/// The instruction whose elements the kernel for `hlo` computes: the
+/// fused root of a fusion, `hlo` itself otherwise.
+const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
+
+/// Which emitter a kernel for `hlo` would use: "loop", "row-reduction" or
+/// "column-reduction".
+std::string KernelKind(const HloInstruction* hlo);
+
+/// Emits kernel `name` computing `hlo` into `module`; `params` (one per
+/// KernelArguments entry) carry aliasing and alignment. An error names the
+/// instruction when no GPU kernel can compute it.
+absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
+                                      llvm::Module& module,
+                                      const HloInstruction* hlo,
+                                      const std::string& name,
+                                      const std::vector<KernelParam>& params);
+
+}  // namespace xlite::codegen::gpu
+
+#endif  // XLITE_CODEGEN_GPU_KERNEL_EMITTER_H_

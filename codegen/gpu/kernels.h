@@ -1,0 +1,42 @@
+#ifndef XLITE_CODEGEN_GPU_KERNELS_H_
+#define XLITE_CODEGEN_GPU_KERNELS_H_
+
+// The individual kernel emitters behind EmitKernel (kernel_emitter.h).
+// Internal to codegen/gpu.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "codegen/gpu/kernel_emitter.h"
+
+namespace xlite::codegen::gpu {
+
+absl::StatusOr<LaunchDims> EmitLoopKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// How a reduce's dimensions lie in its operand's layout.
+struct ReductionShape {
+  bool is_row = false;
+  /// Operand dimensions, major to minor, reduced and kept.
+  std::vector<int64_t> reduced;
+  std::vector<int64_t> kept;
+};
+/// The row or column shape of a single-output reduce computed by `hlo`
+/// (the instruction or its fused root), or nullopt when neither applies.
+std::optional<ReductionShape> ClassifyReduction(const HloInstruction* hlo);
+
+absl::StatusOr<LaunchDims> EmitRowReduction(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const ReductionShape& shape, const std::string& name,
+    const std::vector<KernelParam>& params);
+
+absl::StatusOr<LaunchDims> EmitColumnReduction(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const ReductionShape& shape, const std::string& name,
+    const std::vector<KernelParam>& params);
+
+}  // namespace xlite::codegen::gpu
+
+#endif  // XLITE_CODEGEN_GPU_KERNELS_H_

@@ -1,0 +1,168 @@
+#include "codegen/kernel_target.h"
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+
+namespace xlite::codegen {
+
+namespace {
+
+// Functions of the C math library that libdevice implements as __nv_<name>
+// (float flavours take an "f" suffix): every one the elemental emitter
+// calls, and their neighbours.
+const absl::flat_hash_set<std::string>& GpuMathFunctions() {
+  static const auto* names = [] {
+    auto* set = new absl::flat_hash_set<std::string>;
+    for (const char* base :
+         {"exp", "expm1", "exp2", "log", "log1p", "log2", "log10", "cbrt",
+          "sin", "cos", "tan", "tanh", "sinh", "cosh", "asin", "acos", "atan",
+          "asinh", "acosh", "atanh", "erf", "erfc", "pow", "fmod", "atan2",
+          "sqrt", "rsqrt", "fabs", "floor", "ceil", "round", "trunc",
+          "nextafter", "hypot", "ldexp", "fmin", "fmax", "remainder"}) {
+      set->insert(base);
+      set->insert(absl::StrCat(base, "f"));
+    }
+    return set;
+  }();
+  return *names;
+}
+
+}  // namespace
+
+bool IsGpuMathFunction(absl::string_view name) {
+  return GpuMathFunctions().contains(std::string(name));
+}
+
+absl::StatusOr<llvm::Value*> KernelTarget::Shuffle(llvm::IRBuilderBase& b,
+                                                   ShuffleKind kind,
+                                                   llvm::Value* value,
+                                                   llvm::Value* offset) {
+  llvm::Type* type = value->getType();
+  const unsigned bits = type->getPrimitiveSizeInBits().getFixedValue();
+  if (!(type->isIntegerTy() || type->isFloatingPointTy()) || bits == 0 ||
+      bits > 64) {
+    return absl::UnimplementedError("warp shuffle of a value that is not an "
+                                    "integer or float of at most 64 bits");
+  }
+  llvm::Type* as_int = b.getIntNTy(bits);
+  llvm::Value* x = type->isIntegerTy() ? value : b.CreateBitCast(value, as_int);
+  if (bits <= 32) {
+    llvm::Value* wide = b.CreateZExt(x, b.getInt32Ty());
+    llvm::Value* got = b.CreateTrunc(ShuffleI32(b, kind, wide, offset), as_int);
+    return type->isIntegerTy() ? got : b.CreateBitCast(got, type);
+  }
+  llvm::Value* wide = b.CreateZExt(x, b.getInt64Ty());
+  llvm::Value* lo = b.CreateTrunc(wide, b.getInt32Ty());
+  llvm::Value* hi = b.CreateTrunc(b.CreateLShr(wide, 32), b.getInt32Ty());
+  lo = b.CreateZExt(ShuffleI32(b, kind, lo, offset), b.getInt64Ty());
+  hi = b.CreateZExt(ShuffleI32(b, kind, hi, offset), b.getInt64Ty());
+  llvm::Value* got =
+      b.CreateTrunc(b.CreateOr(lo, b.CreateShl(hi, 32)), as_int);
+  return type->isIntegerTy() ? got : b.CreateBitCast(got, type);
+}
+
+int64_t& KernelTarget::SharedBytesOf(const llvm::Function* function) {
+  for (auto& [f, bytes] : shared_bytes_) {
+    if (f == function) return bytes;
+  }
+  shared_bytes_.push_back({function, 0});
+  return shared_bytes_.back().second;
+}
+
+int64_t KernelTarget::SharedBytes(const llvm::Function* function) const {
+  for (const auto& [f, bytes] : shared_bytes_) {
+    if (f == function) return bytes;
+  }
+  return 0;
+}
+
+absl::StatusOr<llvm::Value*> KernelTarget::AtomicRmw(llvm::IRBuilderBase& b,
+                                                     AtomicOp op,
+                                                     bool is_signed,
+                                                     llvm::Value* address,
+                                                     llvm::Value* value) {
+  using Bin = llvm::AtomicRMWInst::BinOp;
+  llvm::Type* type = value->getType();
+  const auto order = llvm::AtomicOrdering::Monotonic;
+  if (type->isIntegerTy(32) || type->isIntegerTy(64)) {
+    Bin bin = op == AtomicOp::kAdd ? Bin::Add
+              : op == AtomicOp::kMax ? (is_signed ? Bin::Max : Bin::UMax)
+                                     : (is_signed ? Bin::Min : Bin::UMin);
+    return b.CreateAtomicRMW(bin, address, value, llvm::MaybeAlign(), order);
+  }
+  if (!type->isFloatTy() && !type->isDoubleTy()) {
+    return absl::UnimplementedError(
+        "atomics on values other than 32/64-bit integers and floats");
+  }
+  if (op == AtomicOp::kAdd) {
+    return b.CreateAtomicRMW(Bin::FAdd, address, value, llvm::MaybeAlign(),
+                             order);
+  }
+  // Float max/min: a compare-and-swap loop on the bits (NaN wins, as in
+  // XLA's max/min).
+  llvm::Function* function = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::Type* bits = b.getIntNTy(type->getPrimitiveSizeInBits());
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  auto* loop = llvm::BasicBlock::Create(ctx, "atomic.loop", function);
+  auto* done = llvm::BasicBlock::Create(ctx, "atomic.done", function);
+  llvm::Value* initial = b.CreateLoad(bits, address);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* old_bits = b.CreatePHI(bits, 2);
+  old_bits->addIncoming(initial, before);
+  llvm::Value* old = b.CreateBitCast(old_bits, type);
+  llvm::Value* better = op == AtomicOp::kMax ? b.CreateFCmpUGT(value, old)
+                                             : b.CreateFCmpULT(value, old);
+  llvm::Value* keep_nan = b.CreateFCmpUNO(old, old);
+  llvm::Value* chosen = b.CreateSelect(
+      b.CreateAnd(better, b.CreateNot(keep_nan)), value, old);
+  llvm::Value* pair = b.CreateAtomicCmpXchg(
+      address, old_bits, b.CreateBitCast(chosen, bits), llvm::MaybeAlign(),
+      order, order);
+  llvm::Value* seen = b.CreateExtractValue(pair, 0);
+  old_bits->addIncoming(seen, b.GetInsertBlock());
+  b.CreateCondBr(b.CreateExtractValue(pair, 1), done, loop);
+  b.SetInsertPoint(done);
+  return b.CreateBitCast(seen, type);
+}
+
+llvm::Value* KernelTarget::AtomicCompareExchange(llvm::IRBuilderBase& b,
+                                                 llvm::Value* address,
+                                                 llvm::Value* expected,
+                                                 llvm::Value* desired) {
+  const auto order = llvm::AtomicOrdering::Monotonic;
+  llvm::Value* pair = b.CreateAtomicCmpXchg(address, expected, desired,
+                                            llvm::MaybeAlign(), order, order);
+  return b.CreateExtractValue(pair, 0);
+}
+
+absl::Status KernelTarget::MapMathFunctions(llvm::Module& module) const {
+  std::vector<llvm::Function*> externals;
+  for (llvm::Function& f : module) {
+    if (f.isDeclaration() && !f.isIntrinsic() && !f.use_empty()) {
+      externals.push_back(&f);
+    }
+  }
+  for (llvm::Function* f : externals) {
+    const std::string name = f->getName().str();
+    if (name.rfind("xlite_emu_", 0) == 0) continue;  // the emulator runtime
+    absl::StatusOr<std::string> mapped = MathFunction(name);
+    if (!mapped.ok()) {
+      return absl::UnimplementedError(absl::StrCat(
+          "a GPU kernel calls '", name, "', which has no GPU implementation (",
+          mapped.status().message(), ")"));
+    }
+    if (*mapped == name) continue;
+    llvm::Function* target = module.getFunction(*mapped);
+    if (target == nullptr) {
+      f->setName(*mapped);
+    } else {
+      f->replaceAllUsesWith(target);
+      f->eraseFromParent();
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::codegen

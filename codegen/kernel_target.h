@@ -1,0 +1,125 @@
+#ifndef XLITE_CODEGEN_KERNEL_TARGET_H_
+#define XLITE_CODEGEN_KERNEL_TARGET_H_
+
+// The small interface GPU kernel emitters (codegen/gpu/) are written
+// against: thread and block ids, the block barrier, warp shuffles,
+// kernel-scoped shared memory, atomics, the math-function mapping and the
+// kernel declaration. Two implementations: NVPTX (gpu_backend/
+// nvptx_target.h: nvvm intrinsics, addrspace(3), libdevice) and the host
+// emulator (gpu_backend/emulator/: calls into a fiber runtime). A kernel
+// emitted once runs on both.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+
+namespace xlite::codegen {
+
+/// Threads per warp on every target.
+inline constexpr int kWarpSize = 32;
+
+enum class GridDim { kX, kY, kZ };
+enum class ShuffleKind { kDown, kXor };
+enum class AtomicOp { kAdd, kMax, kMin };
+
+/// One pointer parameter of a kernel.
+struct KernelParam {
+  /// No other parameter of the kernel overlaps it.
+  bool noalias = false;
+  /// Bytes its address is a multiple of (0: unknown).
+  int64_t alignment = 0;
+  /// Bytes it spans (0: unknown).
+  int64_t size = 0;
+};
+
+class KernelTarget {
+ public:
+  virtual ~KernelTarget() = default;
+
+  /// "nvptx" or "emulator".
+  virtual std::string name() const = 0;
+
+  /// The data layout and triple kernel modules are built for.
+  virtual void ConfigureModule(llvm::Module& module) const = 0;
+
+  /// Declares kernel `name(ptr p0, ..., ptr pN-1)` returning void, launched
+  /// with exactly `block_size` threads per block (x only), with its
+  /// parameters' attributes. The builder is left in its empty entry block.
+  virtual llvm::Function* DeclareKernel(llvm::Module& module,
+                                        absl::string_view name,
+                                        const std::vector<KernelParam>& params,
+                                        int64_t block_size) = 0;
+
+  /// threadIdx / blockIdx / blockDim / gridDim along `dim` (i32).
+  virtual llvm::Value* ThreadId(llvm::IRBuilderBase& b, GridDim dim) = 0;
+  virtual llvm::Value* BlockId(llvm::IRBuilderBase& b, GridDim dim) = 0;
+  virtual llvm::Value* BlockDim(llvm::IRBuilderBase& b, GridDim dim) = 0;
+  virtual llvm::Value* GridSize(llvm::IRBuilderBase& b, GridDim dim) = 0;
+
+  /// __syncthreads(): every thread of the block must reach it.
+  virtual void Barrier(llvm::IRBuilderBase& b) = 0;
+
+  /// The i32 `value` of lane (lane + offset) [kDown; own value past the
+  /// warp] or (lane ^ offset) [kXor], every lane of the warp taking part.
+  virtual llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, ShuffleKind kind,
+                                  llvm::Value* value, llvm::Value* offset) = 0;
+
+  /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
+  /// 32-bit pieces).
+  absl::StatusOr<llvm::Value*> Shuffle(llvm::IRBuilderBase& b,
+                                       ShuffleKind kind, llvm::Value* value,
+                                       llvm::Value* offset);
+
+  /// A block-scoped array of `bytes` bytes (aligned to `alignment`) in
+  /// shared memory, for the kernel being emitted; the pointer may be in a
+  /// non-generic address space. Kernel emitters report the total through
+  /// SharedBytes().
+  virtual llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                   int64_t alignment,
+                                   absl::string_view name) = 0;
+  /// The shared bytes the kernel `function` allocated.
+  int64_t SharedBytes(const llvm::Function* function) const;
+
+  /// *address op= value atomically, on a global or shared address; returns
+  /// the old value. Integers and floats (float max/min through
+  /// compare-and-swap).
+  absl::StatusOr<llvm::Value*> AtomicRmw(llvm::IRBuilderBase& b, AtomicOp op,
+                                         bool is_signed, llvm::Value* address,
+                                         llvm::Value* value);
+  /// Compare-and-swap; returns the old value.
+  llvm::Value* AtomicCompareExchange(llvm::IRBuilderBase& b,
+                                     llvm::Value* address,
+                                     llvm::Value* expected,
+                                     llvm::Value* desired);
+
+  /// The target function implementing the C math library function `name`
+  /// ("expf", "atan2", ...), or an error for one the GPU has not.
+  virtual absl::StatusOr<std::string> MathFunction(
+      absl::string_view name) const = 0;
+
+  /// Rewrites every call to an external function of `module` to its target
+  /// function (MathFunction); an error names a function with none (the
+  /// complex runtime helpers, for instance).
+  absl::Status MapMathFunctions(llvm::Module& module) const;
+
+ protected:
+  /// Bytes of shared memory allocated so far per kernel.
+  int64_t& SharedBytesOf(const llvm::Function* function);
+
+ private:
+  std::vector<std::pair<const llvm::Function*, int64_t>> shared_bytes_;
+};
+
+/// The C math functions a GPU kernel may call ("exp", "expf", ...: those
+/// libdevice implements as __nv_<name>).
+bool IsGpuMathFunction(absl::string_view name);
+
+}  // namespace xlite::codegen
+
+#endif  // XLITE_CODEGEN_KERNEL_TARGET_H_

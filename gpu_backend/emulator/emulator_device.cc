@@ -1,0 +1,95 @@
+#include "gpu_backend/emulator/emulator_device.h"
+
+#include <cstring>
+
+#include "absl/strings/str_cat.h"
+
+namespace xlite::gpu::emulator {
+namespace {
+
+using runtime::Thunk;
+
+uint8_t* Address(const std::vector<uint8_t*>& allocations,
+                 const runtime::Slice& slice) {
+  if (slice.allocation < 0) return nullptr;
+  return allocations[slice.allocation] + slice.offset;
+}
+
+}  // namespace
+
+absl::Status EmulatorDevice::Run(const runtime::ThunkSequence& thunks,
+                                 const std::vector<uint8_t*>& allocations) const {
+  for (const Thunk& thunk : thunks) {
+    if (absl::Status s = RunOne(thunk, allocations); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EmulatorDevice::RunOne(
+    const Thunk& thunk, const std::vector<uint8_t*>& allocations) const {
+  switch (thunk.kind) {
+    case Thunk::Kind::kKernel: {
+      auto it = kernels_.find(thunk.kernel);
+      if (it == kernels_.end()) {
+        return absl::NotFoundError(
+            absl::StrCat("no kernel ", thunk.kernel, " on the emulator"));
+      }
+      std::vector<void*> args;
+      for (const runtime::Slice& s : thunk.arguments) {
+        args.push_back(Address(allocations, s));
+      }
+      EmulatedLaunch launch{thunk.grid, thunk.block, thunk.shared_bytes,
+                            thunk.cooperative};
+      absl::Status s = LaunchKernel(it->second, launch, args.data());
+      if (!s.ok()) {
+        return absl::Status(s.code(), absl::StrCat("kernel ", thunk.kernel,
+                                                   " (%", thunk.instruction,
+                                                   "): ", s.message()));
+      }
+      return absl::OkStatus();
+    }
+    case Thunk::Kind::kMemcpy:
+      if (thunk.source.size > 0) {
+        std::memmove(Address(allocations, thunk.destination),
+                     Address(allocations, thunk.source), thunk.source.size);
+      }
+      return absl::OkStatus();
+    case Thunk::Kind::kMemset:
+      if (thunk.destination.size > 0) {
+        std::memset(Address(allocations, thunk.destination), thunk.byte,
+                    thunk.destination.size);
+      }
+      return absl::OkStatus();
+    case Thunk::Kind::kWhile:
+      while (true) {
+        if (absl::Status s = Run(thunk.children[0], allocations); !s.ok()) {
+          return s;
+        }
+        if (*Address(allocations, thunk.predicate) == 0) break;
+        if (absl::Status s = Run(thunk.children[1], allocations); !s.ok()) {
+          return s;
+        }
+      }
+      return absl::OkStatus();
+    case Thunk::Kind::kConditional: {
+      const uint8_t* at = Address(allocations, thunk.predicate);
+      int64_t branch = 0;
+      const int64_t n = static_cast<int64_t>(thunk.children.size());
+      if (thunk.index_is_pred) {
+        branch = *at != 0 ? 0 : 1;
+      } else {
+        int32_t index = 0;
+        std::memcpy(&index, at, sizeof(index));
+        branch = index < 0 || index >= n ? n - 1 : index;
+      }
+      return Run(thunk.children[branch], allocations);
+    }
+    case Thunk::Kind::kGemm:
+      return absl::UnimplementedError(absl::StrCat(
+          "%", thunk.instruction,
+          ": the emulator's reference GEMM is not written yet"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::gpu::emulator

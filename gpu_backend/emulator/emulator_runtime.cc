@@ -1,0 +1,234 @@
+#include "gpu_backend/emulator/emulator_runtime.h"
+
+#include <ucontext.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+
+namespace xlite::gpu::emulator {
+namespace {
+
+constexpr int kWarp = 32;
+constexpr size_t kStackBytes = 128 * 1024;
+constexpr int64_t kMaxBlock = 1024;
+
+enum class FiberState { kReady, kBarrier, kShuffle, kDone };
+
+struct Fiber {
+  ucontext_t context;
+  FiberState state = FiberState::kReady;
+  int32_t kind = 0, value = 0, offset = 0, result = 0;
+};
+
+// The block being run on this host thread.
+struct Block {
+  KernelEntry entry = nullptr;
+  void** arguments = nullptr;
+  int64_t block_id = 0, grid = 1, block = 1;
+  int64_t thread = 0;
+  uint8_t* shared = nullptr;
+  std::vector<Fiber>* fibers = nullptr;  // null: not cooperative
+  ucontext_t scheduler;
+  std::string misuse;  // a barrier or shuffle in a non-cooperative kernel
+};
+
+thread_local Block* current = nullptr;
+
+// Fiber stacks, kept between launches.
+std::vector<std::unique_ptr<char[]>>& Stacks() {
+  thread_local std::vector<std::unique_ptr<char[]>> stacks;
+  return stacks;
+}
+
+void FiberMain() {
+  Block* b = current;
+  b->entry(b->arguments);
+  (*b->fibers)[b->thread].state = FiberState::kDone;
+  // Returning resumes uc_link: the scheduler.
+}
+
+// Switches from the running fiber back to the scheduler.
+void Yield(FiberState state) {
+  Block* b = current;
+  Fiber& f = (*b->fibers)[b->thread];
+  f.state = state;
+  swapcontext(&f.context, &b->scheduler);
+}
+
+// Releases warps whose live lanes all wait at a shuffle; true if any.
+bool ReleaseShuffles(Block& b) {
+  std::vector<Fiber>& fibers = *b.fibers;
+  bool released = false;
+  for (int64_t w = 0; w * kWarp < b.block; ++w) {
+    const int64_t first = w * kWarp;
+    const int64_t last = std::min<int64_t>(first + kWarp, b.block);
+    bool any = false, all = true;
+    for (int64_t t = first; t < last; ++t) {
+      if (fibers[t].state == FiberState::kDone) continue;
+      any = true;
+      all &= fibers[t].state == FiberState::kShuffle;
+    }
+    if (!any || !all) continue;
+    for (int64_t t = first; t < last; ++t) {
+      Fiber& f = fibers[t];
+      if (f.state != FiberState::kShuffle) continue;
+      const int64_t lane = t - first;
+      const int64_t source =
+          f.kind == 0 ? lane + f.offset : (lane ^ (f.offset & (kWarp - 1)));
+      const int64_t at = first + source;
+      f.result = source < kWarp && at < last &&
+                         fibers[at].state == FiberState::kShuffle
+                     ? fibers[at].value
+                     : f.value;
+    }
+    for (int64_t t = first; t < last; ++t) {
+      if (fibers[t].state == FiberState::kShuffle) {
+        fibers[t].state = FiberState::kReady;
+      }
+    }
+    released = true;
+  }
+  return released;
+}
+
+absl::Status RunCooperativeBlock(Block& b) {
+  std::vector<std::unique_ptr<char[]>>& stacks = Stacks();
+  while (static_cast<int64_t>(stacks.size()) < b.block) {
+    stacks.push_back(std::make_unique<char[]>(kStackBytes));
+  }
+  std::vector<Fiber> fibers(b.block);
+  b.fibers = &fibers;
+  for (int64_t t = 0; t < b.block; ++t) {
+    Fiber& f = fibers[t];
+    getcontext(&f.context);
+    f.context.uc_stack.ss_sp = stacks[t].get();
+    f.context.uc_stack.ss_size = kStackBytes;
+    f.context.uc_link = &b.scheduler;
+    makecontext(&f.context, FiberMain, 0);
+  }
+  for (int64_t round = 0;; ++round) {
+    for (int64_t t = 0; t < b.block; ++t) {
+      if (fibers[t].state != FiberState::kReady) continue;
+      b.thread = t;
+      swapcontext(&b.scheduler, &fibers[t].context);
+    }
+    int64_t done = 0, at_barrier = 0, at_shuffle = 0;
+    for (const Fiber& f : fibers) {
+      done += f.state == FiberState::kDone;
+      at_barrier += f.state == FiberState::kBarrier;
+      at_shuffle += f.state == FiberState::kShuffle;
+    }
+    if (done == b.block) return absl::OkStatus();
+    if (ReleaseShuffles(b)) continue;
+    if (at_barrier > 0 && at_shuffle == 0) {
+      if (done > 0) {
+        int64_t exited = 0;
+        while (fibers[exited].state != FiberState::kDone) ++exited;
+        return absl::InternalError(absl::StrCat(
+            "block ", b.block_id, ": a barrier was reached by ", at_barrier,
+            " of ", b.block, " threads; thread ", exited,
+            " (and ", done - 1, " more) exited without reaching it"));
+      }
+      for (Fiber& f : fibers) f.state = FiberState::kReady;
+      continue;
+    }
+    return absl::InternalError(absl::StrCat(
+        "block ", b.block_id, ": threads deadlock: ", at_barrier,
+        " wait at a barrier and ", at_shuffle,
+        " at a warp shuffle that lanes of their warp never reach"));
+  }
+}
+
+}  // namespace
+
+absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
+                          void** arguments) {
+  if (launch.block < 1 || launch.block > kMaxBlock || launch.grid < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad launch: grid ", launch.grid, ", block ", launch.block));
+  }
+  Block b;
+  b.entry = entry;
+  b.arguments = arguments;
+  b.grid = launch.grid;
+  b.block = launch.block;
+  std::vector<uint8_t> shared(std::max<int64_t>(launch.shared_bytes, 1));
+  b.shared = shared.data();
+  Block* saved = current;
+  current = &b;
+  absl::Status status;
+  for (int64_t g = 0; g < launch.grid && status.ok(); ++g) {
+    b.block_id = g;
+    std::memset(shared.data(), 0, shared.size());
+    if (launch.cooperative) {
+      status = RunCooperativeBlock(b);
+      continue;
+    }
+    for (int64_t t = 0; t < launch.block; ++t) {
+      b.thread = t;
+      entry(arguments);
+    }
+    if (!b.misuse.empty()) status = absl::InternalError(b.misuse);
+  }
+  current = saved;
+  return status;
+}
+
+std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
+  return {
+      {"xlite_emu_sreg", reinterpret_cast<void*>(&xlite_emu_sreg)},
+      {"xlite_emu_barrier", reinterpret_cast<void*>(&xlite_emu_barrier)},
+      {"xlite_emu_shfl", reinterpret_cast<void*>(&xlite_emu_shfl)},
+      {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
+  };
+}
+
+}  // namespace xlite::gpu::emulator
+
+using xlite::gpu::emulator::current;
+using xlite::gpu::emulator::FiberState;
+
+extern "C" int32_t xlite_emu_sreg(int32_t which) {
+  const auto* b = current;
+  switch (which) {
+    case 0:
+      return static_cast<int32_t>(b->thread);
+    case 3:
+      return static_cast<int32_t>(b->block_id);
+    case 6:
+      return static_cast<int32_t>(b->block);
+    case 9:
+      return static_cast<int32_t>(b->grid);
+    case 7: case 8: case 10: case 11:
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+extern "C" void xlite_emu_barrier() {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation reached a barrier";
+    return;
+  }
+  xlite::gpu::emulator::Yield(FiberState::kBarrier);
+}
+
+extern "C" int32_t xlite_emu_shfl(int32_t kind, int32_t value,
+                                  int32_t offset) {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation shuffled";
+    return value;
+  }
+  auto& f = (*current->fibers)[current->thread];
+  f.kind = kind;
+  f.value = value;
+  f.offset = offset;
+  xlite::gpu::emulator::Yield(FiberState::kShuffle);
+  return (*current->fibers)[current->thread].result;
+}
+
+extern "C" void* xlite_emu_shared() { return current->shared; }

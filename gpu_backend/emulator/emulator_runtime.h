@@ -1,0 +1,57 @@
+#ifndef XLITE_GPU_BACKEND_EMULATOR_EMULATOR_RUNTIME_H_
+#define XLITE_GPU_BACKEND_EMULATOR_EMULATOR_RUNTIME_H_
+
+// The emulator's run-time half: launches a kernel compiled for the host
+// (by EmulatorTarget) as a grid of blocks, one block after another. The
+// threads of a cooperative kernel (barriers, shuffles) are fibers of one
+// host thread, switched only at barriers and shuffles:
+//   - a barrier releases when every thread of the block has reached it;
+//     a thread that exits while others wait at one is an error;
+//   - a shuffle releases when every live lane of the warp has reached a
+//     shuffle, and then exchanges their values;
+//   - shared memory is one zeroed buffer per block;
+// threads run in order of their ids between switches, so runs are
+// deterministic. Threads that can reach no barrier or shuffle together
+// (a deadlock) are reported as an error, never a hang. Kernels that do not
+// cooperate run their threads one after another, without fibers.
+//
+// Generated code calls the extern "C" functions xlite_emu_* below.
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+
+extern "C" {
+/// Special registers: 0-2 tid.xyz, 3-5 ctaid.xyz, 6-8 ntid.xyz,
+/// 9-11 nctaid.xyz.
+int32_t xlite_emu_sreg(int32_t which);
+void xlite_emu_barrier();
+/// kind 0: down, 1: xor.
+int32_t xlite_emu_shfl(int32_t kind, int32_t value, int32_t offset);
+void* xlite_emu_shared();
+}
+
+namespace xlite::gpu::emulator {
+
+/// A kernel's host entry: takes the array of its pointer arguments.
+using KernelEntry = void (*)(void** arguments);
+
+struct EmulatedLaunch {
+  int64_t grid = 1;
+  int64_t block = 1;
+  int64_t shared_bytes = 0;
+  bool cooperative = false;
+};
+
+/// Runs `entry` on `arguments` over the whole grid.
+absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
+                          void** arguments);
+
+/// The runtime's functions by name, for the JIT.
+std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols();
+
+}  // namespace xlite::gpu::emulator
+
+#endif  // XLITE_GPU_BACKEND_EMULATOR_EMULATOR_RUNTIME_H_

@@ -1,0 +1,127 @@
+#include "gpu_backend/emulator/emulator_target.h"
+
+#include "absl/strings/str_cat.h"
+#include "codegen/gpu/kernel_emitter.h"
+
+namespace xlite::gpu::emulator {
+
+using codegen::GridDim;
+
+namespace {
+
+llvm::Value* Sreg(llvm::IRBuilderBase& b, int which) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee f = m.getOrInsertFunction(
+      "xlite_emu_sreg", b.getInt32Ty(), b.getInt32Ty());
+  if (auto* fn = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
+    // Constant within a thread.
+    fn->setMemoryEffects(llvm::MemoryEffects::none());
+    fn->setDoesNotThrow();
+  }
+  return b.CreateCall(f, {b.getInt32(which)});
+}
+
+int Dim(GridDim d) { return static_cast<int>(d); }
+
+}  // namespace
+
+std::string EmulatorTarget::EntryName(absl::string_view name) {
+  return absl::StrCat(name, ".entry");
+}
+
+void EmulatorTarget::ConfigureModule(llvm::Module& module) const {
+  module.setTargetTriple(triple_);
+  module.setDataLayout(data_layout_);
+}
+
+llvm::Function* EmulatorTarget::DeclareKernel(
+    llvm::Module& module, absl::string_view name,
+    const std::vector<codegen::KernelParam>& params, int64_t block_size) {
+  llvm::LLVMContext& ctx = module.getContext();
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  std::vector<llvm::Type*> types(params.size(), ptr);
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), types, false);
+  auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        std::string(name), module);
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].noalias) kernel->addParamAttr(i, llvm::Attribute::NoAlias);
+    if (params[i].alignment > 0) {
+      kernel->addParamAttr(i, llvm::Attribute::getWithAlignment(
+                                  ctx, llvm::Align(params[i].alignment)));
+    }
+  }
+  // The entry the runtime calls: kernel(args[0], ..., args[n-1]).
+  auto* entry_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
+                                             {ptr}, false);
+  auto* entry = llvm::Function::Create(entry_type,
+                                       llvm::Function::ExternalLinkage,
+                                       EntryName(name), module);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
+  std::vector<llvm::Value*> args;
+  for (size_t i = 0; i < params.size(); ++i) {
+    args.push_back(b.CreateLoad(
+        ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
+  }
+  b.CreateCall(kernel, args);
+  b.CreateRetVoid();
+  llvm::BasicBlock::Create(ctx, "entry", kernel);
+  return kernel;
+}
+
+llvm::Value* EmulatorTarget::ThreadId(llvm::IRBuilderBase& b, GridDim d) {
+  return Sreg(b, 0 + Dim(d));
+}
+llvm::Value* EmulatorTarget::BlockId(llvm::IRBuilderBase& b, GridDim d) {
+  return Sreg(b, 3 + Dim(d));
+}
+llvm::Value* EmulatorTarget::BlockDim(llvm::IRBuilderBase& b, GridDim d) {
+  return Sreg(b, 6 + Dim(d));
+}
+llvm::Value* EmulatorTarget::GridSize(llvm::IRBuilderBase& b, GridDim d) {
+  return Sreg(b, 9 + Dim(d));
+}
+
+void EmulatorTarget::Barrier(llvm::IRBuilderBase& b) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_barrier", b.getVoidTy()));
+}
+
+llvm::Value* EmulatorTarget::ShuffleI32(llvm::IRBuilderBase& b,
+                                        codegen::ShuffleKind kind,
+                                        llvm::Value* value,
+                                        llvm::Value* offset) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_shfl", b.getInt32Ty(), b.getInt32Ty(),
+                            b.getInt32Ty(), b.getInt32Ty());
+  return b.CreateCall(
+      f, {b.getInt32(kind == codegen::ShuffleKind::kDown ? 0 : 1), value,
+          offset});
+}
+
+llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                         int64_t alignment,
+                                         absl::string_view name) {
+  llvm::Function* kernel = b.GetInsertBlock()->getParent();
+  int64_t& used = SharedBytesOf(kernel);
+  const int64_t align = std::max<int64_t>(alignment, 1);
+  const int64_t offset = (used + align - 1) / align * align;
+  used = offset + bytes;
+  llvm::Module& m = *kernel->getParent();
+  // The base, once per kernel, at its entry.
+  llvm::BasicBlock& entry = kernel->getEntryBlock();
+  llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
+  llvm::Value* base = at.CreateCall(
+      m.getOrInsertFunction("xlite_emu_shared", at.getPtrTy()));
+  return at.CreateConstGEP1_64(at.getInt8Ty(), base, offset,
+                               std::string(name));
+}
+
+absl::StatusOr<std::string> EmulatorTarget::MathFunction(
+    absl::string_view name) const {
+  if (codegen::IsGpuMathFunction(name)) return std::string(name);
+  return absl::UnimplementedError(
+      absl::StrCat("libdevice has no __nv_", name));
+}
+
+}  // namespace xlite::gpu::emulator

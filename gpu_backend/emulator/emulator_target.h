@@ -1,0 +1,50 @@
+#ifndef XLITE_GPU_BACKEND_EMULATOR_EMULATOR_TARGET_H_
+#define XLITE_GPU_BACKEND_EMULATOR_EMULATOR_TARGET_H_
+
+// KernelTarget for the host emulator: thread ids, barriers, shuffles and
+// shared memory are calls into the emulator runtime (emulator_runtime.h);
+// atomics are host atomics; math calls stay libm calls, limited to those
+// the GPU has too (so that what runs here compiles for NVPTX). Each kernel
+// `name(ptr...)` gets a host entry `name.entry(ptr args)` that unpacks the
+// argument array.
+
+#include <string>
+
+#include "codegen/kernel_target.h"
+
+namespace xlite::gpu::emulator {
+
+class EmulatorTarget : public codegen::KernelTarget {
+ public:
+  /// For modules of `triple` and `data_layout` (the host JIT's).
+  EmulatorTarget(std::string triple, std::string data_layout)
+      : triple_(std::move(triple)), data_layout_(std::move(data_layout)) {}
+
+  std::string name() const override { return "emulator"; }
+  void ConfigureModule(llvm::Module& module) const override;
+  llvm::Function* DeclareKernel(llvm::Module& module, absl::string_view name,
+                                const std::vector<codegen::KernelParam>& params,
+                                int64_t block_size) override;
+  llvm::Value* ThreadId(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* BlockId(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* BlockDim(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* GridSize(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  void Barrier(llvm::IRBuilderBase& b) override;
+  llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, codegen::ShuffleKind kind,
+                          llvm::Value* value, llvm::Value* offset) override;
+  llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                           int64_t alignment, absl::string_view name) override;
+  absl::StatusOr<std::string> MathFunction(
+      absl::string_view name) const override;
+
+  /// The host entry symbol of kernel `name`.
+  static std::string EntryName(absl::string_view name);
+
+ private:
+  std::string triple_;
+  std::string data_layout_;
+};
+
+}  // namespace xlite::gpu::emulator
+
+#endif  // XLITE_GPU_BACKEND_EMULATOR_EMULATOR_TARGET_H_

@@ -1,0 +1,201 @@
+// The emulator's primitives, each through a small kernel built with
+// EmulatorTarget: barriers order shared-memory traffic, shuffles exchange
+// lanes, atomics add up, and a barrier that not every thread reaches is an
+// error rather than a hang.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "gpu_backend/emulator/emulator_runtime.h"
+#include "gpu_backend/emulator/emulator_target.h"
+#include "gpu_backend/emulator/host_jit.h"
+
+namespace xlite::gpu::emulator {
+namespace {
+
+using codegen::GridDim;
+using Body = std::function<void(EmulatorTarget&, llvm::IRBuilder<>&,
+                                llvm::Function*)>;
+
+// Builds kernel "k" with `params` pointer arguments from `body`, JITs it and
+// launches it on `args`.
+absl::Status RunKernel(int params, const Body& body, const EmulatedLaunch& launch,
+                 std::vector<void*> args) {
+  auto jit = HostJit::Create();
+  if (!jit.ok()) return jit.status();
+  auto context = std::make_unique<llvm::LLVMContext>();
+  auto module = std::make_unique<llvm::Module>("test", *context);
+  EmulatorTarget target((*jit)->triple(), (*jit)->data_layout());
+  target.ConfigureModule(*module);
+  llvm::Function* kernel = target.DeclareKernel(
+      *module, "k", std::vector<codegen::KernelParam>(params), launch.block);
+  llvm::IRBuilder<> b(&kernel->getEntryBlock());
+  body(target, b, kernel);
+  b.CreateRetVoid();
+  if (absl::Status s = (*jit)->AddModule(std::move(context), std::move(module));
+      !s.ok()) {
+    return s;
+  }
+  auto entry = (*jit)->Lookup(EmulatorTarget::EntryName("k"));
+  if (!entry.ok()) return entry.status();
+  return LaunchKernel(reinterpret_cast<KernelEntry>(*entry), launch,
+                      args.data());
+}
+
+llvm::Value* Tid64(EmulatorTarget& t, llvm::IRBuilder<>& b) {
+  return b.CreateZExt(t.ThreadId(b, GridDim::kX), b.getInt64Ty());
+}
+
+TEST(Emulator, BarrierOrdersSharedMemory) {
+  // Each thread writes tid to shared[tid], syncs, reads shared[n-1-tid].
+  constexpr int n = 64;
+  std::vector<int32_t> out(n, -1);
+  absl::Status s = RunKernel(
+      1,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Value* shared = t.SharedArray(b, n * 4, 4, "s");
+        llvm::Value* tid = Tid64(t, b);
+        b.CreateStore(b.CreateTrunc(tid, b.getInt32Ty()),
+                      b.CreateGEP(b.getInt32Ty(), shared, {tid}));
+        t.Barrier(b);
+        llvm::Value* mirror = b.CreateSub(b.getInt64(n - 1), tid);
+        llvm::Value* v =
+            b.CreateLoad(b.getInt32Ty(),
+                         b.CreateGEP(b.getInt32Ty(), shared, {mirror}));
+        b.CreateStore(v, b.CreateGEP(b.getInt32Ty(), f->getArg(0), {tid}));
+      },
+      {1, n, n * 4, true}, {out.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (int i = 0; i < n; ++i) EXPECT_EQ(out[i], n - 1 - i);
+}
+
+TEST(Emulator, ShuffleDownAndXor) {
+  constexpr int n = 64;  // two warps
+  std::vector<int64_t> down(n), bfly(n);
+  absl::Status s = RunKernel(
+      2,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Value* tid = Tid64(t, b);
+        // 64-bit values go through two 32-bit shuffles.
+        llvm::Value* v = b.CreateAdd(tid, b.getInt64(int64_t{1} << 40));
+        auto d = t.Shuffle(b, codegen::ShuffleKind::kDown, v, b.getInt32(3));
+        auto x = t.Shuffle(b, codegen::ShuffleKind::kXor, v, b.getInt32(5));
+        b.CreateStore(*d, b.CreateGEP(b.getInt64Ty(), f->getArg(0), {tid}));
+        b.CreateStore(*x, b.CreateGEP(b.getInt64Ty(), f->getArg(1), {tid}));
+      },
+      {1, n, 0, true}, {down.data(), bfly.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  const int64_t high = int64_t{1} << 40;
+  for (int i = 0; i < n; ++i) {
+    const int lane = i % 32;
+    EXPECT_EQ(down[i], high + (lane + 3 < 32 ? i + 3 : i)) << i;
+    EXPECT_EQ(bfly[i], high + (i - lane + (lane ^ 5))) << i;
+  }
+}
+
+TEST(Emulator, AtomicsOnGlobalAndShared) {
+  // Every thread of 4 blocks adds 1 to a global counter, its id to a shared
+  // sum (written out by thread 0 after a barrier), and maxes a global.
+  std::vector<int64_t> counter(1, 0), sums(4, 0);
+  std::vector<float> maximum(1, -1.0f);
+  absl::Status s = RunKernel(
+      3,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Value* shared = t.SharedArray(b, 8, 8, "sum");
+        llvm::Value* tid = Tid64(t, b);
+        ASSERT_TRUE(t.AtomicRmw(b, codegen::AtomicOp::kAdd, true,
+                                f->getArg(0), b.getInt64(1))
+                        .ok());
+        ASSERT_TRUE(
+            t.AtomicRmw(b, codegen::AtomicOp::kAdd, true, shared, tid).ok());
+        llvm::Value* fv = b.CreateUIToFP(tid, b.getFloatTy());
+        ASSERT_TRUE(
+            t.AtomicRmw(b, codegen::AtomicOp::kMax, true, f->getArg(2), fv)
+                .ok());
+        t.Barrier(b);
+        llvm::Value* block =
+            b.CreateZExt(t.BlockId(b, GridDim::kX), b.getInt64Ty());
+        llvm::Value* sum = b.CreateLoad(b.getInt64Ty(), shared);
+        auto* then = llvm::BasicBlock::Create(b.getContext(), "t", f);
+        auto* done = llvm::BasicBlock::Create(b.getContext(), "d", f);
+        b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), then, done);
+        b.SetInsertPoint(then);
+        b.CreateStore(sum, b.CreateGEP(b.getInt64Ty(), f->getArg(1), {block}));
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+      },
+      {4, 100, 8, true}, {counter.data(), sums.data(), maximum.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(counter[0], 400);
+  for (int64_t sum : sums) EXPECT_EQ(sum, 99 * 100 / 2);
+  EXPECT_EQ(maximum[0], 99.0f);
+}
+
+TEST(Emulator, BarrierNotReachedByEveryThreadIsAnError) {
+  // if (tid < 10) __syncthreads();
+  absl::Status s = RunKernel(
+      0,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        auto* then = llvm::BasicBlock::Create(b.getContext(), "t", f);
+        auto* done = llvm::BasicBlock::Create(b.getContext(), "d", f);
+        b.CreateCondBr(b.CreateICmpULT(Tid64(t, b), b.getInt64(10)), then,
+                       done);
+        b.SetInsertPoint(then);
+        t.Barrier(b);
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+      },
+      {2, 64, 0, true}, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("barrier was reached by 10 of 64 threads"),
+            std::string::npos)
+      << s.message();
+}
+
+TEST(Emulator, BarrierAgainstShuffleIsADeadlockError) {
+  // Warp 0 shuffles while warp 1 waits at a barrier: warp 0 then exits.
+  // Lanes 0-15 shuffle, lanes 16-31 wait at a barrier: a deadlock.
+  absl::Status s = RunKernel(
+      0,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        auto* then = llvm::BasicBlock::Create(b.getContext(), "t", f);
+        auto* other = llvm::BasicBlock::Create(b.getContext(), "o", f);
+        auto* done = llvm::BasicBlock::Create(b.getContext(), "d", f);
+        b.CreateCondBr(b.CreateICmpULT(Tid64(t, b), b.getInt64(16)), then,
+                       other);
+        b.SetInsertPoint(then);
+        t.ShuffleI32(b, codegen::ShuffleKind::kDown, b.getInt32(1),
+                     b.getInt32(1));
+        b.CreateBr(done);
+        b.SetInsertPoint(other);
+        t.Barrier(b);
+        b.CreateBr(done);
+        b.SetInsertPoint(done);
+      },
+      {1, 32, 0, true}, {});
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("deadlock"), std::string::npos) << s.message();
+}
+
+TEST(Emulator, NonCooperativeLaunchRunsEveryThread) {
+  std::vector<int32_t> out(3 * 50, 0);
+  absl::Status s = RunKernel(
+      1,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Value* block =
+            b.CreateZExt(t.BlockId(b, GridDim::kX), b.getInt64Ty());
+        llvm::Value* dim =
+            b.CreateZExt(t.BlockDim(b, GridDim::kX), b.getInt64Ty());
+        llvm::Value* i = b.CreateAdd(b.CreateMul(block, dim), Tid64(t, b));
+        b.CreateStore(b.CreateTrunc(i, b.getInt32Ty()),
+                      b.CreateGEP(b.getInt32Ty(), f->getArg(0), {i}));
+      },
+      {3, 50, 0, false}, {out.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (int i = 0; i < 150; ++i) EXPECT_EQ(out[i], i);
+}
+
+}  // namespace
+}  // namespace xlite::gpu::emulator

@@ -1,0 +1,86 @@
+#ifndef XLITE_GPU_BACKEND_EXECUTABLE_H_
+#define XLITE_GPU_BACKEND_EXECUTABLE_H_
+
+// A module compiled by the GPU backend: the GPU pipeline, buffer assignment
+// with 256-byte alignment, a thunk sequence and its kernels, built either
+// for NVIDIA GPUs (NVPTX: LLVM IR, PTX, optionally cubins checked by ptxas)
+// or for the emulator (the same kernels JIT-compiled for the host, run by
+// an EmulatorDevice). Anything the backend cannot compile is refused here,
+// naming the instruction.
+
+#include <memory>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "gpu_backend/target_spec.h"
+#include "hlo/ir/literal.h"
+#include "hlo/ir/module.h"
+#include "runtime/buffer_assignment.h"
+#include "runtime/gpu_thunks.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace xlite::gpu {
+
+namespace emulator {
+class EmulatorDevice;
+class HostJit;
+}  // namespace emulator
+
+enum class GpuCodeTarget { kEmulator, kNvptx };
+
+struct GpuCompileOptions {
+  /// The GPU compiled for (passes gate on it; NVPTX picks its SM).
+  GpuTargetSpec spec;
+  GpuCodeTarget target = GpuCodeTarget::kEmulator;
+  /// Run the gpu simplification pipeline first.
+  bool run_passes = true;
+  /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
+  bool assemble = false;
+};
+
+/// The default spec (h100) when none is given.
+absl::StatusOr<GpuCompileOptions> DefaultGpuCompileOptions(
+    GpuCodeTarget target);
+
+class GpuExecutable {
+ public:
+  static absl::StatusOr<std::unique_ptr<GpuExecutable>> Compile(
+      std::unique_ptr<HloModule> module, const GpuCompileOptions& options);
+  ~GpuExecutable();
+
+  /// Runs on the emulator (a module compiled for it); one literal per
+  /// entry parameter.
+  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) const;
+
+  const HloModule& module() const { return *module_; }
+  const runtime::BufferAssignment& assignment() const { return *assignment_; }
+  const runtime::ThunkSequence& thunks() const { return thunks_; }
+  /// The kernels' LLVM IR (optimized, as compiled).
+  const std::string& llvm_ir() const { return llvm_ir_; }
+  /// NVPTX: the PTX, and the cubin when assembled.
+  const std::string& ptx() const { return ptx_; }
+  const std::string& cubin() const { return cubin_; }
+
+ private:
+  GpuExecutable() = default;
+  absl::Status BuildForEmulator(std::unique_ptr<llvm::LLVMContext>& context,
+                                std::unique_ptr<llvm::Module>& kernels);
+
+  std::unique_ptr<HloModule> module_;
+  std::unique_ptr<runtime::BufferAssignment> assignment_;
+  runtime::ThunkSequence thunks_;
+  std::string llvm_ir_;
+  std::string ptx_;
+  std::string cubin_;
+  std::unique_ptr<emulator::HostJit> jit_;
+  std::unique_ptr<emulator::EmulatorDevice> device_;
+};
+
+}  // namespace xlite::gpu
+
+#endif  // XLITE_GPU_BACKEND_EXECUTABLE_H_

@@ -1,0 +1,126 @@
+#include "gpu_backend/nvptx_target.h"
+
+#include "absl/strings/str_cat.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+
+namespace xlite::gpu {
+
+using codegen::GridDim;
+
+namespace {
+
+llvm::Value* Intrinsic(llvm::IRBuilderBase& b, llvm::Intrinsic::ID x,
+                       llvm::Intrinsic::ID y, llvm::Intrinsic::ID z,
+                       GridDim d) {
+  const llvm::Intrinsic::ID id =
+      d == GridDim::kX ? x : d == GridDim::kY ? y : z;
+  return b.CreateIntrinsic(b.getInt32Ty(), id, {});
+}
+
+void Annotate(llvm::Module& module, llvm::Function* f, absl::string_view key,
+              int64_t value) {
+  llvm::LLVMContext& ctx = module.getContext();
+  llvm::Metadata* md[] = {
+      llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, llvm::StringRef(key.data(), key.size())),
+      llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value))};
+  module.getOrInsertNamedMetadata("nvvm.annotations")
+      ->addOperand(llvm::MDNode::get(ctx, md));
+}
+
+}  // namespace
+
+void NvptxTarget::ConfigureModule(llvm::Module& module) const {
+  module.setTargetTriple(kNvptxTriple);
+  module.setDataLayout(kNvptxDataLayout);
+}
+
+llvm::Function* NvptxTarget::DeclareKernel(
+    llvm::Module& module, absl::string_view name,
+    const std::vector<codegen::KernelParam>& params, int64_t block_size) {
+  llvm::LLVMContext& ctx = module.getContext();
+  std::vector<llvm::Type*> types(params.size(), llvm::PointerType::get(ctx, 0));
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), types, false);
+  auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        std::string(name), module);
+  kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].noalias) kernel->addParamAttr(i, llvm::Attribute::NoAlias);
+    if (params[i].alignment > 0) {
+      kernel->addParamAttr(i, llvm::Attribute::getWithAlignment(
+                                  ctx, llvm::Align(params[i].alignment)));
+    }
+    if (params[i].size > 0) {
+      kernel->addDereferenceableParamAttr(i, params[i].size);
+    }
+  }
+  Annotate(module, kernel, "kernel", 1);
+  Annotate(module, kernel, "reqntidx", block_size);
+  llvm::BasicBlock::Create(ctx, "entry", kernel);
+  return kernel;
+}
+
+llvm::Value* NvptxTarget::ThreadId(llvm::IRBuilderBase& b, GridDim d) {
+  return Intrinsic(b, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z, d);
+}
+llvm::Value* NvptxTarget::BlockId(llvm::IRBuilderBase& b, GridDim d) {
+  return Intrinsic(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z, d);
+}
+llvm::Value* NvptxTarget::BlockDim(llvm::IRBuilderBase& b, GridDim d) {
+  return Intrinsic(b, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z, d);
+}
+llvm::Value* NvptxTarget::GridSize(llvm::IRBuilderBase& b, GridDim d) {
+  return Intrinsic(b, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+                   llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z, d);
+}
+
+void NvptxTarget::Barrier(llvm::IRBuilderBase& b) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+}
+
+llvm::Value* NvptxTarget::ShuffleI32(llvm::IRBuilderBase& b,
+                                     codegen::ShuffleKind kind,
+                                     llvm::Value* value, llvm::Value* offset) {
+  const llvm::Intrinsic::ID id = kind == codegen::ShuffleKind::kDown
+                                     ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
+                                     : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+  // Full warp; clamp 0x1f: lanes past the warp read their own value.
+  return b.CreateIntrinsic(b.getInt32Ty(), id,
+                           {b.getInt32(0xffffffffu), value, offset,
+                            b.getInt32(codegen::kWarpSize - 1)});
+}
+
+llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                      int64_t alignment,
+                                      absl::string_view name) {
+  llvm::Function* kernel = b.GetInsertBlock()->getParent();
+  int64_t& used = SharedBytesOf(kernel);
+  const int64_t align = std::max<int64_t>(alignment, 1);
+  used = (used + align - 1) / align * align + bytes;
+  llvm::Module& m = *kernel->getParent();
+  auto* type = llvm::ArrayType::get(b.getInt8Ty(), bytes);
+  auto* global = new llvm::GlobalVariable(
+      m, type, /*isConstant=*/false, llvm::GlobalValue::InternalLinkage,
+      llvm::UndefValue::get(type),
+      absl::StrCat(kernel->getName().str(), ".", name), nullptr,
+      llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
+  global->setAlignment(llvm::Align(align));
+  return global;
+}
+
+absl::StatusOr<std::string> NvptxTarget::MathFunction(
+    absl::string_view name) const {
+  if (codegen::IsGpuMathFunction(name)) return absl::StrCat("__nv_", name);
+  return absl::UnimplementedError(
+      absl::StrCat("libdevice has no __nv_", name));
+}
+
+}  // namespace xlite::gpu

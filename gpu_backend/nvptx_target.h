@@ -1,0 +1,44 @@
+#ifndef XLITE_GPU_BACKEND_NVPTX_TARGET_H_
+#define XLITE_GPU_BACKEND_NVPTX_TARGET_H_
+
+// KernelTarget for NVIDIA GPUs through LLVM's NVPTX backend: special
+// registers and barriers are nvvm intrinsics, shuffles are
+// shfl.sync (full warp mask), shared memory is addrspace(3) globals, math
+// calls map to libdevice's __nv_* functions, and kernels carry the kernel
+// annotation with exact block sizes (reqntidx; ptxas refuses maxntid next
+// to it).
+
+#include <string>
+
+#include "codegen/kernel_target.h"
+
+namespace xlite::gpu {
+
+class NvptxTarget : public codegen::KernelTarget {
+ public:
+  std::string name() const override { return "nvptx"; }
+  void ConfigureModule(llvm::Module& module) const override;
+  llvm::Function* DeclareKernel(llvm::Module& module, absl::string_view name,
+                                const std::vector<codegen::KernelParam>& params,
+                                int64_t block_size) override;
+  llvm::Value* ThreadId(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* BlockId(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* BlockDim(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  llvm::Value* GridSize(llvm::IRBuilderBase& b, codegen::GridDim d) override;
+  void Barrier(llvm::IRBuilderBase& b) override;
+  llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, codegen::ShuffleKind kind,
+                          llvm::Value* value, llvm::Value* offset) override;
+  llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                           int64_t alignment, absl::string_view name) override;
+  absl::StatusOr<std::string> MathFunction(
+      absl::string_view name) const override;
+};
+
+/// The NVPTX triple and data layout (64-bit, generic shared pointers).
+inline constexpr char kNvptxTriple[] = "nvptx64-nvidia-cuda";
+inline constexpr char kNvptxDataLayout[] =
+    "e-i64:64-i128:128-v16:16-v32:32-n16:32:64";
+
+}  // namespace xlite::gpu
+
+#endif  // XLITE_GPU_BACKEND_NVPTX_TARGET_H_

@@ -1,0 +1,47 @@
+#ifndef XLITE_GPU_BACKEND_PTX_COMPILER_H_
+#define XLITE_GPU_BACKEND_PTX_COMPILER_H_
+
+// From a kernel module built with NvptxTarget to PTX and cubins: libdevice
+// linked in (only what is called, then internalized), LLVM's O2 and NVPTX
+// code generation for the spec's SM, and ptxas (run as a subprocess) for
+// the cubin. LLVM 19 stops at sm_90a / PTX 8.5: Blackwell gets sm_90 PTX,
+// which ptxas compiles for sm_100a and later.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "gpu_backend/target_spec.h"
+#include "llvm/IR/Module.h"
+
+namespace xlite::gpu {
+
+/// The PTX target LLVM emits for `spec`: "sm_90a" for Hopper, "sm_90" for
+/// Blackwell and later, the spec's own SM below.
+std::string PtxTargetFor(const GpuTargetSpec& spec);
+
+/// The SASS architecture ptxas compiles for: the spec's SmName().
+std::string CubinArchFor(const GpuTargetSpec& spec);
+
+/// Links libdevice into `module` when it calls __nv_* functions
+/// ($XLITE_LIBDEVICE, else the CUDA toolkit's nvvm/libdevice).
+absl::Status LinkLibdevice(llvm::Module& module);
+
+/// Optimizes `module` (O2) for `ptx_target` and prints its PTX. The module
+/// is left optimized (what --stage=llvm shows).
+absl::StatusOr<std::string> CompileToPtx(llvm::Module& module,
+                                         const std::string& ptx_target);
+
+/// ptxas: $XLITE_PTXAS, else /usr/local/cuda/bin/ptxas, else on PATH; an
+/// error saying so when none is found.
+absl::StatusOr<std::string> FindPtxas();
+
+/// Assembles `ptx` with `ptxas -arch=<arch>`; the cubin, or ptxas's
+/// messages as the error.
+absl::StatusOr<std::string> AssembleWithPtxas(const std::string& ptx,
+                                              const std::string& arch);
+
+}  // namespace xlite::gpu
+
+#endif  // XLITE_GPU_BACKEND_PTX_COMPILER_H_

@@ -1,0 +1,299 @@
+#include "gpu_backend/thunk_emitter.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "codegen/gpu/kernel_emitter.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::gpu {
+namespace {
+
+using runtime::Slice;
+using runtime::Thunk;
+using runtime::ThunkSequence;
+
+constexpr int64_t kGpuAlignment = 256;
+
+absl::Status Refuse(const HloInstruction* hlo, absl::string_view why) {
+  return absl::UnimplementedError(absl::StrCat(
+      "the gpu backend cannot compile %", hlo->name(), " (",
+      HloOpcodeString(hlo->opcode()), "): ", why));
+}
+
+// Instructions that only name buffers other instructions wrote.
+bool ForwardsBuffers(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kAfterAll:
+    case HloOpcode::kDomain:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Opcodes no kernel emitter handles yet (side effects, collectives, sorts,
+// library calls): refused rather than computed wrongly.
+bool NeedsNonKernelSupport(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kCustomCall:
+    case HloOpcode::kSort:
+    case HloOpcode::kTopK:
+    case HloOpcode::kRng:
+    case HloOpcode::kRngBitGenerator:
+    case HloOpcode::kRngGetAndUpdateState:
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllReduceStart:
+    case HloOpcode::kAllReduceDone:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllGatherStart:
+    case HloOpcode::kAllGatherDone:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectivePermuteStart:
+    case HloOpcode::kCollectivePermuteDone:
+    case HloOpcode::kSend:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecv:
+    case HloOpcode::kRecvDone:
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+    case HloOpcode::kPartitionId:
+    case HloOpcode::kReplicaId:
+    case HloOpcode::kAsyncStart:
+    case HloOpcode::kAsyncUpdate:
+    case HloOpcode::kAsyncDone:
+    case HloOpcode::kCopyStart:
+    case HloOpcode::kCopyDone:
+    case HloOpcode::kScan:
+    case HloOpcode::kFft:
+    case HloOpcode::kCholesky:
+    case HloOpcode::kTriangularSolve:
+    case HloOpcode::kBatchNormGrad:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kGetDimensionSize:
+    case HloOpcode::kSetDimensionSize:
+    case HloOpcode::kSelectAndScatter:
+    case HloOpcode::kScatter:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool Overlaps(const Slice& a, const Slice& b) {
+  return a.allocation == b.allocation && a.size > 0 && b.size > 0 &&
+         a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+class ThunkEmitter {
+ public:
+  ThunkEmitter(const runtime::BufferAssignment& assignment,
+               codegen::KernelTarget& target, llvm::Module& kernels)
+      : assignment_(assignment), target_(target), kernels_(kernels) {}
+
+  absl::StatusOr<ThunkSequence> Sequence(const HloComputation* computation) {
+    ThunkSequence out;
+    for (const HloInstruction* hlo : assignment_.Schedule(computation)) {
+      if (absl::Status s = Instruction(hlo, out); !s.ok()) return s;
+    }
+    return out;
+  }
+
+ private:
+  absl::Status Instruction(const HloInstruction* hlo, ThunkSequence& out) {
+    if (ForwardsBuffers(hlo->opcode())) return absl::OkStatus();
+    switch (hlo->opcode()) {
+      case HloOpcode::kWhile:
+        return While(hlo, out);
+      case HloOpcode::kConditional:
+        return Conditional(hlo, out);
+      case HloOpcode::kCall: {
+        absl::StatusOr<ThunkSequence> body = Sequence(hlo->to_apply());
+        if (!body.ok()) return body.status();
+        out.insert(out.end(), body->begin(), body->end());
+        return absl::OkStatus();
+      }
+      default:
+        break;
+    }
+    if (NeedsNonKernelSupport(hlo->opcode())) {
+      return Refuse(hlo, "no GPU kernel or thunk for this opcode yet");
+    }
+    if (hlo->opcode() == HloOpcode::kFusion) {
+      for (const HloInstruction* i : hlo->fused_computation()->instructions()) {
+        if (NeedsNonKernelSupport(i->opcode())) {
+          return Refuse(hlo, absl::StrCat("it fuses %", i->name(), " (",
+                                          HloOpcodeString(i->opcode()),
+                                          "), which no GPU kernel computes"));
+        }
+      }
+    }
+    return Kernel(hlo, out);
+  }
+
+  absl::Status Kernel(const HloInstruction* hlo, ThunkSequence& out) {
+    const std::vector<codegen::gpu::KernelArgument> args =
+        codegen::gpu::KernelArguments(hlo);
+    Thunk thunk;
+    thunk.kind = Thunk::Kind::kKernel;
+    thunk.instruction = hlo->name();
+    bool writes_anything = false;
+    for (const auto& arg : args) {
+      absl::StatusOr<Slice> slice =
+          assignment_.GetSlice(arg.instruction, arg.index);
+      if (!slice.ok()) return slice.status();
+      thunk.arguments.push_back(*slice);
+      writes_anything |= arg.is_output && arg.shape.ElementCount() > 0;
+    }
+    if (!writes_anything) return absl::OkStatus();
+    std::vector<codegen::KernelParam> params(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      params[i].alignment = kGpuAlignment;
+      params[i].size = thunk.arguments[i].size;
+      params[i].noalias = true;
+      for (size_t j = 0; j < args.size(); ++j) {
+        if (i == j || !Overlaps(thunk.arguments[i], thunk.arguments[j])) {
+          continue;
+        }
+        params[i].noalias = false;
+        if (args[i].is_output && !args[j].is_output &&
+            !InPlaceIsSafe(hlo, args[j])) {
+          return Refuse(hlo, "its result shares a buffer with an operand "
+                             "that it reads elsewhere than in place");
+        }
+      }
+    }
+    // Small buffers are aligned to less than 256 bytes.
+    for (size_t i = 0; i < args.size(); ++i) {
+      int64_t align = kGpuAlignment;
+      while (align > 1 && thunk.arguments[i].offset % align != 0) align /= 2;
+      params[i].alignment = align;
+    }
+    thunk.kernel = KernelName(hlo);
+    absl::StatusOr<codegen::gpu::LaunchDims> launch =
+        codegen::gpu::EmitKernel(target_, kernels_, hlo, thunk.kernel, params);
+    if (!launch.ok()) {
+      return Refuse(hlo, launch.status().message());
+    }
+    thunk.grid = launch->grid;
+    thunk.block = launch->block;
+    thunk.shared_bytes = launch->shared_bytes;
+    thunk.cooperative = launch->cooperative;
+    out.push_back(std::move(thunk));
+    return absl::OkStatus();
+  }
+
+  // Buffer assignment lets a result share an operand's buffer only where
+  // an elementwise kernel reads each element of it at the index it writes
+  // (dynamic-update-slice in place, elementwise overwrites): the loop
+  // kernel, whose thread reads and writes each element, is safe then.
+  static bool InPlaceIsSafe(const HloInstruction* hlo,
+                            const codegen::gpu::KernelArgument&) {
+    return codegen::gpu::KernelKind(hlo) == "loop";
+  }
+
+  std::string KernelName(const HloInstruction* hlo) {
+    std::string name;
+    for (char c : hlo->name()) {
+      name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c
+                                                                        : '_';
+    }
+    std::string unique = name;
+    for (int n = 1; !used_names_.insert(unique).second; ++n) {
+      unique = absl::StrCat(name, "_", n);
+    }
+    return unique;
+  }
+
+  absl::Status While(const HloInstruction* hlo, ThunkSequence& out) {
+    // Kernels index by their own shapes' layouts: the loop state must be
+    // laid out alike on every side (no layout normalization runs yet).
+    const Shape& state = hlo->shape();
+    for (const Shape* side :
+         {&hlo->operand(0)->shape(),
+          &hlo->while_body()->parameter_instruction(0)->shape(),
+          &hlo->while_body()->root_instruction()->shape(),
+          &hlo->while_condition()->parameter_instruction(0)->shape()}) {
+      if (!(*side == state)) {
+        return Refuse(hlo, absl::StrCat(
+                               "its loop state is laid out differently in "
+                               "its body or condition (",
+                               side->ToString(), " vs ", state.ToString(),
+                               ")"));
+      }
+    }
+    Thunk thunk;
+    thunk.kind = Thunk::Kind::kWhile;
+    thunk.instruction = hlo->name();
+    absl::StatusOr<ThunkSequence> condition = Sequence(hlo->while_condition());
+    if (!condition.ok()) return condition.status();
+    absl::StatusOr<ThunkSequence> body = Sequence(hlo->while_body());
+    if (!body.ok()) return body.status();
+    absl::StatusOr<Slice> pred = assignment_.GetSlice(
+        hlo->while_condition()->root_instruction(), {});
+    if (!pred.ok()) return pred.status();
+    thunk.predicate = *pred;
+    thunk.children = {*std::move(condition), *std::move(body)};
+    out.push_back(std::move(thunk));
+    return absl::OkStatus();
+  }
+
+  absl::Status Conditional(const HloInstruction* hlo, ThunkSequence& out) {
+    Thunk thunk;
+    thunk.kind = Thunk::Kind::kConditional;
+    thunk.instruction = hlo->name();
+    absl::StatusOr<Slice> index = assignment_.GetSlice(hlo->operand(0), {});
+    if (!index.ok()) return index.status();
+    thunk.predicate = *index;
+    thunk.index_is_pred =
+        hlo->operand(0)->shape().element_type() == PrimitiveType::kPred;
+    for (size_t b = 0; b < hlo->called_computations().size(); ++b) {
+      const HloComputation* branch = hlo->called_computations()[b];
+      if (!(branch->root_instruction()->shape() == hlo->shape()) ||
+          (branch->num_parameters() == 1 &&
+           !(branch->parameter_instruction(0)->shape() ==
+             hlo->operand(b + 1)->shape()))) {
+        return Refuse(hlo, "a branch lays out its operand or result "
+                           "differently (no layout normalization runs yet)");
+      }
+      absl::StatusOr<ThunkSequence> seq = Sequence(branch);
+      if (!seq.ok()) return seq.status();
+      thunk.children.push_back(*std::move(seq));
+    }
+    out.push_back(std::move(thunk));
+    return absl::OkStatus();
+  }
+
+  const runtime::BufferAssignment& assignment_;
+  codegen::KernelTarget& target_;
+  llvm::Module& kernels_;
+  absl::flat_hash_set<std::string> used_names_;
+};
+
+}  // namespace
+
+absl::StatusOr<ThunkSequence> EmitThunks(
+    const HloModule& module, const runtime::BufferAssignment& assignment,
+    codegen::KernelTarget& target, llvm::Module& kernels) {
+  ThunkEmitter emitter(assignment, target, kernels);
+  absl::StatusOr<ThunkSequence> thunks =
+      emitter.Sequence(module.entry_computation());
+  if (!thunks.ok()) return thunks.status();
+  if (absl::Status s = target.MapMathFunctions(kernels); !s.ok()) return s;
+  return thunks;
+}
+
+}  // namespace xlite::gpu

@@ -1,0 +1,59 @@
+#include "runtime/gpu_thunks.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+
+namespace xlite::runtime {
+namespace {
+
+std::string SliceText(const Slice& s) {
+  return absl::StrCat("{", s.allocation, ":", s.offset, "+", s.size, "}");
+}
+
+}  // namespace
+
+std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
+  std::string out;
+  const std::string pad(indent, ' ');
+  for (const Thunk& t : thunks) {
+    switch (t.kind) {
+      case Thunk::Kind::kKernel: {
+        std::vector<std::string> args;
+        for (const Slice& s : t.arguments) args.push_back(SliceText(s));
+        absl::StrAppend(&out, pad, "kernel ", t.kernel, " grid=", t.grid,
+                        " block=", t.block, " shared=", t.shared_bytes, " (",
+                        absl::StrJoin(args, ", "), ")\n");
+        break;
+      }
+      case Thunk::Kind::kMemcpy:
+        absl::StrAppend(&out, pad, "memcpy ", SliceText(t.source), " -> ",
+                        SliceText(t.destination), "\n");
+        break;
+      case Thunk::Kind::kMemset:
+        absl::StrAppend(&out, pad, "memset ", SliceText(t.destination), " ",
+                        t.byte, "\n");
+        break;
+      case Thunk::Kind::kWhile:
+        absl::StrAppend(&out, pad, "while ", t.instruction, " pred ",
+                        SliceText(t.predicate), "\n", pad, " condition:\n",
+                        ThunkSequenceToString(t.children[0], indent + 2), pad,
+                        " body:\n",
+                        ThunkSequenceToString(t.children[1], indent + 2));
+        break;
+      case Thunk::Kind::kConditional:
+        absl::StrAppend(&out, pad, "conditional ", t.instruction, " on ",
+                        SliceText(t.predicate), "\n");
+        for (size_t i = 0; i < t.children.size(); ++i) {
+          absl::StrAppend(&out, pad, " branch ", i, ":\n",
+                          ThunkSequenceToString(t.children[i], indent + 2));
+        }
+        break;
+      case Thunk::Kind::kGemm:
+        absl::StrAppend(&out, pad, "gemm ", t.instruction, "\n");
+        break;
+    }
+  }
+  return out;
+}
+
+}  // namespace xlite::runtime

@@ -1,0 +1,60 @@
+#ifndef XLITE_RUNTIME_GPU_THUNKS_H_
+#define XLITE_RUNTIME_GPU_THUNKS_H_
+
+// What a compiled GPU module runs: a sequence of thunks over buffer slices.
+// A kernel launch (grid, block, shared bytes, one slice per pointer
+// argument), device copies and fills, a while loop whose condition
+// sequence leaves a pred on the device, a conditional choosing a branch
+// sequence by a pred or s32 on the device, and a GEMM (the cuBLASLt custom
+// call; an emulator runs it with a reference GEMM). A device (the CUDA
+// driver, or the emulator) interprets them.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "runtime/buffer_assignment.h"
+
+namespace xlite::runtime {
+
+struct Thunk {
+  enum class Kind { kKernel, kMemcpy, kMemset, kWhile, kConditional, kGemm };
+  Kind kind = Kind::kKernel;
+  /// The instruction it comes from (for messages and profiles).
+  std::string instruction;
+
+  // kKernel: the kernel's symbol, its launch and its arguments.
+  std::string kernel;
+  int64_t grid = 1;
+  int64_t block = 1;
+  int64_t shared_bytes = 0;
+  /// Threads use barriers or shuffles (emulators schedule them as fibers).
+  bool cooperative = false;
+  std::vector<Slice> arguments;
+
+  // kMemcpy: source -> destination; kMemset: destination filled by `byte`.
+  Slice source;
+  Slice destination;
+  uint8_t byte = 0;
+
+  // kWhile: children[0] computes the pred at `predicate`, children[1] is
+  // the body. kConditional: `predicate` holds a pred (children[0] runs on
+  // true, children[1] on false) or an s32 branch index (children[i]; out of
+  // range: the last), as `index_is_pred` says.
+  Slice predicate;
+  bool index_is_pred = false;
+  std::vector<std::vector<Thunk>> children;
+
+  // kGemm: the custom call's backend config and operand/result slices
+  // (arguments) with their shapes' text.
+  std::string gemm_config;
+};
+
+using ThunkSequence = std::vector<Thunk>;
+
+/// One line per thunk, nested sequences indented (hlo-opt's thunk dump).
+std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent = 0);
+
+}  // namespace xlite::runtime
+
+#endif  // XLITE_RUNTIME_GPU_THUNKS_H_
