@@ -8,6 +8,7 @@
 #include "hlo/analysis/cost_model.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
+#include "passes/fusion_builder.h"
 
 namespace xlite {
 namespace {
@@ -339,6 +340,22 @@ KernelAnalysis AnalyzeKernel(const KernelView& view) {
   }
   FindEmitter(kernel, outputs, a);
   return a;
+}
+
+int64_t CountGpuKernels(const HloModule& module) {
+  int64_t kernels = 0;
+  for (const HloComputation* c : SequentialComputations(module)) {
+    for (const HloInstruction* h : c->instructions()) {
+      switch (h->opcode()) {
+        case O::kWhile: case O::kConditional: case O::kCall:
+        case O::kAsyncStart: case O::kAsyncUpdate: case O::kAsyncDone:
+          continue;
+        default:
+          if (!LaunchesNoKernel(*h)) ++kernels;
+      }
+    }
+  }
+  return kernels;
 }
 
 double KernelSeconds(const KernelAnalysis& kernel,

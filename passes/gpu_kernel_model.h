@@ -21,6 +21,7 @@
 
 #include "hlo/ir/attributes.h"
 #include "hlo/ir/instruction.h"
+#include "hlo/ir/module.h"
 #include "passes/gpu_fusion_target.h"
 
 namespace xlite {
@@ -62,6 +63,12 @@ double KernelSeconds(const KernelAnalysis& kernel,
 /// The time `hlo` takes as a kernel of its own (0 for what launches
 /// nothing: parameters, constants, tuples, get-tuple-element, bitcasts).
 double UnfusedSeconds(const HloInstruction& hlo, const GpuFusionTarget& target);
+
+/// Kernels the module launches per run of its sequential computations
+/// (SequentialComputations): fusions plus unfused instructions that are
+/// neither free (LaunchesNoKernel) nor control flow (while, conditional,
+/// call, async wrappers). The figure fusion passes shrink.
+int64_t CountGpuKernels(const HloModule& module);
 
 /// kInput for reduction, transpose and scatter kernels, else kLoop.
 FusionKind FusionKindFor(KernelEmitter emitter);

@@ -131,11 +131,14 @@ PriorityFusionQueue::FuseIntoConsumers(HloInstruction* producer) {
 
 absl::StatusOr<bool> PriorityFusionQueue::FuseSmallConstants() {
   bool changed = false;
-  for (HloInstruction* constant : computation_.MakeInstructionPostOrder()) {
-    if (constant->opcode() != HloOpcode::kConstant ||
-        !IsGpuFusibleProducer(*constant)) {
-      continue;
+  // Collected first: fusing removes users, which the loop must not visit.
+  std::vector<HloInstruction*> constants;
+  for (HloInstruction* h : computation_.MakeInstructionPostOrder()) {
+    if (h->opcode() == HloOpcode::kConstant && IsGpuFusibleProducer(*h)) {
+      constants.push_back(h);
     }
+  }
+  for (HloInstruction* constant : constants) {
     for (HloInstruction* user : FusionConsumers(constant)) {
       KernelAnalysis kernel;
       if (!CanFuseOnGpu(*constant, *user, target_, &kernel).empty()) continue;
