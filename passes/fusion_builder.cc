@@ -56,7 +56,10 @@ class FusedComputationBuilder {
 
   // The copies of what `value` computes, one per result leaf.
   std::vector<HloInstruction*> Leaves(HloInstruction* copy) {
-    if (copy->opcode() == HloOpcode::kTuple) return copy->operands();
+    if (copy->opcode() == HloOpcode::kTuple) {
+      dropped_tuples_.push_back(copy);  // replaced by the new root tuple
+      return copy->operands();
+    }
     if (!copy->shape().IsTuple()) return {copy};
     std::vector<HloInstruction*> leaves;
     for (int64_t i = 0; i < copy->shape().tuple_shapes_size(); ++i) {
@@ -80,6 +83,12 @@ class FusedComputationBuilder {
   HloInstruction* Finish(HloInstruction* root, FusionKind kind,
                          const HloInstruction* origin) {
     fused_->set_root_instruction(root);
+    for (HloInstruction* tuple : dropped_tuples_) {
+      if (tuple != root && tuple->users().empty()) {
+        // Only fails for an instruction of another computation.
+        fused_->RemoveInstruction(tuple).IgnoreError();
+      }
+    }
     const Shape shape = root->shape();
     HloComputation* callee = module_.AddComputation(std::move(fused_));
     auto fusion = HloInstruction::Create(HloOpcode::kFusion, shape, outside_);
@@ -120,6 +129,7 @@ class FusedComputationBuilder {
   std::vector<HloInstruction*> outside_;  // the fusion's operands, in order
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> parameters_;
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> copies_;
+  std::vector<HloInstruction*> dropped_tuples_;
 };
 
 }  // namespace
