@@ -48,7 +48,7 @@ TEST(GpuKernelModel, FindsReductionAndTransposeHeroes) {
   EXPECT_EQ(epilogue.emitter, KernelEmitter::kReduction);
   EXPECT_EQ(epilogue.heroes[0], r1);
   EXPECT_TRUE(epilogue.has_significant_reduce);
-  EXPECT_EQ(epilogue.operands, 1);
+  EXPECT_EQ(epilogue.operands, 2);  // p and the init constant
   // A row reduction stages one partial per warp.
   EXPECT_EQ(epilogue.shared_memory_bytes, 32 * 4);
   const HloInstruction* t = Named(*m, "t");

@@ -93,9 +93,20 @@ TEST_P(GpuFusionValidation, PreservesResultsAndPrintsParsableHlo) {
   auto reparsed = ParseHloModule(printed);
   ASSERT_TRUE(reparsed.ok()) << reparsed.status().message();
   ASSERT_TRUE(VerifyModule(**reparsed).ok());
-  std::printf("kernels %-60s before %5lld after %5lld\n", c.name.c_str(),
+  // Beside it, for the JAX corpus, XLA:CPU's kernels (its after.hlo).
+  std::string reference;
+  if (absl::EndsWith(c.path, "/before.hlo")) {
+    std::string after_path = c.path.substr(0, c.path.size() - 10) + "after.hlo";
+    if (std::optional<std::string> after = testing::ReadFile(after_path)) {
+      if (auto xla = ParseHloModule(*after); xla.ok()) {
+        reference = absl::StrCat(" xla_cpu ", CountGpuKernels(**xla));
+      }
+    }
+  }
+  std::printf("kernels %-60s before %5lld after %5lld%s\n", c.name.c_str(),
               static_cast<long long>(CountGpuKernels(module)),
-              static_cast<long long>(CountGpuKernels(*fused)));
+              static_cast<long long>(CountGpuKernels(*fused)),
+              reference.c_str());
   const HloComputation& entry = *module.entry_computation();
   if (!*changed || LargestArray(module) > (1 << 20) ||
       module.config().replica_count > 1 || module.config().num_partitions > 1 ||
