@@ -1,14 +1,13 @@
 #include "cpu_backend/instruction_fusion.h"
 
 #include <algorithm>
-#include <deque>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "cpu_backend/fusion_builder.h"
 #include "cpu_backend/fusion_rules.h"
 #include "hlo/ir/opcode.h"
+#include "passes/fusion_builder.h"
 
 namespace xlite::cpu {
 namespace {
@@ -202,34 +201,6 @@ absl::StatusOr<bool> ComputationFusion::Build() {
     if (absl::Status s = computation_.RemoveInstruction(x); !s.ok()) return s;
   }
   return !replaced.empty();
-}
-
-// The computations the module runs as instruction sequences: the entry and
-// what while loops, conditionals and calls run, transitively.
-std::vector<HloComputation*> SequentialComputations(const HloModule& module) {
-  std::vector<HloComputation*> result;
-  absl::flat_hash_set<const HloComputation*> seen;
-  std::deque<HloComputation*> queue = {module.entry_computation()};
-  while (!queue.empty()) {
-    HloComputation* c = queue.front();
-    queue.pop_front();
-    if (c == nullptr || !seen.insert(c).second) continue;
-    result.push_back(c);
-    for (const HloInstruction* hlo : c->instructions()) {
-      switch (hlo->opcode()) {
-        case HloOpcode::kWhile:
-        case HloOpcode::kConditional:
-        case HloOpcode::kCall:
-          for (HloComputation* callee : hlo->called_computations()) {
-            queue.push_back(callee);
-          }
-          break;
-        default:
-          break;
-      }
-    }
-  }
-  return result;
 }
 
 }  // namespace

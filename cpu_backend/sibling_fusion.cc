@@ -1,12 +1,11 @@
 #include "cpu_backend/sibling_fusion.h"
 
-#include <memory>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/strings/str_cat.h"
 #include "hlo/ir/opcode.h"
+#include "passes/fusion_builder.h"
 
 namespace xlite::cpu {
 namespace {
@@ -99,100 +98,6 @@ bool ShareAUser(const HloInstruction* a, const HloInstruction* b) {
   return users_of(a) == users_of(b);
 }
 
-// One kernel computing `a`'s results, then `b`'s.
-HloInstruction* Merge(HloComputation& parent, HloInstruction* a,
-                      HloInstruction* b) {
-  HloModule& module = *parent.parent();
-  auto fused = std::make_unique<HloComputation>(
-      module.NewComputationName(absl::StrCat("fused_", a->name(), "_", b->name())));
-  fused->set_execution_thread(parent.execution_thread());
-  std::vector<HloInstruction*> operands;
-  absl::flat_hash_map<const HloInstruction*, HloInstruction*> parameters;
-  std::vector<HloInstruction*> roots;
-  for (HloInstruction* kernel : {a, b}) {
-    const HloComputation* callee = kernel->fused_computation();
-    absl::flat_hash_map<const HloInstruction*, HloInstruction*> copies;
-    for (const HloInstruction* h : callee->MakeInstructionPostOrder()) {
-      if (h->opcode() == HloOpcode::kParameter) {
-        HloInstruction* value = kernel->mutable_operand(h->parameter_number());
-        auto [it, inserted] = parameters.try_emplace(value, nullptr);
-        if (inserted) {
-          auto p = HloInstruction::Create(HloOpcode::kParameter, value->shape());
-          p->set_index(static_cast<int64_t>(operands.size()));
-          p->set_name(module.NewInstructionName(
-              absl::StrCat("param_", operands.size())));
-          it->second = fused->AddInstruction(std::move(p));
-          operands.push_back(value);
-        }
-        copies[h] = it->second;
-        continue;
-      }
-      std::vector<HloInstruction*> ops;
-      for (const HloInstruction* o : h->operands()) ops.push_back(copies.at(o));
-      std::unique_ptr<HloInstruction> copy = h->CloneWithNewOperands(h->shape(), ops);
-      copy->set_name(module.NewInstructionName(h->name()));
-      copies[h] = fused->AddInstruction(std::move(copy));
-    }
-    for (const HloInstruction* out : Outputs(kernel)) roots.push_back(copies.at(out));
-  }
-  std::vector<Shape> leaves;
-  for (const HloInstruction* r : roots) leaves.push_back(r->shape());
-  const Shape tuple_shape = Shape::Tuple(leaves);
-  HloInstruction* root = fused->AddInstruction(
-      HloInstruction::Create(HloOpcode::kTuple, tuple_shape, roots));
-  root->set_name(module.NewInstructionName("tuple"));
-  fused->set_root_instruction(root);
-  HloComputation* callee = module.AddComputation(std::move(fused));
-  auto fusion = HloInstruction::Create(HloOpcode::kFusion, tuple_shape, operands);
-  fusion->mutable_attrs().fusion_kind = a->attrs().fusion_kind;
-  fusion->AppendCalledComputation(callee);
-  fusion->set_name(module.NewInstructionName("multi_output_fusion"));
-  if (a->has_metadata()) fusion->set_metadata(a->metadata());
-  fusion->set_location(a->location());
-  return parent.AddInstruction(std::move(fusion));
-}
-
-// Points the users of `old` (whose leaves start at `first` in `merged`) at
-// `merged`.
-absl::Status Redirect(HloComputation& parent, HloInstruction* old,
-                      HloInstruction* merged, int64_t first) {
-  HloModule& module = *parent.parent();
-  if (old->shape().IsTuple()) {
-    for (HloInstruction* user : std::vector<HloInstruction*>(old->users())) {
-      if (user->opcode() != HloOpcode::kGetTupleElement) {
-        return absl::InternalError("a multi-output kernel read whole");
-      }
-      user->set_index(first + user->tuple_index());
-      for (int64_t i = 0; i < user->operand_count(); ++i) {
-        if (user->operand(i) != old) continue;
-        if (absl::Status s = user->ReplaceOperandWithDifferentShape(i, merged);
-            !s.ok()) {
-          return s;
-        }
-      }
-    }
-  } else {
-    auto gte = HloInstruction::Create(HloOpcode::kGetTupleElement, old->shape(),
-                                      {merged});
-    gte->set_index(first);
-    gte->set_name(module.NewInstructionName(old->name()));
-    if (absl::Status s = old->ReplaceAllUsesWith(parent.AddInstruction(std::move(gte)));
-        !s.ok()) {
-      return s;
-    }
-  }
-  HloComputation* callee = old->fused_computation();
-  if (absl::Status s = parent.RemoveInstruction(old); !s.ok()) return s;
-  for (const HloComputation* c : module.computations()) {
-    for (const HloInstruction* h : c->instructions()) {
-      for (const HloComputation* called : h->called_computations()) {
-        if (called == callee) return absl::OkStatus();  // still called
-      }
-    }
-  }
-  return module.RemoveComputation(callee);
-}
-
 // Merges one pair of siblings in `computation`; false when none is left.
 absl::StatusOr<bool> MergeOnePair(HloComputation& computation) {
   for (HloInstruction* shared : computation.MakeInstructionPostOrder()) {
@@ -217,9 +122,22 @@ absl::StatusOr<bool> MergeOnePair(HloComputation& computation) {
           continue;
         }
         const int64_t a_leaves = static_cast<int64_t>(Outputs(a).size());
-        HloInstruction* merged = Merge(computation, a, b);
-        if (absl::Status s = Redirect(computation, a, merged, 0); !s.ok()) return s;
-        if (absl::Status s = Redirect(computation, b, merged, a_leaves); !s.ok()) {
+        HloInstruction* merged =
+            MergeIntoMultiOutput(computation, a, b, a->attrs().fusion_kind);
+        HloComputation* a_body = a->fused_computation();
+        HloComputation* b_body = b->fused_computation();
+        if (absl::Status s = RedirectToMultiOutput(computation, a, merged, 0);
+            !s.ok()) {
+          return s;
+        }
+        if (absl::Status s =
+                RedirectToMultiOutput(computation, b, merged, a_leaves);
+            !s.ok()) {
+          return s;
+        }
+        if (absl::Status s = RemoveUncalledComputations(
+                *computation.parent(), {a_body, b_body});
+            !s.ok()) {
           return s;
         }
         return true;

@@ -4,6 +4,9 @@
 #include <functional>
 
 #include "passes/block_scaling.h"
+#include "passes/gpu_fusion_target.h"
+#include "passes/multi_output_fusion.h"
+#include "passes/priority_fusion.h"
 #include "passes/passes.h"
 #include "passes/while_loop_all_reduce_code_motion.h"
 #include "passes/registry.h"
@@ -39,6 +42,51 @@ PassInfo Simple(std::string name, std::string description,
 }
 
 using Type = PassOptionSpec::Type;
+
+// The GPU figures of the fusion passes; defaults are the H100 SXM's
+// (gpu_fusion_target.h).
+std::vector<PassOptionSpec> GpuFusionOptions() {
+  return {
+      {"hbm_bandwidth_gbps", Type::kDouble, "3350", "HBM bandwidth, GB/s"},
+      {"sm_count", Type::kInt, "132", "streaming multiprocessors"},
+      {"shared_memory_per_block", Type::kInt, "232448",
+       "shared memory one block may use, bytes"},
+      {"kernel_launch_us", Type::kDouble, "1", "cost of a kernel launch, us"},
+      {"peak_tflops", Type::kDouble, "67", "peak f32 TFLOP/s"},
+      {"max_operands_and_outputs", Type::kInt, "96",
+       "operands plus results of one fusion, at most"},
+      {"max_fused_instructions", Type::kInt, "512",
+       "instructions of one fused computation, at most"},
+  };
+}
+
+GpuFusionTarget GpuFusionTargetFrom(const PassOptions& o) {
+  GpuFusionTarget t;
+  t.hbm_bytes_per_second = o.GetDouble("hbm_bandwidth_gbps") * 1e9;
+  t.sm_count = o.GetInt("sm_count");
+  t.shared_memory_per_block = o.GetInt("shared_memory_per_block");
+  t.kernel_launch_seconds = o.GetDouble("kernel_launch_us") * 1e-6;
+  t.peak_flops_per_second = o.GetDouble("peak_tflops") * 1e12;
+  t.max_operands_and_outputs = o.GetInt("max_operands_and_outputs");
+  t.max_fused_instructions = o.GetInt("max_fused_instructions");
+  return t;
+}
+
+// A table entry for a GPU fusion pass.
+PassInfo GpuFusionPass(std::string name, std::string description,
+                       absl::StatusOr<bool> (*run)(HloModule&,
+                                                   const GpuFusionTarget&)) {
+  PassInfo info;
+  info.name = name;
+  info.description = std::move(description);
+  info.options = GpuFusionOptions();
+  info.factory = [name, run](const PassOptions& o) {
+    const GpuFusionTarget target = GpuFusionTargetFrom(o);
+    return std::make_unique<FunctionPass>(
+        name, [run, target](HloModule& m) { return run(m, target); });
+  };
+  return info;
+}
 
 }  // namespace
 
@@ -138,6 +186,13 @@ const PassRegistry& PassRegistry::Global() {
                return RunWhileLoopAllReduceCodeMotion(m, options);
              });
        }},
+      GpuFusionPass("priority-fusion",
+                    "GPU producer-consumer fusion by a priority queue of "
+                    "estimated time saved",
+                    &RunPriorityFusion),
+      GpuFusionPass("multi_output_fusion",
+                    "GPU sibling and producer-consumer multi-output fusion",
+                    &RunGpuMultiOutputFusion),
       Simple("dot-decomposer",
              "canonicalizes dots to [batch, M, K] x [batch, K, N]",
              &RunDotDecomposer),
