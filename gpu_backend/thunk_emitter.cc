@@ -220,7 +220,8 @@ class ThunkEmitter {
 
   absl::Status While(const HloInstruction* hlo, ThunkSequence& out) {
     // Kernels index by their own shapes' layouts: the loop state must be
-    // laid out alike on every side (no layout normalization runs yet).
+    // laid out alike on every side (layout consistency sees to it; this
+    // check guards modules compiled without the pipeline).
     const Shape& state = hlo->shape();
     for (const Shape* side :
          {&hlo->operand(0)->shape(),
@@ -267,7 +268,7 @@ class ThunkEmitter {
            !(branch->parameter_instruction(0)->shape() ==
              hlo->operand(b + 1)->shape()))) {
         return Refuse(hlo, "a branch lays out its operand or result "
-                           "differently (no layout normalization runs yet)");
+                           "differently after layout consistency");
       }
       absl::StatusOr<ThunkSequence> seq = Sequence(branch);
       if (!seq.ok()) return seq.status();
