@@ -13,7 +13,6 @@
 #include "cpu_backend/cache_entry.h"
 #include "cpu_backend/compile_cache.h"
 #include "cpu_backend/blocked_scans.h"
-#include "cpu_backend/layout_consistency.h"
 #include "cpu_backend/rng_order.h"
 #include "cpu_backend/scaled_dot_expansion.h"
 #include "cpu_backend/scan_to_while.h"
@@ -23,6 +22,7 @@
 #include "hlo/text/printer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
+#include "passes/layout_consistency.h"
 #include "passes/registry.h"
 
 namespace xlite::cpu {

@@ -82,7 +82,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
       return s;
     }
   }
-  if (absl::Status s = PrepareForGpu(*module, options.spec); !s.ok()) return s;
+  if (absl::Status s = PrepareForGpu(*module, options.spec, options.fuse); !s.ok()) return s;
   absl::StatusOr<runtime::BufferAssignment> assignment =
       runtime::BufferAssignment::Build(*module, {/*alignment=*/kAlignment});
   if (!assignment.ok()) return assignment.status();

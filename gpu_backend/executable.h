@@ -39,6 +39,9 @@ struct GpuCompileOptions {
   GpuCodeTarget target = GpuCodeTarget::kEmulator;
   /// Run the gpu simplification pipeline first.
   bool run_passes = true;
+  /// Run priority fusion and multi-output fusion (off: every unfused
+  /// instruction is its own kernel; existing fusions stay).
+  bool fuse = true;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
 };

@@ -4,6 +4,10 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/fusion_target.h"
+#include "passes/layout_consistency.h"
+#include "passes/multi_output_fusion.h"
+#include "passes/priority_fusion.h"
 #include "passes/registry.h"
 #include "runtime/buffer_assignment.h"
 
@@ -42,14 +46,33 @@ absl::Status RunGpuSimplification(HloModule& module,
   return pipeline->Run(module).status();
 }
 
-absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec) {
-  // Hook: the GEMM rewriter (dots -> __cublas$lt$matmul custom calls) and
-  // the fusion passes, by their registered names, once they exist.
-  if (absl::Status s = RunIfRegistered(
-          module, spec,
-          {"gemm-rewriter", "priority-fusion", "multi-output-fusion"});
+absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
+                           bool fuse) {
+  // Hook: the GEMM rewriter (dots -> __cublas$lt$matmul custom calls), by
+  // its registered name, once it exists.
+  if (absl::Status s = RunIfRegistered(module, spec, {"gemm-rewriter"});
       !s.ok()) {
     return s;
+  }
+  // Kernels index each array by its own shape's layout: every view of a
+  // buffer (while/conditional boundaries, tuples) must agree.
+  if (absl::StatusOr<bool> changed = MakeLayoutsConsistent(module);
+      !changed.ok()) {
+    return changed.status();
+  }
+  // Producer-consumer fusion, then multi-output fusion, with the spec's
+  // bandwidth, SM count and shared-memory figures.
+  if (fuse) {
+    const GpuFusionTarget fusion_target = FusionTargetFor(spec);
+    if (absl::StatusOr<bool> fused = RunPriorityFusion(module, fusion_target);
+        !fused.ok()) {
+      return fused.status();
+    }
+    if (absl::StatusOr<bool> fused =
+            RunGpuMultiOutputFusion(module, fusion_target);
+        !fused.ok()) {
+      return fused.status();
+    }
   }
   if (absl::StatusOr<bool> changed = runtime::InsertCopies(module);
       !changed.ok()) {

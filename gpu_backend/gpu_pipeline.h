@@ -16,11 +16,12 @@ absl::Status RunGpuSimplification(HloModule& module,
                                   const GpuTargetSpec& spec);
 
 /// What runs between simplification and buffer assignment: the GEMM
-/// rewriter and priority / sibling fusion (hooks below, filled as those
-/// passes land; until then every unfused instruction is its own kernel and
-/// existing fusions are kept as they are), then the copies buffer
-/// assignment needs.
-absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec);
+/// rewriter (a hook, run once it is registered), then with `fuse` priority
+/// fusion and multi-output fusion with the spec's figures
+/// (FusionTargetFor), layout consistency across while/conditional
+/// boundaries, and the copies buffer assignment needs.
+absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
+                           bool fuse = true);
 
 }  // namespace xlite::gpu
 

@@ -47,7 +47,6 @@ bool ForwardsBuffers(HloOpcode op) {
 bool NeedsNonKernelSupport(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCustomCall:
-    case HloOpcode::kSort:
     case HloOpcode::kTopK:
     case HloOpcode::kRng:
     case HloOpcode::kRngBitGenerator:
@@ -199,10 +198,12 @@ class ThunkEmitter {
   // Buffer assignment lets a result share an operand's buffer only where
   // an elementwise kernel reads each element of it at the index it writes
   // (dynamic-update-slice in place, elementwise overwrites): the loop
-  // kernel, whose thread reads and writes each element, is safe then.
+  // kernel, whose thread reads and writes each element, is safe then, and
+  // so is the sort kernel, whose thread reads its row before sorting it.
   static bool InPlaceIsSafe(const HloInstruction* hlo,
                             const codegen::gpu::KernelArgument&) {
-    return codegen::gpu::KernelKind(hlo) == "loop";
+    const std::string kind = codegen::gpu::KernelKind(hlo);
+    return kind == "loop" || kind == "sort";
   }
 
   std::string KernelName(const HloInstruction* hlo) {
@@ -220,7 +221,8 @@ class ThunkEmitter {
 
   absl::Status While(const HloInstruction* hlo, ThunkSequence& out) {
     // Kernels index by their own shapes' layouts: the loop state must be
-    // laid out alike on every side (no layout normalization runs yet).
+    // laid out alike on every side (layout consistency sees to it; this
+    // check guards modules compiled without the pipeline).
     const Shape& state = hlo->shape();
     for (const Shape* side :
          {&hlo->operand(0)->shape(),
@@ -267,7 +269,7 @@ class ThunkEmitter {
            !(branch->parameter_instruction(0)->shape() ==
              hlo->operand(b + 1)->shape()))) {
         return Refuse(hlo, "a branch lays out its operand or result "
-                           "differently (no layout normalization runs yet)");
+                           "differently after layout consistency");
       }
       absl::StatusOr<ThunkSequence> seq = Sequence(branch);
       if (!seq.ok()) return seq.status();

@@ -12,6 +12,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
 }
 
 std::string KernelKind(const HloInstruction* hlo) {
+  if (hlo->opcode() == HloOpcode::kSort) return "sort";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -22,6 +23,9 @@ absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
                                       const HloInstruction* hlo,
                                       const std::string& name,
                                       const std::vector<KernelParam>& params) {
+  if (hlo->opcode() == HloOpcode::kSort) {
+    return EmitSortKernel(target, module, hlo, name, params);
+  }
   if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
     return reduction->is_row
                ? EmitRowReduction(target, module, hlo, *reduction, name,

@@ -56,8 +56,8 @@ std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
 /// fused root of a fusion, `hlo` itself otherwise.
 const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
-/// Which emitter a kernel for `hlo` would use: "loop", "row-reduction" or
-/// "column-reduction".
+/// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
+/// "column-reduction" or "sort".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// Emits kernel `name` computing `hlo` into `module`; `params` (one per

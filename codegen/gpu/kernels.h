@@ -16,6 +16,11 @@ absl::StatusOr<LaunchDims> EmitLoopKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// A sort, serially per row (sort_kernel.cc).
+absl::StatusOr<LaunchDims> EmitSortKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;

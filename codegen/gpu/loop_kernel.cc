@@ -1,8 +1,11 @@
 // The loop kernel: every element of the result (every leaf of a
-// multi-output one, all of the same dimensions) from the elemental
-// generator of the computed instruction. Thread t of block g computes the
-// elements g*B*U + u*B + t (u < U) in the physical order of the first
-// result leaf, so consecutive threads touch consecutive addresses.
+// multi-output one) from the elemental generator of the computed
+// instruction. Thread t of block g computes the elements g*B*U + u*B + t
+// (u < U) in the physical order of the largest result leaf, so consecutive
+// threads touch consecutive addresses. Leaves of other dimensions (a
+// multi-output fusion's reduce beside a loop of its input shape) take the
+// same linear numbers in their own physical order, guarded by their own
+// element counts; a reduce leaf is computed element by element.
 
 #include <algorithm>
 
@@ -35,12 +38,9 @@ absl::StatusOr<LaunchDims> EmitLoopKernel(
       if (!leaf.IsArray()) {
         return Unsupported(hlo, "results that are not arrays (GPU loop kernel)");
       }
-      if (first != nullptr && leaf.dimensions() != first->dimensions()) {
-        return Unsupported(
-            hlo, "multi-output results of different dimensions (GPU loop "
-                 "kernel)");
+      if (first == nullptr || leaf.ElementCount() > first->ElementCount()) {
+        first = &leaf;
       }
-      if (first == nullptr) first = &leaf;
       leaves.push_back(l);
     }
   }
@@ -69,10 +69,28 @@ absl::StatusOr<LaunchDims> EmitLoopKernel(
           Index index(first->rank(), nullptr);
           DelinearizeInto(b, linear, *first, order, index);
           for (size_t o = 0; o < leaves.size(); ++o) {
-            absl::StatusOr<llvm::Value*> v =
-                emitter.ValueAt(root, leaves[o], index);
-            if (!v.ok()) return v.status();
-            k.outputs[o].EmitWrite(b, index, *v);
+            const Shape& leaf = leaves[o] < 0
+                                    ? hlo->shape()
+                                    : hlo->shape().tuple_shapes(leaves[o]);
+            if (leaf.dimensions() == first->dimensions()) {
+              absl::StatusOr<llvm::Value*> v =
+                  emitter.ValueAt(root, leaves[o], index);
+              if (!v.ok()) return v.status();
+              k.outputs[o].EmitWrite(b, index, *v);
+              continue;
+            }
+            absl::Status leaf_status = EmitIf(
+                k, b.CreateICmpULT(linear, b.getInt64(leaf.ElementCount())),
+                [&]() -> absl::Status {
+                  Index own(leaf.rank(), nullptr);
+                  DelinearizeInto(b, linear, leaf, MajorToMinor(leaf), own);
+                  absl::StatusOr<llvm::Value*> v =
+                      emitter.ValueAt(root, leaves[o], own);
+                  if (!v.ok()) return v.status();
+                  k.outputs[o].EmitWrite(b, own, *v);
+                  return absl::OkStatus();
+                });
+            if (!leaf_status.ok()) return leaf_status;
           }
           return absl::OkStatus();
         });

@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
+#include <iostream>
 #include <complex>
 #include <fstream>
 #include <string>
@@ -182,6 +184,20 @@ int& Refused() {
   return refused;
 }
 
+#ifdef XLITE_CONFORMANCE_GPU
+// Kernel launches in a thunk sequence (each while/conditional body once).
+int64_t CountKernels(const runtime::ThunkSequence& thunks) {
+  int64_t n = 0;
+  for (const runtime::Thunk& t : thunks) {
+    n += t.kind == runtime::Thunk::Kind::kKernel ? 1 : 0;
+    for (const runtime::ThunkSequence& child : t.children) {
+      n += CountKernels(child);
+    }
+  }
+  return n;
+}
+#endif
+
 class EvaluatorConformance
     : public ::testing::TestWithParam<std::pair<std::string, std::string>> {};
 
@@ -225,6 +241,18 @@ TEST_P(EvaluatorConformance, MatchesXla) {
     GTEST_SKIP() << "refused: " << gpu_exe.status().message();
   }
   ASSERT_TRUE(gpu_exe.ok()) << gpu_exe.status().message();
+  // Kernel launches per module, and (XLITE_GPU_COUNT_UNFUSED set) without
+  // the fusion passes beside them.
+  std::string unfused_count = "-";
+  if (std::getenv("XLITE_GPU_COUNT_UNFUSED") != nullptr) {
+    gpu::GpuCompileOptions unfused = *gpu_options;
+    unfused.fuse = false;
+    auto plain = gpu::GpuExecutable::Compile((*module)->Clone(), unfused);
+    if (plain.ok()) unfused_count = absl::StrCat(CountKernels((*plain)->thunks()));
+  }
+  std::cout << "kernels " << dir.substr(dir.rfind('/') + 1) << "/" << stage
+            << ": unfused " << unfused_count << ", fused "
+            << CountKernels((*gpu_exe)->thunks()) << "\n";
 #endif
   ++Total();
   std::vector<std::vector<Literal>> expected;

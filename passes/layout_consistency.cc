@@ -1,11 +1,26 @@
-#include "cpu_backend/layout_consistency.h"
+#include "passes/layout_consistency.h"
 
-#include "codegen/ir_array.h"
+#include <vector>
+
 #include "hlo/ir/opcode.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 namespace {
+
+// Dimension numbers major to minor (row-major where no full layout is set).
+std::vector<int64_t> MajorToMinorOrder(const Shape& shape) {
+  std::vector<int64_t> order;
+  if (shape.has_layout() &&
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) ==
+          shape.rank()) {
+    const auto& m2m = shape.layout().minor_to_major();
+    order.assign(m2m.rbegin(), m2m.rend());
+  } else {
+    for (int64_t d = 0; d < shape.rank(); ++d) order.push_back(d);
+  }
+  return order;
+}
 
 bool SameLayouts(const Shape& a, const Shape& b) {
   if (a.IsTuple() != b.IsTuple()) return false;
@@ -17,7 +32,7 @@ bool SameLayouts(const Shape& a, const Shape& b) {
     return true;
   }
   if (!a.IsArray() || !b.IsArray()) return true;
-  return codegen::MajorToMinor(a) == codegen::MajorToMinor(b);
+  return MajorToMinorOrder(a) == MajorToMinorOrder(b);
 }
 
 // `value` converted to `target`'s layouts (copies of the leaves that
@@ -134,4 +149,4 @@ absl::StatusOr<bool> MakeLayoutsConsistent(HloModule& module) {
   return propagator.changed();
 }
 
-}  // namespace xlite::cpu
+}  // namespace xlite

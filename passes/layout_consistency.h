@@ -1,5 +1,5 @@
-#ifndef XLITE_CPU_BACKEND_LAYOUT_CONSISTENCY_H_
-#define XLITE_CPU_BACKEND_LAYOUT_CONSISTENCY_H_
+#ifndef XLITE_PASSES_LAYOUT_CONSISTENCY_H_
+#define XLITE_PASSES_LAYOUT_CONSISTENCY_H_
 
 // Makes every view of one buffer agree on its layout. Modules dumped before
 // XLA's layout assignment may give a while's init, its body parameter and
@@ -14,10 +14,10 @@
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 absl::StatusOr<bool> MakeLayoutsConsistent(HloModule& module);
 
-}  // namespace xlite::cpu
+}  // namespace xlite
 
-#endif  // XLITE_CPU_BACKEND_LAYOUT_CONSISTENCY_H_
+#endif  // XLITE_PASSES_LAYOUT_CONSISTENCY_H_
