@@ -145,7 +145,7 @@ HloInstruction* Expander::Activate(HloInstruction* x) {
 // max |x| as an f32 scalar.
 HloInstruction* Expander::Amax(HloInstruction* x) {
   HloModule* module = comp_->parent();
-  auto max = std::make_unique<HloComputation>(module->NewComputationName("amax"));
+  auto max = std::make_unique<HloComputation>(module->NewComputationName("max_abs"));
   HloComputation* reducer = module->AddComputation(std::move(max));
   std::vector<HloInstruction*> params;
   const Shape scalar = Like(PrimitiveType::kF32, {});
