@@ -81,7 +81,10 @@ absl::StatusOr<bool> FuseAlpha(RewriteState& state, HloInstruction* h,
                                HloInstruction* call, HloInstruction* other) {
   std::optional<std::complex<double>> v = BroadcastScalar(other);
   GemmBackendConfig config = state.calls[call];
+  // alpha scales the product only: not a bias or an activation already
+  // folded in.
   if (!v || !OneUser(call) || !OneUser(other) || config.beta != 0 ||
+      config.epilogue != GemmEpilogue::kDefault ||
       call->shape().element_type() == PT::kS32) {
     return false;
   }
