@@ -23,6 +23,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
 #include "passes/layout_consistency.h"
+#include "passes/gemm_call_expansion.h"
 #include "passes/registry.h"
 
 namespace xlite::cpu {
@@ -49,6 +50,7 @@ absl::Status RunPipeline(HloModule& module) {
 absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass :
        {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
+        &RunGemmCallExpansion,
         &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
         &RewriteScansAsBlocks, &UnfuseNonElementalFusions,
         &MakeLayoutsConsistent, &ReshapesToBitcasts, &FuseInstructions,

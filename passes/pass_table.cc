@@ -4,12 +4,14 @@
 #include <functional>
 
 #include "passes/block_scaling.h"
+#include "passes/gemm_call_expansion.h"
+#include "passes/gemm_rewriter.h"
 #include "passes/gpu_fusion_target.h"
 #include "passes/multi_output_fusion.h"
-#include "passes/priority_fusion.h"
 #include "passes/passes.h"
-#include "passes/while_loop_all_reduce_code_motion.h"
+#include "passes/priority_fusion.h"
 #include "passes/registry.h"
+#include "passes/while_loop_all_reduce_code_motion.h"
 
 namespace xlite {
 namespace {
@@ -193,6 +195,33 @@ const PassRegistry& PassRegistry::Global() {
       GpuFusionPass("multi_output_fusion",
                     "GPU sibling and producer-consumer multi-output fusion",
                     &RunGpuMultiOutputFusion),
+      {"gemm-rewriter",
+       "rewrites dots into cuBLAS / cuBLASLt custom calls with XLA's backend "
+       "config, fusing alpha, bias, ReLU and GELU epilogues",
+       {{"compute_capability", Type::kComputeCapability, "9.0",
+         "compute capability M.m[a|f] of the target (f8 GEMMs from 8.9)"},
+        {"cublaslt", Type::kBool, "true",
+         "use __cublas$lt$matmul and its epilogues (XLA's "
+         "--xla_gpu_enable_cublaslt)"},
+        {"size_threshold", Type::kInt, "100",
+         "dots with (rows + columns) * k below this stay dots"}},
+       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+         GemmRewriterOptions options;
+         const ComputeCapability cc =
+             o.GetComputeCapability("compute_capability");
+         options.compute_capability_major = cc.major;
+         options.compute_capability_minor = cc.minor;
+         options.cublaslt = o.GetBool("cublaslt");
+         options.size_threshold = o.GetInt("size_threshold");
+         return std::make_unique<FunctionPass>(
+             "gemm-rewriter", [options](HloModule& m) {
+               return RunGemmRewriter(m, options);
+             });
+       }},
+      Simple("gemm-call-expander",
+             "writes cuBLAS GEMM custom calls back as a dot and its epilogue "
+             "(for backends without cuBLAS)",
+             &RunGemmCallExpansion),
       Simple("dot-decomposer",
              "canonicalizes dots to [batch, M, K] x [batch, K, N]",
              &RunDotDecomposer),

@@ -160,6 +160,7 @@ void RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   registry.Register("AllocateBuffer", AllocateBufferCall);
   RegisterQrCustomCalls(registry);
   RegisterBlockScaledCustomCalls(registry);
+  RegisterGemmCustomCalls(registry);
   for (const char* prefix : {"s", "d", "c", "z"}) {
     registry.Register(absl::StrCat("lapack_", prefix, "potrf_ffi"), PotrfCall);
     registry.Register(absl::StrCat("lapack_", prefix, "trsm_ffi"), TrsmCall);

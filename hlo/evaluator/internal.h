@@ -203,6 +203,8 @@ Literal TriangularSolve(const Literal& a, const Literal& b, bool left,
 void RegisterBuiltinCustomCalls(CustomCallRegistry& registry);
 /// The block-scaled dot family (block_scaled.cc).
 void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry);
+/// XLA:GPU's cuBLAS GEMM calls (gemm_calls.cc).
+void RegisterGemmCustomCalls(CustomCallRegistry& registry);
 
 /// Applies a reducer computation (add, max, argmax pairs, ...) to scalars:
 /// fast native loops for the common single binary op, the interpreter
