@@ -82,7 +82,13 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
       return s;
     }
   }
-  if (absl::Status s = PrepareForGpu(*module, options.spec, options.fuse); !s.ok()) return s;
+  GpuPipelineOptions pipeline;
+  pipeline.fuse = options.fuse;
+  pipeline.expand_gemm_calls = options.target == GpuCodeTarget::kEmulator;
+  if (absl::Status s = PrepareForGpu(*module, options.spec, pipeline);
+      !s.ok()) {
+    return s;
+  }
   absl::StatusOr<runtime::BufferAssignment> assignment =
       runtime::BufferAssignment::Build(*module, {/*alignment=*/kAlignment});
   if (!assignment.ok()) return assignment.status();

@@ -5,6 +5,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
+#include "passes/gemm_call_expansion.h"
+#include "passes/gemm_rewriter.h"
 #include "passes/layout_consistency.h"
 #include "passes/multi_output_fusion.h"
 #include "passes/priority_fusion.h"
@@ -12,28 +14,6 @@
 #include "runtime/buffer_assignment.h"
 
 namespace xlite::gpu {
-namespace {
-
-// Runs the registered passes `names` (those registered; a pass not yet in
-// the table is skipped) with the spec's target options.
-absl::Status RunIfRegistered(HloModule& module, const GpuTargetSpec& spec,
-                             std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    if (PassRegistry::Global().Find(name) == nullptr) continue;
-    std::map<std::string, std::string> defaults = {
-        {"cudnn_version", spec.cudnn.ToString()},
-        {"compute_capability", absl::StrCat(spec.compute_capability_major, ".",
-                                            spec.compute_capability_minor)}};
-    absl::StatusOr<Pipeline> pipeline =
-        PassRegistry::Global().BuildPipeline(name, "transforms", defaults);
-    if (!pipeline.ok()) return pipeline.status();
-    if (absl::Status s = pipeline->Run(module).status(); !s.ok()) return s;
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace
-
 absl::Status RunGpuSimplification(HloModule& module,
                                   const GpuTargetSpec& spec) {
   std::map<std::string, std::string> defaults = {
@@ -47,12 +27,15 @@ absl::Status RunGpuSimplification(HloModule& module,
 }
 
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
-                           bool fuse) {
-  // Hook: the GEMM rewriter (dots -> __cublas$lt$matmul custom calls), by
-  // its registered name, once it exists.
-  if (absl::Status s = RunIfRegistered(module, spec, {"gemm-rewriter"});
-      !s.ok()) {
-    return s;
+                           const GpuPipelineOptions& options) {
+  // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
+  // GEMM rewriter decides for the spec's compute capability.
+  GemmRewriterOptions gemm;
+  gemm.compute_capability_major = spec.compute_capability_major;
+  gemm.compute_capability_minor = spec.compute_capability_minor;
+  if (absl::StatusOr<bool> rewritten = RunGemmRewriter(module, gemm);
+      !rewritten.ok()) {
+    return rewritten.status();
   }
   // Kernels index each array by its own shape's layout: every view of a
   // buffer (while/conditional boundaries, tuples) must agree.
@@ -62,7 +45,7 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   }
   // Producer-consumer fusion, then multi-output fusion, with the spec's
   // bandwidth, SM count and shared-memory figures.
-  if (fuse) {
+  if (options.fuse) {
     const GpuFusionTarget fusion_target = FusionTargetFor(spec);
     if (absl::StatusOr<bool> fused = RunPriorityFusion(module, fusion_target);
         !fused.ok()) {
@@ -72,6 +55,15 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
             RunGpuMultiOutputFusion(module, fusion_target);
         !fused.ok()) {
       return fused.status();
+    }
+  }
+  // The emulator has no cuBLAS: each GEMM call becomes its reference, a
+  // dot and its epilogue as the call defines them, run as emitted kernels.
+  // The fusion decisions around the calls are those of the device.
+  if (options.expand_gemm_calls) {
+    if (absl::StatusOr<bool> expanded = RunGemmCallExpansion(module);
+        !expanded.ok()) {
+      return expanded.status();
     }
   }
   if (absl::StatusOr<bool> changed = runtime::InsertCopies(module);

@@ -15,13 +15,21 @@ namespace xlite::gpu {
 absl::Status RunGpuSimplification(HloModule& module,
                                   const GpuTargetSpec& spec);
 
+struct GpuPipelineOptions {
+  /// Priority fusion and multi-output fusion.
+  bool fuse = true;
+  /// Write the GEMM custom calls back as a dot and its epilogue (the
+  /// emulator's reference GEMM: emitted kernels instead of cuBLAS).
+  bool expand_gemm_calls = false;
+};
+
 /// What runs between simplification and buffer assignment: the GEMM
-/// rewriter (a hook, run once it is registered), then with `fuse` priority
-/// fusion and multi-output fusion with the spec's figures
-/// (FusionTargetFor), layout consistency across while/conditional
-/// boundaries, and the copies buffer assignment needs.
+/// rewriter (for the spec's compute capability), layout consistency across
+/// while/conditional boundaries, priority fusion and multi-output fusion
+/// with the spec's figures (FusionTargetFor), the emulator's GEMM
+/// expansion, and the copies buffer assignment needs.
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
-                           bool fuse = true);
+                           const GpuPipelineOptions& options = {});
 
 }  // namespace xlite::gpu
 

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "cpu_backend/executable.h"
 #include "gpu_backend/executable.h"
+#include "gpu_backend/gpu_pipeline.h"
 #include "google/protobuf/text_format.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
@@ -67,6 +68,22 @@ constexpr char kUsage[] =
 // How the result is written.
 enum class Emit { kText, kProtoBinary, kProtoText };
 
+// --gpu-spec's target (a preset name or a spec file), h100 by default.
+absl::StatusOr<gpu::GpuTargetSpec> GpuSpecFromFlag() {
+  const std::string name = absl::GetFlag(FLAGS_gpu_spec);
+  return gpu::LoadGpuTargetSpec(name.empty() ? "h100" : name);
+}
+
+// The backend's own rewrites before buffer assignment: PrepareForCpu, or
+// the GPU pipeline for --gpu-spec as the NVPTX target runs it.
+absl::Status PrepareForPlatform(HloModule& module,
+                                const std::string& platform) {
+  if (platform == "cpu") return cpu::PrepareForCpu(module);
+  absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
+  if (!spec.ok()) return spec.status();
+  return gpu::PrepareForGpu(module, *spec);
+}
+
 // Parses, verifies and transforms one module; returns what to write or an
 // error status (message already located).
 absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
@@ -100,13 +117,10 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
     absl::StatusOr<gpu::GpuCompileOptions> options =
         gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kNvptx);
-    if (options.ok() && !absl::GetFlag(FLAGS_gpu_spec).empty()) {
-      absl::StatusOr<gpu::GpuTargetSpec> spec =
-          gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
-      if (!spec.ok()) return spec.status();
-      options->spec = *std::move(spec);
-    }
     if (!options.ok()) return options.status();
+    absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
+    if (!spec.ok()) return spec.status();
+    options->spec = *std::move(spec);
     options->run_passes = false;
     absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
         gpu::GpuExecutable::Compile(std::move(*module), *options);
@@ -136,9 +150,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
   if (stage == "buffer-assignment") {
     // The backend's own rewrites (copies where must-alias sets would
     // interfere, ...), then the assignment.
-    absl::Status prepared = platform == "cpu"
-                                ? cpu::PrepareForCpu(**module)
-                                : runtime::InsertCopies(**module).status();
+    absl::Status prepared = PrepareForPlatform(**module, platform);
     absl::StatusOr<runtime::BufferAssignment> assignment =
         prepared.ok() ? runtime::BufferAssignment::Build(**module, {alignment})
                       : absl::StatusOr<runtime::BufferAssignment>(prepared);
@@ -149,10 +161,10 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     }
     return assignment->ToString();
   }
-  if (platform == "cpu" && run_backend_rewrites) {
-    // The HLO the cpu backend generates code from: after its own rewrites
-    // (fusion, tree reductions, copies).
-    if (absl::Status s = cpu::PrepareForCpu(**module); !s.ok()) {
+  if ((platform == "cpu" || platform == "gpu") && run_backend_rewrites) {
+    // The HLO the backend generates code from: after its own rewrites
+    // (fusion, GEMM calls on the gpu, tree reductions, copies).
+    if (absl::Status s = PrepareForPlatform(**module, platform); !s.ok()) {
       return absl::Status(s.code(),
                           absl::StrCat(filename, ": error: ", s.message()));
     }
