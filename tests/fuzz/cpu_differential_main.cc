@@ -37,7 +37,9 @@
 
 ABSL_FLAG(int64_t, first_seed, 0, "first seed");
 ABSL_FLAG(int64_t, seeds, 1000, "how many seeds");
-ABSL_FLAG(bool, run_passes, true, "run the cpu pass pipeline first");
+ABSL_FLAG(bool, run_passes, true, "run the backend's pass pipeline first");
+ABSL_FLAG(std::string, platform, "cpu",
+          "the backend checked against the interpreter: cpu|gpu-emulator");
 ABSL_FLAG(int, max_instructions, 30, "instructions per module, at most");
 ABSL_FLAG(bool, arbitrary_reducers, false,
           "reducers that are not monoids, inits that are not identities");
@@ -54,6 +56,9 @@ namespace {
 DifferentialOptions Options() {
   DifferentialOptions o;
   o.run_passes = absl::GetFlag(FLAGS_run_passes);
+  o.backend = absl::GetFlag(FLAGS_platform) == "gpu-emulator"
+                  ? Backend::kGpuEmulator
+                  : Backend::kCpu;
   o.module.max_instructions = absl::GetFlag(FLAGS_max_instructions);
   o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
   return o;
@@ -186,6 +191,12 @@ int Main() {
 
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
+  const std::string platform = absl::GetFlag(FLAGS_platform);
+  if (platform != "cpu" && platform != "gpu-emulator") {
+    std::cerr << "error: unknown --platform=" << platform
+              << " (cpu or gpu-emulator)\n";
+    return 2;
+  }
   const std::string reduce = absl::GetFlag(FLAGS_reduce);
   if (!reduce.empty()) return xlite::fuzz::Reduce(reduce);
   return xlite::fuzz::Main();

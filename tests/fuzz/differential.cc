@@ -1,11 +1,14 @@
 #include "tests/fuzz/differential.h"
 
+#include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/executable.h"
+#include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/text/parser.h"
@@ -33,6 +36,62 @@ const char* OutcomeName(Outcome outcome) {
   }
   return "?";
 }
+
+const char* BackendName(Backend backend) {
+  return backend == Backend::kCpu ? "cpu" : "gpu-emulator";
+}
+
+namespace {
+
+// A backend's compile and run: kMatch with the result, or how it failed.
+struct BackendRun {
+  Outcome outcome = Outcome::kMatch;
+  std::string message;
+  std::optional<Literal> result;
+};
+
+template <typename Executable>
+BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
+                       absl::string_view refusal,
+                       absl::Span<const Literal> args) {
+  BackendRun run;
+  if (!exe.ok()) {
+    const bool located = absl::StrContains(exe.status().message(), refusal);
+    run.outcome = located ? Outcome::kRefused : Outcome::kCompileError;
+    run.message = std::string(exe.status().message());
+    return run;
+  }
+  absl::StatusOr<Literal> got = (*exe)->Run(args);
+  if (!got.ok()) {
+    run.outcome = Outcome::kRunError;
+    run.message = std::string(got.status().message());
+    return run;
+  }
+  run.result = *std::move(got);
+  return run;
+}
+
+BackendRun RunOnBackend(const HloModule& module,
+                        absl::Span<const Literal> args,
+                        const DifferentialOptions& options) {
+  if (options.backend == Backend::kCpu) {
+    cpu::CompileOptions compile;
+    compile.run_passes = options.run_passes;
+    return RunCompiled(cpu::CpuExecutable::Compile(module.Clone(), compile),
+                       "the cpu backend cannot compile %", args);
+  }
+  absl::StatusOr<gpu::GpuCompileOptions> compile =
+      gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
+  if (!compile.ok()) {
+    return {Outcome::kCompileError, std::string(compile.status().message()),
+            std::nullopt};
+  }
+  compile->run_passes = options.run_passes;
+  return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), *compile),
+                     "the gpu backend cannot compile %", args);
+}
+
+}  // namespace
 
 DifferentialResult RunDifferential(const std::string& text,
                                    const DifferentialOptions& options) {
@@ -67,22 +126,13 @@ DifferentialResult RunDifferential(const std::string& text,
   if (!want.ok()) {
     return fail(Outcome::kInterpreterError, want.status().message());
   }
-  cpu::CompileOptions compile;
-  compile.run_passes = options.run_passes;
-  absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> exe =
-      cpu::CpuExecutable::Compile((*module)->Clone(), compile);
-  if (!exe.ok()) {
-    const bool located = absl::StrContains(
-        exe.status().message(), "the cpu backend cannot compile %");
-    return fail(located ? Outcome::kRefused : Outcome::kCompileError,
-                exe.status().message());
-  }
-  absl::StatusOr<Literal> got = (*exe)->Run(args);
-  if (!got.ok()) return fail(Outcome::kRunError, got.status().message());
-  const std::string difference = testing::ResultDifference(*got, *want);
+  BackendRun got = RunOnBackend(**module, args, options);
+  if (got.outcome != Outcome::kMatch) return fail(got.outcome, got.message);
+  const std::string difference = testing::ResultDifference(*got.result, *want);
   if (!difference.empty()) {
     return fail(Outcome::kMismatch,
-                absl::StrCat(difference, " (cpu vs interpreter)"));
+                absl::StrCat(difference, " (", BackendName(options.backend),
+                             " vs interpreter)"));
   }
   return result;
 }

@@ -1,14 +1,14 @@
 #ifndef XLITE_TESTS_FUZZ_DIFFERENTIAL_H_
 #define XLITE_TESTS_FUZZ_DIFFERENTIAL_H_
 
-// Differential testing of the cpu backend against the interpreter: a
-// module runs on both on the same seeded random arguments (hlo-run's
-// generator, runtime/literal_io.h) and the results are compared under the
-// translation-validation policy (tests/testing/result_difference.h). The
-// cpu backend may refuse a module at compile time with a located "cannot
-// compile" error; anything else it does — another compile error, a run
-// error, a different answer — is a failure. (A crash is one too, and
-// ends the process.)
+// Differential testing of a backend (cpu, or the gpu backend on its host
+// emulator) against the interpreter: a module runs on both on the same
+// seeded random arguments (hlo-run's generator, runtime/literal_io.h) and
+// the results are compared under the translation-validation policy
+// (tests/testing/result_difference.h). The backend may refuse a module at
+// compile time with a located "cannot compile" error; anything else it
+// does — another compile error, a run error, a different answer — is a
+// failure. (A crash is one too, and ends the process.)
 
 #include <cstdint>
 #include <string>
@@ -18,8 +18,15 @@
 
 namespace xlite::fuzz {
 
+enum class Backend { kCpu, kGpuEmulator };
+
+/// "cpu" or "gpu-emulator" (hlo-run's --platform names).
+const char* BackendName(Backend backend);
+
 struct DifferentialOptions {
-  /// Run the cpu pass pipeline before compiling (CompileOptions::run_passes).
+  Backend backend = Backend::kCpu;
+  /// Run the backend's pass pipeline before compiling (run_passes of its
+  /// compile options).
   bool run_passes = true;
   /// Seed of the arguments.
   uint64_t input_seed = 42;
@@ -28,10 +35,10 @@ struct DifferentialOptions {
 
 enum class Outcome {
   kMatch,             // same results
-  kRefused,           // the cpu backend refused it with a located error
+  kRefused,           // the backend refused it with a located error
   kInvalidModule,     // the text does not parse or verify (generator bug)
   kInterpreterError,  // the reference failed (generator or evaluator gap)
-  kCompileError,      // the cpu backend failed otherwise at compile time
+  kCompileError,      // the backend failed otherwise at compile time
   kRunError,          // the compiled module failed at run time
   kMismatch,          // different results
 };

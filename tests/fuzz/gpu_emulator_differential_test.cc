@@ -1,0 +1,50 @@
+// The differential fuzzing of the gpu backend, run on its host emulator,
+// against the interpreter for a fixed budget in every `bazel test //...`:
+// the random module generator's first seeds (tests/fuzz/random_module.h),
+// through the gpu pipeline (fusion, layouts) and without it. Each module
+// matches the interpreter or is refused at compile time with a located
+// error; the counts show how much of the generator's space the backend
+// covers. By hand: cpu_differential --platform=gpu-emulator.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <map>
+#include <string>
+
+#include "tests/fuzz/differential.h"
+
+namespace xlite::fuzz {
+namespace {
+
+void RunSeeds(uint64_t first, uint64_t count, bool run_passes) {
+  DifferentialOptions options;
+  options.backend = Backend::kGpuEmulator;
+  options.run_passes = run_passes;
+  std::map<std::string, int> counts;
+  for (uint64_t seed = first; seed < first + count; ++seed) {
+    SeededChoices choices(seed);
+    const DifferentialResult r = RunDifferential(choices, options);
+    ++counts[OutcomeName(r.outcome)];
+    EXPECT_FALSE(IsFailure(r.outcome))
+        << "seed " << seed << ": " << OutcomeName(r.outcome) << ": "
+        << r.message << "\n"
+        << r.text
+        << "\n(again by hand: bazel run //tests/fuzz:cpu_differential -- "
+           "--platform=gpu-emulator --first_seed="
+        << seed << " --seeds=1 --run_passes=" << run_passes
+        << " --dump_dir=DIR)";
+  }
+  std::cout << "seeds " << first << ".." << first + count - 1
+            << (run_passes ? " (gpu pipeline):" : " (no passes):");
+  for (const auto& [outcome, n] : counts) {
+    std::cout << " " << outcome << " " << n << ";";
+  }
+  std::cout << "\n";
+}
+
+TEST(GpuEmulatorDifferential, ThroughTheGpuPipeline) { RunSeeds(0, 150, true); }
+
+TEST(GpuEmulatorDifferential, WithoutPasses) { RunSeeds(300, 75, false); }
+
+}  // namespace
+}  // namespace xlite::fuzz
