@@ -2,6 +2,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "llvm/IR/InstrTypes.h"
 
 namespace xlite::codegen {
 
@@ -135,6 +136,40 @@ llvm::Value* KernelTarget::AtomicCompareExchange(llvm::IRBuilderBase& b,
   llvm::Value* pair = b.CreateAtomicCmpXchg(address, expected, desired,
                                             llvm::MaybeAlign(), order, order);
   return b.CreateExtractValue(pair, 0);
+}
+
+absl::Status KernelTarget::CheckExternalCalls(
+    const llvm::Function& kernel) const {
+  std::vector<const llvm::Function*> work = {&kernel};
+  absl::flat_hash_set<const llvm::Function*> seen = {&kernel};
+  while (!work.empty()) {
+    const llvm::Function* f = work.back();
+    work.pop_back();
+    for (const llvm::BasicBlock& block : *f) {
+      for (const llvm::Instruction& i : block) {
+        const auto* call = llvm::dyn_cast<llvm::CallBase>(&i);
+        const llvm::Function* callee =
+            call == nullptr ? nullptr : call->getCalledFunction();
+        if (callee == nullptr || callee->isIntrinsic() ||
+            !seen.insert(callee).second) {
+          continue;
+        }
+        if (!callee->isDeclaration()) {
+          work.push_back(callee);
+          continue;
+        }
+        const std::string name = callee->getName().str();
+        if (name.rfind("xlite_emu_", 0) == 0) continue;  // emulator runtime
+        if (absl::StatusOr<std::string> mapped = MathFunction(name);
+            !mapped.ok()) {
+          return absl::UnimplementedError(absl::StrCat(
+              "it needs '", name, "', which has no GPU implementation (",
+              mapped.status().message(), ")"));
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status KernelTarget::MapMathFunctions(llvm::Module& module) const {

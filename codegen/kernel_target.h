@@ -108,6 +108,12 @@ class KernelTarget {
   /// complex runtime helpers, for instance).
   absl::Status MapMathFunctions(llvm::Module& module) const;
 
+  /// Whether `kernel`, and every function it calls, calls only external
+  /// functions the target implements; else an error naming the first one.
+  /// (Emitters check each kernel as it is made, so the refusal can name
+  /// the instruction.)
+  absl::Status CheckExternalCalls(const llvm::Function& kernel) const;
+
  protected:
   /// Bytes of shared memory allocated so far per kernel.
   int64_t& SharedBytesOf(const llvm::Function* function);

@@ -187,6 +187,11 @@ class ThunkEmitter {
     if (!launch.ok()) {
       return Refuse(hlo, launch.status().message());
     }
+    if (const llvm::Function* kernel = kernels_.getFunction(thunk.kernel)) {
+      if (absl::Status s = target_.CheckExternalCalls(*kernel); !s.ok()) {
+        return Refuse(hlo, s.message());
+      }
+    }
     thunk.grid = launch->grid;
     thunk.block = launch->block;
     thunk.shared_bytes = launch->shared_bytes;
