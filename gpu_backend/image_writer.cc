@@ -71,14 +71,23 @@ absl::StatusOr<runtime::GpuImage> ImageFromExecutable(
 
 absl::StatusOr<runtime::GpuImage> CompileGpuImage(
     const HloModule& module, const GpuImageOptions& options) {
+  return CompileGpuImage(module.Clone(), module.Clone(), options);
+}
+
+absl::StatusOr<runtime::GpuImage> CompileGpuImage(
+    std::unique_ptr<HloModule> for_nvptx,
+    std::unique_ptr<HloModule> for_emulator, const GpuImageOptions& options) {
   GpuCompileOptions compile;
   compile.spec = options.spec;
   compile.run_passes = options.run_passes;
   std::unique_ptr<GpuExecutable> emulated;
   if (options.emulator_ir || !options.nvptx) {
+    if (for_emulator == nullptr) {
+      return absl::InvalidArgumentError("no module for the emulator build");
+    }
     compile.target = GpuCodeTarget::kEmulator;
     absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
-        GpuExecutable::Compile(module.Clone(), compile);
+        GpuExecutable::Compile(std::move(for_emulator), compile);
     if (!exe.ok()) return exe.status();
     emulated = *std::move(exe);
     if (!options.nvptx) return ImageFromExecutable(*emulated, options.spec);
@@ -86,7 +95,7 @@ absl::StatusOr<runtime::GpuImage> CompileGpuImage(
   compile.target = GpuCodeTarget::kNvptx;
   compile.assemble = options.cubins && FindPtxas().ok();
   absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
-      GpuExecutable::Compile(module.Clone(), compile);
+      GpuExecutable::Compile(std::move(for_nvptx), compile);
   if (!exe.ok()) return exe.status();
   absl::StatusOr<runtime::GpuImage> image =
       ImageFromExecutable(**exe, options.spec);

@@ -29,6 +29,13 @@ struct GpuImageOptions {
 absl::StatusOr<runtime::GpuImage> CompileGpuImage(
     const HloModule& module, const GpuImageOptions& options);
 
+/// The same from two copies of the module (one per compilation), for
+/// callers that cannot Clone theirs; `for_emulator` may be null when the
+/// options ask for no emulator IR.
+absl::StatusOr<runtime::GpuImage> CompileGpuImage(
+    std::unique_ptr<HloModule> for_nvptx,
+    std::unique_ptr<HloModule> for_emulator, const GpuImageOptions& options);
+
 /// The image parts of a compiled executable (shapes, allocations, result
 /// slices, thunks, PTX/cubin, or the emulator IR for an emulator build).
 absl::StatusOr<runtime::GpuImage> ImageFromExecutable(
