@@ -28,7 +28,7 @@ if [[ -z "${DRY_RUN:-}" ]]; then
 fi
 for dir in tests/corpus/programs/*/; do
   name=$(basename "$dir")
-  grep -q '"num_partitions"' "$dir/meta.json" 2>/dev/null && continue
+  grep -qE '"num_partitions": ([2-9]|[1-9][0-9])' "$dir/meta.json" 2>/dev/null && continue
   run mkdir -p "$OUT/programs/$name"
   run cp "$dir"/before.hlo "$dir"/in_*.npy "$dir"/out_*.npy "$dir"/meta.json \
     "$OUT/programs/$name/" 2>/dev/null || true
