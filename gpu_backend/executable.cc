@@ -84,7 +84,6 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   }
   GpuPipelineOptions pipeline;
   pipeline.fuse = options.fuse;
-  pipeline.expand_gemm_calls = options.target == GpuCodeTarget::kEmulator;
   if (absl::Status s = PrepareForGpu(*module, options.spec, pipeline);
       !s.ok()) {
     return s;

@@ -57,9 +57,10 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
       return fused.status();
     }
   }
-  // The emulator has no cuBLAS: each GEMM call becomes its reference, a
-  // dot and its epilogue as the call defines them, run as emitted kernels.
-  // The fusion decisions around the calls are those of the device.
+  // Each GEMM call becomes its reference, a dot and its epilogue as the
+  // call defines them, run as emitted kernels (no cuBLAS on the emulator;
+  // no cuBLASLt thunk in the CUDA runtime yet). The fusion decisions
+  // around the calls are the device's.
   if (options.expand_gemm_calls) {
     if (absl::StatusOr<bool> expanded = RunGemmCallExpansion(module);
         !expanded.ok()) {

@@ -18,9 +18,10 @@ absl::Status RunGpuSimplification(HloModule& module,
 struct GpuPipelineOptions {
   /// Priority fusion and multi-output fusion.
   bool fuse = true;
-  /// Write the GEMM custom calls back as a dot and its epilogue (the
-  /// emulator's reference GEMM: emitted kernels instead of cuBLAS).
-  bool expand_gemm_calls = false;
+  /// Write the GEMM custom calls back as a dot and its epilogue, run as
+  /// emitted kernels: the emulator's reference GEMM, and for now the
+  /// device's too (the CUDA runtime has no cuBLASLt thunk yet).
+  bool expand_gemm_calls = true;
 };
 
 /// What runs between simplification and buffer assignment: the GEMM

@@ -19,6 +19,8 @@
 #include "cpu_backend/executable.h"
 #include "gpu_backend/executable.h"
 #include "gpu_backend/gpu_pipeline.h"
+#include "gpu_backend/image_writer.h"
+#include "runtime/gpu_image.h"
 #include "google/protobuf/text_format.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
@@ -113,6 +115,32 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
   }
+  if (platform == "gpu" && stage == "executable") {
+    // The serialized executable (.xlx) for --gpu-spec (default h100).
+    gpu::GpuImageOptions options;
+    absl::StatusOr<gpu::GpuTargetSpec> spec = gpu::LoadGpuTargetSpec(
+        absl::GetFlag(FLAGS_gpu_spec).empty() ? "h100"
+                                              : absl::GetFlag(FLAGS_gpu_spec));
+    if (!spec.ok()) return spec.status();
+    options.spec = *std::move(spec);
+    options.run_passes = false;
+    // A second copy for the emulator's compilation, through the same
+    // pipeline (a pipelined module does not always Clone).
+    absl::StatusOr<std::unique_ptr<HloModule>> second =
+        ModuleFromBytes(bytes, format, filename, line_offset);
+    if (!second.ok()) return second.status();
+    if (absl::StatusOr<bool> again = pipeline.Run(**second, run); !again.ok()) {
+      return again.status();
+    }
+    absl::StatusOr<runtime::GpuImage> image = gpu::CompileGpuImage(
+        std::move(*module), std::move(*second), options);
+    if (!image.ok()) {
+      return absl::Status(image.status().code(),
+                          absl::StrCat(filename, ": error: ",
+                                       image.status().message()));
+    }
+    return runtime::SerializeGpuImage(*image);
+  }
   if (platform == "gpu" && (stage == "llvm" || stage == "ptx")) {
     // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
     absl::StatusOr<gpu::GpuCompileOptions> options =
@@ -188,7 +216,9 @@ int CheckStageAndPlatform(const std::string& stage,
   *assign_buffers = (stage == "buffer-assignment" &&
                      (platform == "cpu" || platform == "gpu")) ||
                     ((stage == "llvm" || stage == "asm") && platform == "cpu") ||
-                    ((stage == "llvm" || stage == "ptx") && platform == "gpu");
+                    ((stage == "llvm" || stage == "ptx" ||
+                      stage == "executable") &&
+                     platform == "gpu");
   if (stage != "hlo" && !*assign_buffers) {
     if (stage == "buffer-assignment") {
       std::cerr << "error: --stage=buffer-assignment needs --platform=cpu "
@@ -199,7 +229,9 @@ int CheckStageAndPlatform(const std::string& stage,
       std::cerr << "error: --stage=asm needs --platform=cpu\n";
     } else if (stage == "ptx") {
       std::cerr << "error: --stage=ptx needs --platform=gpu\n";
-    } else if (stage == "html" || stage == "dot" || stage == "executable") {
+    } else if (stage == "executable") {
+      std::cerr << "error: --stage=executable needs --platform=gpu\n";
+    } else if (stage == "html" || stage == "dot") {
       std::cerr << "error: --stage=" << stage
                 << " is not in this build of xlite yet; --stage=hlo, "
                    "buffer-assignment (cpu, gpu), llvm (cpu, gpu), asm (cpu) "
@@ -321,6 +353,11 @@ int Main(int argc, char** argv) {
     pieces = SplitInputFile(*bytes);
   } else {
     pieces.push_back({*bytes, 0});
+  }
+  if (stage == "executable" && (to_stdout || pieces.size() > 1)) {
+    std::cerr << "error: --stage=executable writes one binary .xlx file; "
+                 "give -o FILE.xlx and one module\n";
+    return kExitUsage;
   }
   if (assign_buffers && emit != Emit::kText) {
     std::cerr << "error: --stage=" << stage << " prints text; drop "

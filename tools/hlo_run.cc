@@ -17,7 +17,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cpu_backend/executable.h"
+#include "gpu_backend/emulator/emulator_image_device.h"
 #include "gpu_backend/executable.h"
+#include "runtime/cuda/cuda_device.h"
+#include "tools/xlx_run.h"
 #include "cpu_backend/multi_device.h"
 #include "cpu_backend/profile_report.h"
 #include "hlo/analysis/verifier.h"
@@ -159,8 +162,9 @@ int CheckPlatforms(std::string* platform) {
       return kExitUsage;
     }
     if (p == "gpu") {
-      std::cerr << "error: running on a CUDA device is not in this build "
-                   "yet; use --platform=gpu-emulator, cpu or interpreter\n";
+      std::cerr << "error: --platform=gpu runs a compiled .xlx (hlo-opt "
+                   "--platform=gpu --stage=executable -o m.xlx); for HLO use "
+                   "--platform=gpu-emulator, cpu or interpreter\n";
       return kExitUsage;
     }
   }
@@ -436,6 +440,36 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
   });
 }
 
+// A serialized GPU executable: on the CUDA device or the emulator, without
+// recompiling.
+int RunXlx(const std::string& path) {
+  const std::string platform = absl::GetFlag(FLAGS_platform);
+  if (platform != "gpu" && platform != "gpu-emulator") {
+    std::cerr << "error: a .xlx runs with --platform=gpu or gpu-emulator\n";
+    return kExitUsage;
+  }
+  XlxRunOptions options;
+  options.inputs = absl::GetFlag(FLAGS_input);
+  options.output_dir = absl::GetFlag(FLAGS_output);
+  options.print_literals = absl::GetFlag(FLAGS_print_literals);
+  options.iterations = absl::GetFlag(FLAGS_iterations);
+  options.platform = platform;
+  return RunXlxFile(
+      path,
+      [&platform](const runtime::GpuImage& image)
+          -> absl::StatusOr<std::unique_ptr<runtime::GpuDevice>> {
+        if (platform == "gpu") {
+          auto device = runtime::cuda::CudaDevice::Create(image);
+          if (!device.ok()) return device.status();
+          return std::unique_ptr<runtime::GpuDevice>(*std::move(device));
+        }
+        auto device = gpu::emulator::EmulatorImageDevice::Create(image);
+        if (!device.ok()) return device.status();
+        return std::unique_ptr<runtime::GpuDevice>(*std::move(device));
+      },
+      options);
+}
+
 int Main(int argc, char** argv) {
   std::vector<std::string> args =
       ParseToolFlags(argc, argv, kUsage, "tools/hlo_run");
@@ -445,6 +479,7 @@ int Main(int argc, char** argv) {
               << kUsage << "\n";
     return kExitUsage;
   }
+  if (IsXlxFile(args[0])) return RunXlx(args[0]);
   std::string platform;
   if (int code = CheckPlatforms(&platform); code != kExitOk) return code;
   if (ProfileRequested() && platform != "cpu") {

@@ -1,0 +1,264 @@
+#include "runtime/cuda/cuda_device.h"
+
+#include <cstring>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+
+namespace xlite::runtime::cuda {
+namespace {
+
+uint64_t Address(const std::vector<uint64_t>& allocations, const Slice& s) {
+  if (s.allocation < 0) return 0;
+  return allocations[s.allocation] + s.offset;
+}
+
+void CollectKernels(const ThunkSequence& thunks,
+                    std::vector<std::string>& names) {
+  for (const Thunk& t : thunks) {
+    if (t.kind == Thunk::Kind::kKernel) names.push_back(t.kernel);
+    for (const auto& child : t.children) CollectKernels(child, names);
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
+    const GpuImage& image) {
+  absl::StatusOr<const CudaDriver*> driver = LoadCudaDriver();
+  if (!driver.ok()) return driver.status();
+  const CudaDriver& d = **driver;
+  auto device = std::unique_ptr<CudaDevice>(new CudaDevice(d));
+  if (absl::Status s = CheckCuda(d, d.cuDeviceGet(&device->device_, 0),
+                                 "cuDeviceGet");
+      !s.ok()) {
+    return s;
+  }
+  int major = 0, minor = 0;
+  if (absl::Status s = CheckCuda(
+          d,
+          d.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor,
+                                 device->device_),
+          "cuDeviceGetAttribute");
+      !s.ok()) {
+    return s;
+  }
+  (void)d.cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor,
+                               device->device_);
+  device->sm_name_ = absl::StrCat("sm_", major, minor);
+  if (absl::Status s = CheckCuda(
+          d, d.cuDevicePrimaryCtxRetain(&device->context_, device->device_),
+          "cuDevicePrimaryCtxRetain");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckCuda(d, d.cuCtxSetCurrent(device->context_), "cuCtxSetCurrent");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckCuda(d, d.cuStreamCreate(&device->stream_, 0),
+                                 "cuStreamCreate");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = device->LoadModule(image); !s.ok()) return s;
+  return device;
+}
+
+CudaDevice::~CudaDevice() {
+  if (module_ != nullptr) d_.cuModuleUnload(module_);
+  if (stream_ != nullptr) d_.cuStreamDestroy(stream_);
+  if (context_ != nullptr) d_.cuDevicePrimaryCtxRelease(device_);
+}
+
+absl::Status CudaDevice::LoadModule(const GpuImage& image) {
+  std::vector<std::string> names;
+  CollectKernels(image.thunks, names);
+  if (names.empty()) return absl::OkStatus();
+  // A cubin for exactly this SM ("sm_90a" runs on sm_90), else the PTX.
+  const std::string* code = nullptr;
+  for (const auto& [sm, cubin] : image.cubins) {
+    if (sm == sm_name_ || sm == sm_name_ + "a") code = &cubin;
+  }
+  loaded_cubin_ = code != nullptr;
+  std::string ptx;
+  if (code == nullptr) {
+    if (image.ptx.empty()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "the .xlx has no cubin for ", sm_name_, " and no PTX"));
+    }
+    ptx = image.ptx;  // NUL-terminated for the driver
+    code = &ptx;
+  }
+  if (absl::Status s = CheckCuda(d_, d_.cuModuleLoadData(&module_, code->c_str()),
+                                 loaded_cubin_ ? "cuModuleLoadData (cubin)"
+                                               : "cuModuleLoadData (PTX JIT)");
+      !s.ok()) {
+    return s;
+  }
+  for (const std::string& name : names) {
+    Kernel k;
+    if (absl::Status s = CheckCuda(
+            d_, d_.cuModuleGetFunction(&k.function, module_, name.c_str()),
+            absl::StrCat("cuModuleGetFunction(", name, ")"));
+        !s.ok()) {
+      return s;
+    }
+    kernels_[name] = k;
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<uint64_t> CudaDevice::Allocate(int64_t bytes) {
+  CuDevicePtr p = 0;
+  const size_t n = static_cast<size_t>(bytes > 0 ? bytes : 1);
+  if (absl::Status s = CheckCuda(d_, d_.cuMemAlloc(&p, n),
+                                 absl::StrCat("cuMemAlloc(", n, ")"));
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckCuda(d_, d_.cuMemsetD8(p, 0, n), "cuMemsetD8");
+      !s.ok()) {
+    return s;
+  }
+  return static_cast<uint64_t>(p);
+}
+
+absl::Status CudaDevice::Free(uint64_t address) {
+  return CheckCuda(d_, d_.cuMemFree(address), "cuMemFree");
+}
+
+absl::Status CudaDevice::CopyToDevice(uint64_t destination, const void* source,
+                                      int64_t bytes) {
+  if (bytes <= 0) return absl::OkStatus();
+  return CheckCuda(d_, d_.cuMemcpyHtoD(destination, source, bytes),
+                   "cuMemcpyHtoD");
+}
+
+absl::Status CudaDevice::CopyFromDevice(void* destination, uint64_t source,
+                                        int64_t bytes) {
+  if (bytes <= 0) return absl::OkStatus();
+  return CheckCuda(d_, d_.cuMemcpyDtoH(destination, source, bytes),
+                   "cuMemcpyDtoH");
+}
+
+absl::Status CudaDevice::Run(const ThunkSequence& thunks,
+                             const std::vector<uint64_t>& allocations) {
+  if (absl::Status s = RunSequence(thunks, allocations); !s.ok()) return s;
+  return CheckCuda(d_, d_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+absl::Status CudaDevice::RunSequence(const ThunkSequence& thunks,
+                                     const std::vector<uint64_t>& allocations) {
+  for (const Thunk& t : thunks) {
+    if (absl::Status s = RunOne(t, allocations); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat("%", t.instruction, ": ",
+                                                 s.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaDevice::Launch(const Thunk& t,
+                                const std::vector<uint64_t>& allocations) {
+  auto it = kernels_.find(t.kernel);
+  if (it == kernels_.end()) {
+    return absl::NotFoundError(absl::StrCat("no kernel ", t.kernel));
+  }
+  Kernel& k = it->second;
+  if (t.shared_bytes > k.shared_limit) {
+    if (absl::Status s = CheckCuda(
+            d_,
+            d_.cuFuncSetAttribute(k.function, kFuncAttrMaxDynamicSharedBytes,
+                                  static_cast<int>(t.shared_bytes)),
+            "cuFuncSetAttribute(max dynamic shared memory)");
+        !s.ok()) {
+      return s;
+    }
+    k.shared_limit = t.shared_bytes;
+  }
+  std::vector<CuDevicePtr> values;
+  for (const Slice& s : t.arguments) values.push_back(Address(allocations, s));
+  std::vector<void*> params;
+  for (CuDevicePtr& v : values) params.push_back(&v);
+  return CheckCuda(
+      d_,
+      d_.cuLaunchKernel(k.function, static_cast<unsigned>(t.grid), 1, 1,
+                        static_cast<unsigned>(t.block), 1, 1,
+                        static_cast<unsigned>(t.shared_bytes), stream_,
+                        params.data(), nullptr),
+      absl::StrCat("cuLaunchKernel(", t.kernel, ")"));
+}
+
+absl::StatusOr<int64_t> CudaDevice::ReadScalar(
+    const Slice& slice, int bytes, const std::vector<uint64_t>& allocations) {
+  uint8_t host[8] = {};
+  if (absl::Status s = CheckCuda(
+          d_,
+          d_.cuMemcpyDtoHAsync(host, Address(allocations, slice), bytes,
+                               stream_),
+          "cuMemcpyDtoHAsync(predicate)");
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = CheckCuda(d_, d_.cuStreamSynchronize(stream_),
+                                 "cuStreamSynchronize");
+      !s.ok()) {
+    return s;
+  }
+  if (bytes == 1) return host[0];
+  int32_t v = 0;
+  std::memcpy(&v, host, sizeof(v));
+  return v;
+}
+
+absl::Status CudaDevice::RunOne(const Thunk& t,
+                                const std::vector<uint64_t>& allocations) {
+  switch (t.kind) {
+    case Thunk::Kind::kKernel:
+      return Launch(t, allocations);
+    case Thunk::Kind::kMemcpy:
+      if (t.source.size == 0) return absl::OkStatus();
+      return CheckCuda(d_,
+                       d_.cuMemcpyDtoDAsync(Address(allocations, t.destination),
+                                            Address(allocations, t.source),
+                                            t.source.size, stream_),
+                       "cuMemcpyDtoDAsync");
+    case Thunk::Kind::kMemset:
+      if (t.destination.size == 0) return absl::OkStatus();
+      return CheckCuda(d_,
+                       d_.cuMemsetD8Async(Address(allocations, t.destination),
+                                          t.byte, t.destination.size, stream_),
+                       "cuMemsetD8Async");
+    case Thunk::Kind::kWhile:
+      // The thunk carries no known trip count yet: one predicate read-back
+      // per iteration.
+      while (true) {
+        if (absl::Status s = RunSequence(t.children[0], allocations); !s.ok()) {
+          return s;
+        }
+        absl::StatusOr<int64_t> pred = ReadScalar(t.predicate, 1, allocations);
+        if (!pred.ok()) return pred.status();
+        if (*pred == 0) return absl::OkStatus();
+        if (absl::Status s = RunSequence(t.children[1], allocations); !s.ok()) {
+          return s;
+        }
+      }
+    case Thunk::Kind::kConditional: {
+      const int64_t n = static_cast<int64_t>(t.children.size());
+      absl::StatusOr<int64_t> v =
+          ReadScalar(t.predicate, t.index_is_pred ? 1 : 4, allocations);
+      if (!v.ok()) return v.status();
+      int64_t branch = t.index_is_pred ? (*v != 0 ? 0 : 1)
+                                       : (*v < 0 || *v >= n ? n - 1 : *v);
+      return RunSequence(t.children[branch], allocations);
+    }
+    case Thunk::Kind::kGemm:
+      return absl::UnimplementedError(
+          "the cuBLASLt GEMM thunk is not yet implemented on the CUDA device");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::runtime::cuda

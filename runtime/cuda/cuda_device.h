@@ -1,0 +1,72 @@
+#ifndef XLITE_RUNTIME_CUDA_CUDA_DEVICE_H_
+#define XLITE_RUNTIME_CUDA_CUDA_DEVICE_H_
+
+// A GPU image on a CUDA device through the driver API (dlopen'ed): the
+// primary context of device 0, one stream, the image's cubin for the
+// device's SM (else its PTX, JIT-compiled by the driver), kernels launched
+// with their dynamic shared memory (the limit raised only when a launch
+// needs more than the default), copies and fills on the stream, while and
+// conditional reading their predicate back to the host. Without a device,
+// Create says "no CUDA device".
+
+#include <memory>
+#include <string>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/statusor.h"
+#include "runtime/cuda/cuda_driver.h"
+#include "runtime/gpu_device.h"
+#include "runtime/gpu_image.h"
+
+namespace xlite::runtime::cuda {
+
+class CudaDevice : public GpuDevice {
+ public:
+  static absl::StatusOr<std::unique_ptr<CudaDevice>> Create(
+      const GpuImage& image);
+  ~CudaDevice() override;
+
+  absl::StatusOr<uint64_t> Allocate(int64_t bytes) override;
+  absl::Status Free(uint64_t address) override;
+  absl::Status CopyToDevice(uint64_t destination, const void* source,
+                            int64_t bytes) override;
+  absl::Status CopyFromDevice(void* destination, uint64_t source,
+                              int64_t bytes) override;
+  absl::Status Run(const ThunkSequence& thunks,
+                   const std::vector<uint64_t>& allocations) override;
+
+  /// "sm_90a"-style name of the device, and whether its module came from a
+  /// cubin (false: the driver JIT-compiled the PTX).
+  const std::string& sm_name() const { return sm_name_; }
+  bool loaded_cubin() const { return loaded_cubin_; }
+
+ private:
+  struct Kernel {
+    CuFunction function = nullptr;
+    int64_t shared_limit = 48 * 1024;
+  };
+  explicit CudaDevice(const CudaDriver& driver) : d_(driver) {}
+  absl::Status LoadModule(const GpuImage& image);
+  absl::Status RunSequence(const ThunkSequence& thunks,
+                           const std::vector<uint64_t>& allocations);
+  absl::Status RunOne(const Thunk& thunk,
+                      const std::vector<uint64_t>& allocations);
+  absl::Status Launch(const Thunk& thunk,
+                      const std::vector<uint64_t>& allocations);
+  /// Copies `bytes` (at most 8) at `slice` to the host, after the stream.
+  absl::StatusOr<int64_t> ReadScalar(const Slice& slice, int bytes,
+                                     const std::vector<uint64_t>& allocations);
+
+  const CudaDriver& d_;
+  CuDevice device_ = 0;
+  CuContext context_ = nullptr;
+  CuStream stream_ = nullptr;
+  CuModule module_ = nullptr;
+  std::string sm_name_;
+  bool loaded_cubin_ = false;
+  absl::flat_hash_map<std::string, Kernel> kernels_;
+};
+
+}  // namespace xlite::runtime::cuda
+
+#endif  // XLITE_RUNTIME_CUDA_CUDA_DEVICE_H_

@@ -1,0 +1,86 @@
+#include "runtime/cuda/cuda_driver.h"
+
+#include <dlfcn.h>
+
+#include "absl/strings/str_cat.h"
+
+namespace xlite::runtime::cuda {
+namespace {
+
+// The _v2 names are the 64-bit ABI the driver exports for these calls.
+template <typename F>
+bool Bind(void* library, const char* name, F& slot, std::string& missing) {
+  slot = reinterpret_cast<F>(dlsym(library, name));
+  if (slot == nullptr && missing.empty()) missing = name;
+  return slot != nullptr;
+}
+
+absl::StatusOr<CudaDriver> Load() {
+  void* library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (library == nullptr) {
+    return absl::FailedPreconditionError(
+        "no CUDA device: libcuda.so.1 (the NVIDIA driver) is not installed");
+  }
+  CudaDriver d{};
+  std::string missing;
+  Bind(library, "cuInit", d.cuInit, missing);
+  Bind(library, "cuDeviceGetCount", d.cuDeviceGetCount, missing);
+  Bind(library, "cuDeviceGet", d.cuDeviceGet, missing);
+  Bind(library, "cuDeviceGetAttribute", d.cuDeviceGetAttribute, missing);
+  Bind(library, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain, missing);
+  Bind(library, "cuDevicePrimaryCtxRelease_v2", d.cuDevicePrimaryCtxRelease,
+       missing);
+  Bind(library, "cuCtxSetCurrent", d.cuCtxSetCurrent, missing);
+  Bind(library, "cuStreamCreate", d.cuStreamCreate, missing);
+  Bind(library, "cuStreamDestroy_v2", d.cuStreamDestroy, missing);
+  Bind(library, "cuStreamSynchronize", d.cuStreamSynchronize, missing);
+  Bind(library, "cuMemAlloc_v2", d.cuMemAlloc, missing);
+  Bind(library, "cuMemFree_v2", d.cuMemFree, missing);
+  Bind(library, "cuMemcpyHtoD_v2", d.cuMemcpyHtoD, missing);
+  Bind(library, "cuMemcpyDtoH_v2", d.cuMemcpyDtoH, missing);
+  Bind(library, "cuMemcpyDtoHAsync_v2", d.cuMemcpyDtoHAsync, missing);
+  Bind(library, "cuMemcpyDtoDAsync_v2", d.cuMemcpyDtoDAsync, missing);
+  Bind(library, "cuMemsetD8_v2", d.cuMemsetD8, missing);
+  Bind(library, "cuMemsetD8Async", d.cuMemsetD8Async, missing);
+  Bind(library, "cuModuleLoadData", d.cuModuleLoadData, missing);
+  Bind(library, "cuModuleUnload", d.cuModuleUnload, missing);
+  Bind(library, "cuModuleGetFunction", d.cuModuleGetFunction, missing);
+  Bind(library, "cuFuncSetAttribute", d.cuFuncSetAttribute, missing);
+  Bind(library, "cuLaunchKernel", d.cuLaunchKernel, missing);
+  Bind(library, "cuGetErrorString", d.cuGetErrorString, missing);
+  if (!missing.empty()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "no CUDA device: libcuda.so.1 lacks ", missing, " (driver too old?)"));
+  }
+  if (CuResult r = d.cuInit(0); r != 0) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("no CUDA device: cuInit failed (error ", r, ")"));
+  }
+  int count = 0;
+  if (d.cuDeviceGetCount(&count) != 0 || count == 0) {
+    return absl::FailedPreconditionError("no CUDA device: the driver sees none");
+  }
+  return d;
+}
+
+}  // namespace
+
+absl::StatusOr<const CudaDriver*> LoadCudaDriver() {
+  static const absl::StatusOr<CudaDriver>* const driver =
+      new absl::StatusOr<CudaDriver>(Load());
+  if (!driver->ok()) return driver->status();
+  return &**driver;
+}
+
+absl::Status CheckCuda(const CudaDriver& driver, CuResult result,
+                       const std::string& what) {
+  if (result == 0) return absl::OkStatus();
+  const char* text = nullptr;
+  if (driver.cuGetErrorString(result, &text) != 0 || text == nullptr) {
+    text = "unknown error";
+  }
+  return absl::InternalError(
+      absl::StrCat(what, ": CUDA error ", result, ": ", text));
+}
+
+}  // namespace xlite::runtime::cuda

@@ -1,0 +1,72 @@
+#ifndef XLITE_RUNTIME_CUDA_CUDA_DRIVER_H_
+#define XLITE_RUNTIME_CUDA_CUDA_DRIVER_H_
+
+// The CUDA driver API entry points xlite uses, loaded at run time with
+// dlopen("libcuda.so.1") so that nothing links against CUDA. Types are
+// the driver ABI's (opaque handles, 64-bit device pointers, int results).
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+
+namespace xlite::runtime::cuda {
+
+using CuResult = int;
+using CuDevice = int;
+using CuDevicePtr = unsigned long long;  // NOLINT: the driver's ABI type
+struct CuContextSt;
+struct CuModuleSt;
+struct CuFunctionSt;
+struct CuStreamSt;
+using CuContext = CuContextSt*;
+using CuModule = CuModuleSt*;
+using CuFunction = CuFunctionSt*;
+using CuStream = CuStreamSt*;
+
+struct CudaDriver {
+  CuResult (*cuInit)(unsigned);
+  CuResult (*cuDeviceGetCount)(int*);
+  CuResult (*cuDeviceGet)(CuDevice*, int);
+  CuResult (*cuDeviceGetAttribute)(int*, int, CuDevice);
+  CuResult (*cuDevicePrimaryCtxRetain)(CuContext*, CuDevice);
+  CuResult (*cuDevicePrimaryCtxRelease)(CuDevice);
+  CuResult (*cuCtxSetCurrent)(CuContext);
+  CuResult (*cuStreamCreate)(CuStream*, unsigned);
+  CuResult (*cuStreamDestroy)(CuStream);
+  CuResult (*cuStreamSynchronize)(CuStream);
+  CuResult (*cuMemAlloc)(CuDevicePtr*, size_t);
+  CuResult (*cuMemFree)(CuDevicePtr);
+  CuResult (*cuMemcpyHtoD)(CuDevicePtr, const void*, size_t);
+  CuResult (*cuMemcpyDtoH)(void*, CuDevicePtr, size_t);
+  CuResult (*cuMemcpyDtoHAsync)(void*, CuDevicePtr, size_t, CuStream);
+  CuResult (*cuMemcpyDtoDAsync)(CuDevicePtr, CuDevicePtr, size_t, CuStream);
+  CuResult (*cuMemsetD8)(CuDevicePtr, unsigned char, size_t);
+  CuResult (*cuMemsetD8Async)(CuDevicePtr, unsigned char, size_t, CuStream);
+  CuResult (*cuModuleLoadData)(CuModule*, const void*);
+  CuResult (*cuModuleUnload)(CuModule);
+  CuResult (*cuModuleGetFunction)(CuFunction*, CuModule, const char*);
+  CuResult (*cuFuncSetAttribute)(CuFunction, int, int);
+  CuResult (*cuLaunchKernel)(CuFunction, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, unsigned, CuStream,
+                             void**, void**);
+  CuResult (*cuGetErrorString)(CuResult, const char**);
+};
+
+/// Driver attribute and enum values used (from the driver API's headers).
+inline constexpr int kAttrComputeCapabilityMajor = 75;
+inline constexpr int kAttrComputeCapabilityMinor = 76;
+inline constexpr int kFuncAttrMaxDynamicSharedBytes = 8;
+
+/// The loaded driver (once per process), or "no CUDA device" when
+/// libcuda.so.1 is missing, lacks an entry point, or cuInit fails.
+absl::StatusOr<const CudaDriver*> LoadCudaDriver();
+
+/// `result` as a status ("cuLaunchKernel: CUDA_ERROR_...: message").
+absl::Status CheckCuda(const CudaDriver& driver, CuResult result,
+                       const std::string& what);
+
+}  // namespace xlite::runtime::cuda
+
+#endif  // XLITE_RUNTIME_CUDA_CUDA_DRIVER_H_

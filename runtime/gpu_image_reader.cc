@@ -1,0 +1,158 @@
+// Reading .xlx files: header checks (magic, format version, length,
+// checksum), a bounds-checked parse, then validation of what the runtime
+// will trust (allocation kinds and sizes, every slice inside its
+// allocation, kernel launches, nesting depth).
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "hlo/text/parser.h"
+#include "runtime/gpu_image.h"
+#include "runtime/gpu_image_wire.h"
+
+namespace xlite::runtime {
+namespace {
+
+constexpr int kMaxNesting = 64;
+constexpr int64_t kMaxIndexDepth = 64;
+
+absl::Status Bad(absl::string_view name, absl::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(name, ": not a valid xlite GPU executable (", why, ")"));
+}
+
+bool ReadIndex(wire::Reader& r, ShapeIndex& index) {
+  const uint64_t n = r.Count(8);
+  if (n > kMaxIndexDepth) return false;
+  for (uint64_t i = 0; i < n; ++i) index.push_back(r.I64());
+  return r.ok();
+}
+
+Slice ReadSlice(wire::Reader& r) {
+  Slice s;
+  const int64_t allocation = r.I64();
+  s.allocation = allocation < -1 || allocation > (1 << 30)
+                     ? -2
+                     : static_cast<int>(allocation);
+  s.offset = r.I64();
+  s.size = r.I64();
+  return s;
+}
+
+bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth) {
+  if (depth > kMaxNesting) return false;
+  // The smallest thunk is well over 64 bytes on the wire.
+  const uint64_t n = r.Count(64);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    Thunk t;
+    const uint8_t kind = r.U8();
+    if (kind > static_cast<uint8_t>(Thunk::Kind::kGemm)) return false;
+    t.kind = static_cast<Thunk::Kind>(kind);
+    t.instruction = r.Bytes();
+    t.kernel = r.Bytes();
+    t.grid = r.I64();
+    t.block = r.I64();
+    t.shared_bytes = r.I64();
+    t.cooperative = r.U8() != 0;
+    const uint64_t args = r.Count(24);
+    for (uint64_t a = 0; a < args && r.ok(); ++a) {
+      t.arguments.push_back(ReadSlice(r));
+    }
+    t.source = ReadSlice(r);
+    t.destination = ReadSlice(r);
+    t.byte = r.U8();
+    t.predicate = ReadSlice(r);
+    t.index_is_pred = r.U8() != 0;
+    const uint64_t children = r.Count(8);
+    for (uint64_t c = 0; c < children && r.ok(); ++c) {
+      t.children.emplace_back();
+      if (!ReadThunks(r, t.children.back(), depth + 1)) return false;
+    }
+    t.gemm_config = r.Bytes();
+    thunks.push_back(std::move(t));
+  }
+  return r.ok();
+}
+
+absl::StatusOr<Shape> ReadShape(wire::Reader& r, absl::string_view name) {
+  const std::string text = r.Bytes();
+  if (!r.ok()) return Bad(name, "truncated");
+  absl::StatusOr<Shape> shape = ParseShape(text);
+  if (!shape.ok()) return Bad(name, absl::StrCat("bad shape '", text, "'"));
+  return shape;
+}
+
+}  // namespace
+
+absl::StatusOr<GpuImage> DeserializeGpuImage(absl::string_view bytes,
+                                             absl::string_view name) {
+  if (!LooksLikeGpuImage(bytes)) return Bad(name, "no .xlx magic");
+  wire::Reader header(bytes.substr(sizeof(wire::kMagic)));
+  const uint32_t version = header.U32();
+  const uint64_t length = header.U64();
+  const uint32_t checksum = header.U32();
+  if (!header.ok()) return Bad(name, "truncated header");
+  if (version != kGpuImageFormatVersion) {
+    return Bad(name, absl::StrCat("format version ", version, "; this xlite (",
+                                  kXliteVersion, ") reads version ",
+                                  kGpuImageFormatVersion));
+  }
+  const absl::string_view payload = bytes.substr(wire::kHeaderSize);
+  if (payload.size() != length) {
+    return Bad(name, absl::StrCat("truncated: ", payload.size(), " of ",
+                                  length, " payload bytes"));
+  }
+  if (wire::Crc32(payload) != checksum) return Bad(name, "checksum mismatch");
+
+  wire::Reader r(payload);
+  GpuImage image;
+  image.xlite_version = r.Bytes();
+  image.module_name = r.Bytes();
+  image.spec_name = r.Bytes();
+  image.sm_name = r.Bytes();
+  const uint64_t params = r.Count(8);
+  for (uint64_t i = 0; i < params && r.ok(); ++i) {
+    absl::StatusOr<Shape> shape = ReadShape(r, name);
+    if (!shape.ok()) return shape.status();
+    image.parameter_shapes.push_back(*std::move(shape));
+  }
+  absl::StatusOr<Shape> result = ReadShape(r, name);
+  if (!result.ok()) return result.status();
+  image.result_shape = *std::move(result);
+  const uint64_t allocations = r.Count(33);
+  for (uint64_t i = 0; i < allocations && r.ok(); ++i) {
+    GpuImageAllocation a;
+    const uint8_t kind = r.U8();
+    if (kind > static_cast<uint8_t>(Allocation::Kind::kTemp)) {
+      return Bad(name, "unknown allocation kind");
+    }
+    a.kind = static_cast<Allocation::Kind>(kind);
+    a.size = r.I64();
+    a.parameter_number = r.I64();
+    if (!ReadIndex(r, a.parameter_index)) return Bad(name, "truncated");
+    a.constant_bytes = r.Bytes();
+    image.allocations.push_back(std::move(a));
+  }
+  const uint64_t outputs = r.Count(32);
+  for (uint64_t i = 0; i < outputs && r.ok(); ++i) {
+    GpuImageOutput o;
+    if (!ReadIndex(r, o.index)) return Bad(name, "truncated");
+    o.slice = ReadSlice(r);
+    image.outputs.push_back(std::move(o));
+  }
+  if (!ReadThunks(r, image.thunks, 0)) {
+    return Bad(name, "bad thunk sequence");
+  }
+  image.ptx = r.Bytes();
+  const uint64_t cubins = r.Count(16);
+  for (uint64_t i = 0; i < cubins && r.ok(); ++i) {
+    std::string sm = r.Bytes();
+    image.cubins[sm] = r.Bytes();
+  }
+  image.emulator_ir = r.Bytes();
+  if (!r.ok()) return Bad(name, "truncated payload");
+  if (r.remaining() != 0) return Bad(name, "trailing bytes in the payload");
+  if (absl::Status s = ValidateGpuImage(image, name); !s.ok()) return s;
+  return image;
+}
+
+}  // namespace xlite::runtime

@@ -1,0 +1,120 @@
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "runtime/gpu_image.h"
+
+namespace xlite::runtime {
+namespace {
+
+constexpr int64_t kMaxAllocationBytes = int64_t{1} << 42;
+
+absl::Status Bad(absl::string_view name, absl::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(name, ": not a valid xlite GPU executable (", why, ")"));
+}
+
+// `optional`: allocation -1 (no slice) is allowed.
+bool SliceOk(const GpuImage& image, const Slice& s, bool optional) {
+  if (s.allocation == -1) return optional;
+  if (s.allocation < 0 ||
+      s.allocation >= static_cast<int64_t>(image.allocations.size())) {
+    return false;
+  }
+  const int64_t size = image.allocations[s.allocation].size;
+  return s.offset >= 0 && s.size >= 0 && s.offset <= size &&
+         s.size <= size - s.offset;
+}
+
+absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
+                            absl::string_view name) {
+  for (const Thunk& t : thunks) {
+    const std::string where = absl::StrCat("thunk of %", t.instruction);
+    switch (t.kind) {
+      case Thunk::Kind::kKernel:
+        if (t.kernel.empty() || t.grid <= 0 || t.block <= 0 ||
+            t.grid > (int64_t{1} << 31) || t.block > 1024 ||
+            t.shared_bytes < 0 || t.shared_bytes > (1 << 20)) {
+          return Bad(name, absl::StrCat(where, ": bad kernel launch"));
+        }
+        for (const Slice& s : t.arguments) {
+          if (!SliceOk(image, s, true)) {
+            return Bad(name, absl::StrCat(where, ": argument out of bounds"));
+          }
+        }
+        break;
+      case Thunk::Kind::kMemcpy:
+        if (!SliceOk(image, t.source, false) ||
+            !SliceOk(image, t.destination, false) ||
+            t.destination.size < t.source.size) {
+          return Bad(name, absl::StrCat(where, ": copy out of bounds"));
+        }
+        break;
+      case Thunk::Kind::kMemset:
+        if (!SliceOk(image, t.destination, false)) {
+          return Bad(name, absl::StrCat(where, ": fill out of bounds"));
+        }
+        break;
+      case Thunk::Kind::kWhile:
+      case Thunk::Kind::kConditional: {
+        const bool loop = t.kind == Thunk::Kind::kWhile;
+        if (!SliceOk(image, t.predicate, false) || t.predicate.size < 1 ||
+            (!loop && !t.index_is_pred && t.predicate.size < 4) ||
+            (loop ? t.children.size() != 2 : t.children.empty())) {
+          return Bad(name, absl::StrCat(where, ": bad control flow"));
+        }
+        break;
+      }
+      case Thunk::Kind::kGemm:
+        for (const Slice& s : t.arguments) {
+          if (!SliceOk(image, s, false)) {
+            return Bad(name, absl::StrCat(where, ": operand out of bounds"));
+          }
+        }
+        break;
+    }
+    for (const ThunkSequence& child : t.children) {
+      if (absl::Status s = ValidateThunks(image, child, name); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status ValidateGpuImage(const GpuImage& image, absl::string_view name) {
+  for (const GpuImageAllocation& a : image.allocations) {
+    if (a.size < 0 || a.size > kMaxAllocationBytes) {
+      return Bad(name, "allocation size out of range");
+    }
+    if (a.kind == Allocation::Kind::kParameter) {
+      if (a.parameter_number < 0 ||
+          a.parameter_number >=
+              static_cast<int64_t>(image.parameter_shapes.size())) {
+        return Bad(name, "allocation of a parameter the module lacks");
+      }
+      const Shape* leaf = image.parameter_shapes[a.parameter_number].Subshape(
+          a.parameter_index);
+      if (leaf == nullptr || !leaf->IsArray() ||
+          leaf->ByteSizeOfElements() > a.size) {
+        return Bad(name, "allocation of a parameter leaf the shape lacks");
+      }
+    }
+    if (a.kind == Allocation::Kind::kConstant &&
+        static_cast<int64_t>(a.constant_bytes.size()) > a.size) {
+      return Bad(name, "constant larger than its allocation");
+    }
+  }
+  for (const GpuImageOutput& o : image.outputs) {
+    const Shape* leaf = image.result_shape.Subshape(o.index);
+    if (leaf == nullptr || !leaf->IsArray() ||
+        !SliceOk(image, o.slice, false) ||
+        leaf->ByteSizeOfElements() > o.slice.size) {
+      return Bad(name, "result leaf out of bounds");
+    }
+  }
+  return ValidateThunks(image, image.thunks, name);
+}
+
+}  // namespace xlite::runtime

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# On a GPU machine (NVIDIA driver, CUDA, JAX; no Bazel, no LLVM): checks the
+# bundle from build_device_bundle.sh.
+#   1. every programs/NAME/SPEC.xlx (SPEC: h100 or h200, picked from
+#      nvidia-smi) run by bin/hlo-run-gpu on the recorded inputs, results
+#      against XLA's recorded out_*.npy
+#   2. compute-sanitizer memcheck on a few, when compute-sanitizer exists
+#   3. the side by side with XLA:GPU (xla_side_by_side.py) as a table
+# Usage: device_check.sh BUNDLE_DIR [--iterations=N]
+set -uo pipefail
+BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
+ITER=${2:---iterations=20}
+export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+RUN="$BUNDLE/bin/hlo-run-gpu"
+PY=${PYTHON:-python3}
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+case "$GPU" in *H200*) SPEC=h200 ;; *) SPEC=h100 ;; esac
+echo "device: ${GPU:-none}; running the $SPEC executables"
+WORK=$(mktemp -d)
+pass=0; fail=0; missing=0
+for dir in "$BUNDLE"/programs/*/; do
+  name=$(basename "$dir")
+  xlx="$dir/$SPEC.xlx"
+  if [[ ! -s "$xlx" ]]; then missing=$((missing + 1)); continue; fi
+  inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
+  # shellcheck disable=SC2086
+  if ! "$RUN" $inputs --output="$WORK/$name" "$xlx" 2>"$WORK/$name.err"; then
+    echo "FAIL $name: $(head -c 300 "$WORK/$name.err")"; fail=$((fail + 1)); continue
+  fi
+  if "$PY" - "$dir" "$WORK/$name" <<'PYEOF'
+import glob, os, sys
+import numpy as np
+want_dir, got_dir = sys.argv[1], sys.argv[2]
+bad = []
+for want_path in sorted(glob.glob(os.path.join(want_dir, "out_*.npy"))):
+    got_path = os.path.join(got_dir, os.path.basename(want_path))
+    want, got = np.load(want_path), np.load(got_path)
+    if want.shape != got.shape:
+        bad.append(f"{os.path.basename(want_path)}: shape {got.shape} vs {want.shape}")
+    elif want.dtype.kind in "fc":
+        tol = {2: 2e-2, 4: 2e-4, 8: 1e-9}.get(want.dtype.itemsize, 2e-2)
+        w, g = want.astype(np.complex128), got.astype(np.complex128)
+        if not np.allclose(g, w, rtol=tol, atol=tol, equal_nan=True):
+            bad.append(f"{os.path.basename(want_path)}: max error {np.nanmax(np.abs(g - w))}")
+    elif not np.array_equal(want, got):
+        bad.append(f"{os.path.basename(want_path)}: differs")
+print("; ".join(bad)) if bad else None
+sys.exit(1 if bad else 0)
+PYEOF
+  then pass=$((pass + 1)); echo "ok   $name"
+  else fail=$((fail + 1)); echo "FAIL $name (vs XLA's recorded outputs)"; fi
+done
+echo "conformance: $pass passed, $fail failed, $missing without a $SPEC.xlx"
+
+if command -v compute-sanitizer >/dev/null; then
+  for name in $(ls "$BUNDLE/programs" | head -3); do
+    dir="$BUNDLE/programs/$name"; [[ -s "$dir/$SPEC.xlx" ]] || continue
+    inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
+    # shellcheck disable=SC2086
+    if compute-sanitizer --tool memcheck --error-exitcode 3 "$RUN" $inputs \
+        "$dir/$SPEC.xlx" >"$WORK/$name.memcheck" 2>&1; then
+      echo "memcheck ok   $name"
+    else
+      echo "memcheck FAIL $name: $(grep -m3 -E 'ERROR|Invalid' "$WORK/$name.memcheck")"
+    fi
+  done
+else
+  echo "compute-sanitizer not found: memcheck skipped"
+fi
+
+"$PY" "$BUNDLE/xla_side_by_side.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
+  echo "side by side with XLA:GPU failed"
+[[ $fail -eq 0 ]]

@@ -1,0 +1,42 @@
+#ifndef XLITE_TOOLS_XLX_RUN_H_
+#define XLITE_TOOLS_XLX_RUN_H_
+
+// Running a serialized GPU executable (.xlx) from the command line: shared
+// by hlo-run (device or emulator) and hlo-run-gpu (the runtime-only
+// runner, no LLVM). Reads the inputs (.npy or literal text), runs, prints
+// and writes the results.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "runtime/gpu_device.h"
+#include "runtime/gpu_image.h"
+
+namespace xlite {
+
+struct XlxRunOptions {
+  std::vector<std::string> inputs;
+  std::string output_dir;
+  bool print_literals = false;
+  int64_t iterations = 1;
+  /// The platform's name for messages ("gpu", "gpu-emulator").
+  std::string platform = "gpu";
+};
+
+using GpuDeviceFactory =
+    std::function<absl::StatusOr<std::unique_ptr<runtime::GpuDevice>>(
+        const runtime::GpuImage&)>;
+
+/// Whether `path` names a .xlx file (by extension or magic).
+bool IsXlxFile(const std::string& path);
+
+/// Runs the .xlx at `path`; the tool's exit code, diagnostics on stderr.
+int RunXlxFile(const std::string& path, const GpuDeviceFactory& make_device,
+               const XlxRunOptions& options);
+
+}  // namespace xlite
+
+#endif  // XLITE_TOOLS_XLX_RUN_H_
