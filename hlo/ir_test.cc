@@ -150,6 +150,31 @@ ENTRY e {
             module->entry_computation()->root_instruction()->to_apply());
 }
 
+TEST(Ir, CloneKeepsASequenceWithAUseBeforeItsDefinition) {
+  // A pass may append an instruction and point an earlier one at it; the
+  // clone has the same instructions in the same sequence.
+  auto module = Parse(kModule);
+  HloComputation* entry = module->entry_computation();
+  HloInstruction* a = entry->GetInstructionWithName("a");
+  HloInstruction* c = entry->GetInstructionWithName("c");
+  HloInstruction* late = entry->AddInstruction(
+      a->CloneWithNewOperands(a->shape(), {entry->parameter_instruction(0)}));
+  late->set_name("late");
+  ASSERT_TRUE(c->ReplaceOperandWith(0, late).ok());
+  auto clone = module->Clone();
+  std::vector<std::string> names, cloned;
+  for (const HloInstruction* h : entry->instructions()) names.push_back(h->name());
+  for (const HloInstruction* h : clone->entry_computation()->instructions()) {
+    cloned.push_back(h->name());
+  }
+  EXPECT_EQ(names, cloned);
+  EXPECT_EQ(clone->entry_computation()
+                ->GetInstructionWithName("c")
+                ->operand(0)
+                ->name(),
+            "late");
+}
+
 TEST(Ir, ShapeInferenceFillsOmittedShapes) {
   auto module = Parse(R"(
 HloModule m

@@ -124,16 +124,10 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     if (!spec.ok()) return spec.status();
     options.spec = *std::move(spec);
     options.run_passes = false;
-    // A second copy for the emulator's compilation, through the same
-    // pipeline (a pipelined module does not always Clone).
-    absl::StatusOr<std::unique_ptr<HloModule>> second =
-        ModuleFromBytes(bytes, format, filename, line_offset);
-    if (!second.ok()) return second.status();
-    if (absl::StatusOr<bool> again = pipeline.Run(**second, run); !again.ok()) {
-      return again.status();
-    }
+    // A second copy for the emulator's compilation.
+    std::unique_ptr<HloModule> second = (*module)->Clone();
     absl::StatusOr<runtime::GpuImage> image = gpu::CompileGpuImage(
-        std::move(*module), std::move(*second), options);
+        std::move(*module), std::move(second), options);
     if (!image.ok()) {
       return absl::Status(image.status().code(),
                           absl::StrCat(filename, ": error: ",

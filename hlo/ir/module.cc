@@ -158,8 +158,13 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
   for (size_t ci = 0; ci < computations_.size(); ++ci) {
     const HloComputation* old = computations_[ci].get();
     HloComputation* nc = new_computations[ci].get();
+    // Copies are made operands first (a pass may leave the sequence with a
+    // use before its definition) and added in the original sequence (a
+    // scheduled module keeps its schedule).
     absl::flat_hash_map<const HloInstruction*, HloInstruction*> map;
-    for (HloInstruction* instruction : old->instructions()) {
+    absl::flat_hash_map<const HloInstruction*, std::unique_ptr<HloInstruction>>
+        made;
+    for (HloInstruction* instruction : old->MakeInstructionPostOrder()) {
       std::vector<HloInstruction*> operands;
       for (HloInstruction* operand : instruction->operands()) {
         operands.push_back(map.at(operand));
@@ -171,7 +176,11 @@ std::unique_ptr<HloModule> HloModule::Clone() const {
         copy->set_called_computation(
             i, computation_map.at(instruction->called_computations()[i]));
       }
-      map[instruction] = nc->AddInstruction(std::move(copy));
+      map[instruction] = copy.get();
+      made[instruction] = std::move(copy);
+    }
+    for (HloInstruction* instruction : old->instructions()) {
+      nc->AddInstruction(std::move(made.at(instruction)));
     }
     for (HloInstruction* instruction : old->instructions()) {
       for (HloInstruction* predecessor : instruction->control_predecessors()) {
