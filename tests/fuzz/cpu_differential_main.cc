@@ -47,6 +47,8 @@ ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
 ABSL_FLAG(bool, refusals, false, "print the refusals' reasons too");
+ABSL_FLAG(bool, dump_refused, false,
+          "with --dump_dir, write the refused modules there too");
 ABSL_FLAG(std::string, reduce, "",
           "shrink this failing module instead (prints the smaller module)");
 
@@ -141,6 +143,16 @@ int Reduce(const std::string& path) {
   return 0;
 }
 
+// Writes seed N's module as DIR/seed_N.hlo, its outcome in a comment.
+void Dump(const std::string& dir, int64_t seed, const Report& r) {
+  if (dir.empty()) return;
+  SeededChoices choices(seed);
+  std::ofstream(absl::StrCat(dir, "/seed_", seed, ".hlo"))
+      << "// seed " << seed << ": " << r.outcome << ": "
+      << r.message.substr(0, r.message.find('\n')) << "\n"
+      << RandomModuleText(choices, Options().module);
+}
+
 int Main() {
   const int64_t first = absl::GetFlag(FLAGS_first_seed);
   const int64_t count = absl::GetFlag(FLAGS_seeds);
@@ -159,6 +171,7 @@ int Main() {
       if (absl::GetFlag(FLAGS_refusals)) {
         std::cout << "seed " << seed << ": refused: " << r.message << "\n";
       }
+      if (absl::GetFlag(FLAGS_dump_refused)) Dump(dump, seed, r);
       continue;
     }
     if (r.outcome == "match") continue;
@@ -166,13 +179,7 @@ int Main() {
     std::string first_line = r.message.substr(0, r.message.find('\n'));
     std::cout << "seed " << seed << ": " << r.outcome << ": "
               << first_line.substr(0, 300) << std::endl;
-    if (!dump.empty()) {
-      SeededChoices choices(seed);
-      std::ofstream(absl::StrCat(dump, "/seed_", seed, ".hlo"))
-          << "// seed " << seed << ": " << r.outcome << ": " << first_line
-          << "\n"
-          << RandomModuleText(choices, Options().module);
-    }
+    Dump(dump, seed, r);
   }
   std::cout << "seeds " << first << ".." << first + count - 1 << ":";
   for (const auto& [outcome, n] : counts) {
