@@ -41,6 +41,9 @@ ABSL_FLAG(bool, run_passes, true, "run the backend's pass pipeline first");
 ABSL_FLAG(std::string, platform, "cpu",
           "the backend checked against the interpreter: cpu|gpu-emulator");
 ABSL_FLAG(int, max_instructions, 30, "instructions per module, at most");
+ABSL_FLAG(int64_t, max_elements, 256,
+          "elements of any array, at most (larger: kernels of several "
+          "blocks and warps)");
 ABSL_FLAG(bool, arbitrary_reducers, false,
           "reducers that are not monoids, inits that are not identities");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
@@ -62,6 +65,7 @@ DifferentialOptions Options() {
                   ? Backend::kGpuEmulator
                   : Backend::kCpu;
   o.module.max_instructions = absl::GetFlag(FLAGS_max_instructions);
+  o.module.max_elements = absl::GetFlag(FLAGS_max_elements);
   o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
   return o;
 }
