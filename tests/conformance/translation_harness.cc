@@ -157,7 +157,15 @@ void CheckTranslation(const std::string& path,
   // must take them or refuse them naming the instruction.
   auto compile_only = [&](const std::string& why) {
     absl::StatusOr<TranslationRunner> run = platform.compile(m);
-    if (!run.ok()) return CountRefusal(path, platform, run.status(), counts);
+    if (!run.ok()) {
+      // A module without its data (elided constants) may be refused
+      // naming the constant instead.
+      const std::string message(run.status().message());
+      if (absl::StrContains(message, "has an elided value")) {
+        return skip(why + "; refused: its constants have no data");
+      }
+      return CountRefusal(path, platform, run.status(), counts);
+    }
     ++counts.compiled;
     skip(why + "; compiled, not compared");
   };
