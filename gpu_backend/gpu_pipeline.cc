@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
+#include "passes/blocked_scans.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
 #include "passes/layout_consistency.h"
@@ -28,6 +29,12 @@ absl::Status RunGpuSimplification(HloModule& module,
 
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options) {
+  // Scans longer than 16 in XLA's blocked order (XLA:GPU runs the same
+  // reduce-window rewrite): in narrow floats the order decides the bits.
+  if (absl::StatusOr<bool> rewritten = RewriteScansAsBlocks(module);
+      !rewritten.ok()) {
+    return rewritten.status();
+  }
   // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
   // GEMM rewriter decides for the spec's compute capability.
   GemmRewriterOptions gemm;

@@ -205,10 +205,18 @@ class ThunkEmitter {
   // (dynamic-update-slice in place, elementwise overwrites): the loop
   // kernel, whose thread reads and writes each element, is safe then, and
   // so is the sort kernel, whose thread reads its row before sorting it.
+  // Any kernel is safe with an operand it never reads (a fusion parameter
+  // nothing uses).
   static bool InPlaceIsSafe(const HloInstruction* hlo,
-                            const codegen::gpu::KernelArgument&) {
+                            const codegen::gpu::KernelArgument& operand) {
     const std::string kind = codegen::gpu::KernelKind(hlo);
-    return kind == "loop" || kind == "sort";
+    if (kind == "loop" || kind == "sort") return true;
+    return hlo->opcode() == HloOpcode::kFusion &&
+           operand.operand_number >= 0 &&
+           hlo->fused_computation()
+               ->parameter_instruction(operand.operand_number)
+               ->users()
+               .empty();
   }
 
   std::string KernelName(const HloInstruction* hlo) {

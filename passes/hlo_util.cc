@@ -48,6 +48,19 @@ HloInstruction* AddFilledLike(HloComputation* c, const Shape& shape,
   return AddBroadcast(c, constant, shape, {});
 }
 
+HloInstruction* AddFilledFrom(HloComputation* c, const Shape& shape,
+                              const HloInstruction* uniform) {
+  const HloInstruction* source = uniform;
+  while (source->opcode() != HloOpcode::kConstant) source = source->operand(0);
+  Literal scalar = Literal::Scalar(shape.element_type(), 0);
+  scalar.SetBits(0, source->attrs().literal->GetBits(0));
+  scalar.mutable_shape_for_layout() =
+      LayoutLike(Shape(shape.element_type(), {}), uniform);
+  HloInstruction* constant = AddConstant(c, std::move(scalar));
+  if (shape.rank() == 0) return constant;
+  return AddBroadcast(c, constant, shape, {});
+}
+
 HloInstruction* AddBroadcast(HloComputation* c, HloInstruction* operand,
                              const Shape& shape,
                              std::vector<int64_t> dimensions) {

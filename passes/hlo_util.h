@@ -32,6 +32,10 @@ HloInstruction* AddConstant(HloComputation* c, Literal literal);
 /// scalar constant when `shape` is a scalar).
 HloInstruction* AddFilledLike(HloComputation* c, const Shape& shape,
                               double value, const HloInstruction* like);
+/// `uniform`'s one value (UniformValue holds) broadcast to `shape`, bit
+/// for bit: no trip through a double, which rounds 64-bit integers.
+HloInstruction* AddFilledFrom(HloComputation* c, const Shape& shape,
+                              const HloInstruction* uniform);
 HloInstruction* AddBroadcast(HloComputation* c, HloInstruction* operand,
                              const Shape& shape,
                              std::vector<int64_t> dimensions);

@@ -53,7 +53,7 @@ absl::StatusOr<bool> MoveReshapes(HloComputation* c, HloInstruction* h) {
     std::optional<double> v = UniformValue(o);
     if (v.has_value() && !(IsRearrange(o) && SameRearrange(first, o))) {
       Shape s(o->shape().element_type(), source.dimensions());
-      operands.push_back(AddFilledLike(c, LayoutLike(s, o), *v, o));
+      operands.push_back(AddFilledFrom(c, LayoutLike(s, o), o));
     } else {
       operands.push_back(o->mutable_operand(0));
     }

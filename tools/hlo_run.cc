@@ -47,6 +47,9 @@ ABSL_FLAG(std::string, output, "", "write the results as .npy files here");
 ABSL_FLAG(double, abs_error_bound, 1e-3, "absolute error bound");
 ABSL_FLAG(double, rel_error_bound, 1e-3, "relative error bound");
 ABSL_FLAG(bool, run_passes, true, "run the platform's pipeline first");
+ABSL_FLAG(std::string, gpu_spec, "h100",
+          "gpu-emulator: the GPU the pipeline compiles for (a preset name "
+          "or a spec file)");
 ABSL_FLAG(bool, cache, true,
           "use the compiled-module cache (in memory, and on disk under "
           "$XLITE_CACHE_DIR, else $XDG_CACHE_HOME/xlite, else "
@@ -148,6 +151,18 @@ std::string Compare(const Literal& got, const Literal& want, double abs_bound,
   return "";
 }
 
+// The gpu emulator's compile options for --gpu-spec and --run_passes.
+absl::StatusOr<gpu::GpuCompileOptions> GpuEmulatorOptions() {
+  absl::StatusOr<gpu::GpuTargetSpec> spec =
+      gpu::LoadGpuTargetSpec(absl::GetFlag(FLAGS_gpu_spec));
+  if (!spec.ok()) return spec.status();
+  gpu::GpuCompileOptions options;
+  options.spec = *std::move(spec);
+  options.target = gpu::GpuCodeTarget::kEmulator;
+  options.run_passes = absl::GetFlag(FLAGS_run_passes);
+  return options;
+}
+
 // Checks --platform and --reference_platform; kExitOk or the exit code.
 int CheckPlatforms(std::string* platform) {
   *platform = absl::GetFlag(FLAGS_platform);
@@ -166,6 +181,12 @@ int CheckPlatforms(std::string* platform) {
                    "--platform=gpu --stage=executable -o m.xlx); for HLO use "
                    "--platform=gpu-emulator, cpu or interpreter\n";
       return kExitUsage;
+    }
+    if (p == "gpu-emulator") {
+      if (absl::Status s = GpuEmulatorOptions().status(); !s.ok()) {
+        std::cerr << "error: --gpu-spec: " << s.message() << "\n";
+        return kExitUsage;
+      }
     }
   }
   return kExitOk;
@@ -385,10 +406,8 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
       return absl::UnimplementedError(
           "the gpu emulator runs single-device modules only");
     }
-    absl::StatusOr<gpu::GpuCompileOptions> options =
-        gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
+    absl::StatusOr<gpu::GpuCompileOptions> options = GpuEmulatorOptions();
     if (!options.ok()) return options.status();
-    options->run_passes = absl::GetFlag(FLAGS_run_passes);
     absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> compiled =
         gpu::GpuExecutable::Compile(module.Clone(), *options);
     if (!compiled.ok()) return compiled.status();

@@ -41,12 +41,17 @@ ABSL_FLAG(bool, run_passes, true, "run the backend's pass pipeline first");
 ABSL_FLAG(std::string, platform, "cpu",
           "the backend checked against the interpreter: cpu|gpu-emulator");
 ABSL_FLAG(int, max_instructions, 30, "instructions per module, at most");
+ABSL_FLAG(int64_t, max_elements, 256,
+          "elements of any array, at most (larger: kernels of several "
+          "blocks and warps)");
 ABSL_FLAG(bool, arbitrary_reducers, false,
           "reducers that are not monoids, inits that are not identities");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
 ABSL_FLAG(bool, refusals, false, "print the refusals' reasons too");
+ABSL_FLAG(bool, dump_refused, false,
+          "with --dump_dir, write the refused modules there too");
 ABSL_FLAG(std::string, reduce, "",
           "shrink this failing module instead (prints the smaller module)");
 
@@ -60,6 +65,7 @@ DifferentialOptions Options() {
                   ? Backend::kGpuEmulator
                   : Backend::kCpu;
   o.module.max_instructions = absl::GetFlag(FLAGS_max_instructions);
+  o.module.max_elements = absl::GetFlag(FLAGS_max_elements);
   o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
   return o;
 }
@@ -141,6 +147,16 @@ int Reduce(const std::string& path) {
   return 0;
 }
 
+// Writes seed N's module as DIR/seed_N.hlo, its outcome in a comment.
+void Dump(const std::string& dir, int64_t seed, const Report& r) {
+  if (dir.empty()) return;
+  SeededChoices choices(seed);
+  std::ofstream(absl::StrCat(dir, "/seed_", seed, ".hlo"))
+      << "// seed " << seed << ": " << r.outcome << ": "
+      << r.message.substr(0, r.message.find('\n')) << "\n"
+      << RandomModuleText(choices, Options().module);
+}
+
 int Main() {
   const int64_t first = absl::GetFlag(FLAGS_first_seed);
   const int64_t count = absl::GetFlag(FLAGS_seeds);
@@ -159,6 +175,7 @@ int Main() {
       if (absl::GetFlag(FLAGS_refusals)) {
         std::cout << "seed " << seed << ": refused: " << r.message << "\n";
       }
+      if (absl::GetFlag(FLAGS_dump_refused)) Dump(dump, seed, r);
       continue;
     }
     if (r.outcome == "match") continue;
@@ -166,13 +183,7 @@ int Main() {
     std::string first_line = r.message.substr(0, r.message.find('\n'));
     std::cout << "seed " << seed << ": " << r.outcome << ": "
               << first_line.substr(0, 300) << std::endl;
-    if (!dump.empty()) {
-      SeededChoices choices(seed);
-      std::ofstream(absl::StrCat(dump, "/seed_", seed, ".hlo"))
-          << "// seed " << seed << ": " << r.outcome << ": " << first_line
-          << "\n"
-          << RandomModuleText(choices, Options().module);
-    }
+    Dump(dump, seed, r);
   }
   std::cout << "seeds " << first << ".." << first + count - 1 << ":";
   for (const auto& [outcome, n] : counts) {

@@ -5,7 +5,8 @@
 // emulator) against the interpreter: a module runs on both on the same
 // seeded random arguments (hlo-run's generator, runtime/literal_io.h) and
 // the results are compared under the translation-validation policy
-// (tests/testing/result_difference.h). The backend may refuse a module at
+// (tests/testing/result_difference.h; for the gpu, which reduces in
+// another order, ReorderedReductionTolerance). The backend may refuse a module at
 // compile time with a located "cannot compile" error; anything else it
 // does — another compile error, a run error, a different answer — is a
 // failure. (A crash is one too, and ends the process.)

@@ -1,7 +1,8 @@
 // The differential fuzzing of the gpu backend, run on its host emulator,
 // against the interpreter for a fixed budget in every `bazel test //...`:
 // the random module generator's first seeds (tests/fuzz/random_module.h),
-// through the gpu pipeline (fusion, layouts) and without it. Each module
+// through the gpu pipeline (fusion, layouts) and without it, and seeds
+// with large arrays. Each module
 // matches the interpreter or is refused at compile time with a located
 // error; the counts show how much of the generator's space the backend
 // covers. By hand: cpu_differential --platform=gpu-emulator.
@@ -16,10 +17,12 @@
 namespace xlite::fuzz {
 namespace {
 
-void RunSeeds(uint64_t first, uint64_t count, bool run_passes) {
+void RunSeeds(uint64_t first, uint64_t count, bool run_passes,
+              int64_t max_elements = 256) {
   DifferentialOptions options;
   options.backend = Backend::kGpuEmulator;
   options.run_passes = run_passes;
+  options.module.max_elements = max_elements;
   std::map<std::string, int> counts;
   for (uint64_t seed = first; seed < first + count; ++seed) {
     SeededChoices choices(seed);
@@ -32,7 +35,7 @@ void RunSeeds(uint64_t first, uint64_t count, bool run_passes) {
         << "\n(again by hand: bazel run //tests/fuzz:cpu_differential -- "
            "--platform=gpu-emulator --first_seed="
         << seed << " --seeds=1 --run_passes=" << run_passes
-        << " --dump_dir=DIR)";
+        << " --max_elements=" << max_elements << " --dump_dir=DIR)";
   }
   std::cout << "seeds " << first << ".." << first + count - 1
             << (run_passes ? " (gpu pipeline):" : " (no passes):");
@@ -45,6 +48,13 @@ void RunSeeds(uint64_t first, uint64_t count, bool run_passes) {
 TEST(GpuEmulatorDifferential, ThroughTheGpuPipeline) { RunSeeds(0, 150, true); }
 
 TEST(GpuEmulatorDifferential, WithoutPasses) { RunSeeds(300, 75, false); }
+
+// Arrays of up to 16384 elements, dimensions up to 1024: kernels of
+// several warps and blocks. The range holds seed 70436 (a reduction fusion
+// overwriting an operand it never reads, once refused).
+TEST(GpuEmulatorDifferential, LargeArrays) {
+  RunSeeds(70410, 60, true, 16384);
+}
 
 }  // namespace
 }  // namespace xlite::fuzz

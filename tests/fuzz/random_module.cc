@@ -118,6 +118,12 @@ PrimitiveType Generator::RandomType(unsigned classes) {
 
 int64_t Generator::RandomDimSize() {
   static const std::vector<int64_t> kSizes = {1, 2, 3, 4, 5, 0, 7, 8, 16};
+  // Past the default bound, some sizes that span several warps and blocks
+  // (the default draws stay as they were, so seeds keep their modules).
+  static const std::vector<int64_t> kLarge = {33, 64, 100, 257, 1024};
+  if (options_.max_elements > 256 && ch_.Chance(30)) {
+    return kLarge[ch_.Below(kLarge.size())];
+  }
   return kSizes[ch_.Weighted({4, 4, 3, 2, 1, 1, 1, 1, 1})];
 }
 

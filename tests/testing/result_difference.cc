@@ -1,10 +1,12 @@
 #include "tests/testing/result_difference.h"
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "hlo/ir/float_types.h"
 
 namespace xlite::testing {
 namespace {
@@ -17,9 +19,25 @@ void Leaves(const Literal& l, std::vector<const Literal*>* out) {
   }
 }
 
+// 2^-mantissa_bits of a float type (of a complex type's parts); 0 for
+// others.
+double TypeEpsilon(PrimitiveType type) {
+  if (type == PrimitiveType::kC64) type = PrimitiveType::kF32;
+  if (type == PrimitiveType::kC128) type = PrimitiveType::kF64;
+  const FloatFormat* format = GetFloatFormat(type);
+  return format == nullptr ? 0 : std::ldexp(1.0, -format->mantissa_bits);
+}
+
 }  // namespace
 
-std::string ResultDifference(const Literal& got, const Literal& want) {
+ResultTolerance ReorderedReductionTolerance() {
+  ResultTolerance t;
+  t.type_epsilons = 4;
+  return t;
+}
+
+std::string ResultDifference(const Literal& got, const Literal& want,
+                             const ResultTolerance& tolerance) {
   std::vector<const Literal*> a, b;
   Leaves(got, &a);
   Leaves(want, &b);
@@ -31,6 +49,7 @@ std::string ResultDifference(const Literal& got, const Literal& want) {
       return absl::StrCat("result ", k, ": different element counts");
     }
     const bool inexact = IsFloatingPoint(type) || IsComplex(type);
+    const double type_error = tolerance.type_epsilons * TypeEpsilon(type);
     for (int64_t i = 0; i < b[k]->element_count(); ++i) {
       if (!inexact) {
         if (a[k]->GetBits(i) != b[k]->GetBits(i)) {
@@ -53,8 +72,12 @@ std::string ResultDifference(const Literal& got, const Literal& want) {
         continue;
       }
       if (x == y) continue;
+      const double error = std::abs(x - y);
+      const bool close =
+          error <= tolerance.absolute + tolerance.relative * std::abs(y) ||
+          error <= type_error * std::max(std::abs(y), 1.0);
       if (std::isinf(x.real()) || std::isinf(y.real()) ||
-          std::abs(x - y) > 1e-3 + 1e-3 * std::abs(y)) {
+          std::isinf(x.imag()) || std::isinf(y.imag()) || !close) {
         return absl::StrCat("result ", k, " element ", i, ": ",
                             a[k]->ElementToString(i), " vs ",
                             b[k]->ElementToString(i));

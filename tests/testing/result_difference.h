@@ -5,7 +5,10 @@
 // backend against the interpreter): integers, pred and the bits of
 // everything else that is not a float compare exactly; floats and
 // complex numbers within 1e-3 absolute + 1e-3 relative, NaN where NaN
-// (any NaN), infinities exactly.
+// (any NaN), infinities exactly. A backend that sums in another order
+// than the interpreter (the gpu backend's reductions: per-thread partial
+// sums, then warp shuffles) may also be off by a few units of the
+// narrow float types' precision (ResultTolerance::type_epsilons).
 
 #include <string>
 
@@ -13,9 +16,24 @@
 
 namespace xlite::testing {
 
+struct ResultTolerance {
+  double absolute = 1e-3;
+  double relative = 1e-3;
+  /// Also accepted: |got - want| <= type_epsilons * eps(T) * max(|want|, 1)
+  /// where eps(T) = 2^-mantissa_bits of the result's float type T (0.0078
+  /// for bf16, 0.125 for f8e4m3). Rounding at every step of a sum in T
+  /// makes its value depend on the order by about that much; 0: off.
+  double type_epsilons = 0;
+};
+
 /// "" when `got` matches `want` under the policy; otherwise the first
 /// difference ("result 1 element 3: 2 vs 5").
-std::string ResultDifference(const Literal& got, const Literal& want);
+std::string ResultDifference(const Literal& got, const Literal& want,
+                             const ResultTolerance& tolerance = {});
+
+/// The tolerance for a backend that reduces in another order: the
+/// default plus 4 epsilons of the result type.
+ResultTolerance ReorderedReductionTolerance();
 
 }  // namespace xlite::testing
 

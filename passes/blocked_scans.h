@@ -1,9 +1,10 @@
-#ifndef XLITE_CPU_BACKEND_BLOCKED_SCANS_H_
-#define XLITE_CPU_BACKEND_BLOCKED_SCANS_H_
+#ifndef XLITE_PASSES_BLOCKED_SCANS_H_
+#define XLITE_PASSES_BLOCKED_SCANS_H_
 
-// XLA:CPU's order for scan-like reduce-windows (its ReduceWindowRewriter,
-// base length 16, which the evaluator reproduces: README "Numerics",
-// hlo/evaluator/reduce_window_scan.h). A reduce-window whose one
+// XLA's order for scan-like reduce-windows: its ReduceWindowRewriter at
+// the default xla_reduce_window_rewrite_base_length, 16, which XLA:CPU and
+// XLA:GPU both run, as both backends here do (the evaluator reproduces
+// it: README "Numerics", hlo/evaluator/reduce_window_scan.h). A reduce-window whose one
 // non-trivial window dimension is longer than 16 and spans the input with
 // stride 1, no dilation and padding n-1 or n on one side (jnp.cumsum,
 // reverse and exclusive scans; any reducer, in fusions too) becomes:
@@ -18,10 +19,10 @@
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 absl::StatusOr<bool> RewriteScansAsBlocks(HloModule& module);
 
-}  // namespace xlite::cpu
+}  // namespace xlite
 
-#endif  // XLITE_CPU_BACKEND_BLOCKED_SCANS_H_
+#endif  // XLITE_PASSES_BLOCKED_SCANS_H_

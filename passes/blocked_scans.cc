@@ -1,4 +1,4 @@
-#include "cpu_backend/blocked_scans.h"
+#include "passes/blocked_scans.h"
 
 #include <optional>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "hlo/ir/opcode.h"
 #include "passes/hlo_util.h"
 
-namespace xlite::cpu {
+namespace xlite {
 namespace {
 
 // XLA:CPU's `xla_reduce_window_rewrite_base_length`.
@@ -315,4 +315,4 @@ absl::StatusOr<bool> RewriteScansAsBlocks(HloModule& module) {
   return changed;
 }
 
-}  // namespace xlite::cpu
+}  // namespace xlite
