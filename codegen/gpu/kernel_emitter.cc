@@ -1,5 +1,6 @@
 #include "codegen/gpu/kernel_emitter.h"
 
+#include "codegen/complex_helpers_ir.h"
 #include "codegen/elemental.h"
 #include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
@@ -18,11 +19,11 @@ std::string KernelKind(const HloInstruction* hlo) {
   return reduction->is_row ? "row-reduction" : "column-reduction";
 }
 
-absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
-                                      llvm::Module& module,
-                                      const HloInstruction* hlo,
-                                      const std::string& name,
-                                      const std::vector<KernelParam>& params) {
+namespace {
+
+absl::StatusOr<LaunchDims> EmitAnyKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params) {
   if (hlo->opcode() == HloOpcode::kSort) {
     return EmitSortKernel(target, module, hlo, name, params);
   }
@@ -34,6 +35,21 @@ absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
                                      params);
   }
   return EmitLoopKernel(target, module, hlo, name, params);
+}
+
+}  // namespace
+
+absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
+                                      llvm::Module& module,
+                                      const HloInstruction* hlo,
+                                      const std::string& name,
+                                      const std::vector<KernelParam>& params) {
+  absl::StatusOr<LaunchDims> launch =
+      EmitAnyKernel(target, module, hlo, name, params);
+  if (!launch.ok()) return launch.status();
+  // Complex math calls host helpers on the CPU; a kernel gets them as IR.
+  if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
+  return launch;
 }
 
 }  // namespace xlite::codegen::gpu
