@@ -14,6 +14,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
 
 std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kSort) return "sort";
+  if (ComputedRoot(hlo)->opcode() == HloOpcode::kScatter) return "scatter";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -50,6 +51,30 @@ absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
   // Complex math calls host helpers on the CPU; a kernel gets them as IR.
   if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
   return launch;
+}
+
+absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params) {
+  if (KernelKind(hlo) != "scatter") {
+    absl::StatusOr<LaunchDims> dims =
+        EmitKernel(target, module, hlo, name, params);
+    if (!dims.ok()) return dims.status();
+    return std::vector<KernelLaunch>{{name, *dims, {}}};
+  }
+  absl::StatusOr<std::vector<KernelLaunch>> launches =
+      EmitScatterKernels(target, module, hlo, name, params);
+  if (!launches.ok()) return launches.status();
+  if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
+  return launches;
+}
+
+bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
+  const std::string kind = KernelKind(hlo);
+  if (kind == "scatter") return ScatterReadsInPlace(hlo, operand_number);
+  // The loop kernel's thread reads and writes each element; the sort
+  // kernel's thread reads its row before sorting it.
+  return kind == "loop" || kind == "sort";
 }
 
 }  // namespace xlite::codegen::gpu

@@ -21,6 +21,15 @@ absl::StatusOr<LaunchDims> EmitSortKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// A scatter, or a fusion whose root is one: the init copy and the
+/// updates (scatter_kernel.cc).
+absl::StatusOr<std::vector<KernelLaunch>> EmitScatterKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+/// Whether operand `operand_number` of the scatter (fusion) `hlo` is only
+/// a scattered operand (read by the init copy at the index it writes).
+bool ScatterReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;
