@@ -84,7 +84,6 @@ bool NeedsNonKernelSupport(HloOpcode op) {
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kGetDimensionSize:
     case HloOpcode::kSetDimensionSize:
-    case HloOpcode::kSelectAndScatter:
       return true;
     default:
       return false;

@@ -15,6 +15,9 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
 std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kSort) return "sort";
   if (ComputedRoot(hlo)->opcode() == HloOpcode::kScatter) return "scatter";
+  if (hlo->opcode() == HloOpcode::kSelectAndScatter) {
+    return "select-and-scatter";
+  }
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -56,14 +59,17 @@ absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
 absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params) {
-  if (KernelKind(hlo) != "scatter") {
+  const std::string kind = KernelKind(hlo);
+  if (kind != "scatter" && kind != "select-and-scatter") {
     absl::StatusOr<LaunchDims> dims =
         EmitKernel(target, module, hlo, name, params);
     if (!dims.ok()) return dims.status();
     return std::vector<KernelLaunch>{{name, *dims, {}}};
   }
   absl::StatusOr<std::vector<KernelLaunch>> launches =
-      EmitScatterKernels(target, module, hlo, name, params);
+      kind == "scatter"
+          ? EmitScatterKernels(target, module, hlo, name, params)
+          : EmitSelectAndScatterKernels(target, module, hlo, name, params);
   if (!launches.ok()) return launches.status();
   if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
   return launches;

@@ -57,7 +57,7 @@ std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
 const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
-/// "column-reduction", "sort" or "scatter".
+/// "column-reduction", "sort", "scatter" or "select-and-scatter".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.

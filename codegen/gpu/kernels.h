@@ -30,6 +30,12 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitScatterKernels(
 /// a scattered operand (read by the init copy at the index it writes).
 bool ScatterReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
 
+/// select-and-scatter: the init value, then the selections and their
+/// combining (select_and_scatter_kernel.cc).
+absl::StatusOr<std::vector<KernelLaunch>> EmitSelectAndScatterKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;

@@ -32,45 +32,6 @@ bool Contains(const std::vector<int64_t>& v, int64_t x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-// The atomic read-modify-write that computes `scatter`'s combiner, if one
-// does: param0 op param1 (either order), one array, a 32/64-bit int or
-// f32/f64 element.
-std::optional<AtomicOp> AtomicCombiner(const HloInstruction* scatter) {
-  if (scatter->operand_count() != 3) return std::nullopt;
-  const HloComputation* f = scatter->to_apply();
-  const HloInstruction* root = f->root_instruction();
-  if (f->num_parameters() != 2 || root->operand_count() != 2) {
-    return std::nullopt;
-  }
-  const HloInstruction* a = root->operand(0);
-  const HloInstruction* b = root->operand(1);
-  if (a->opcode() != HloOpcode::kParameter ||
-      b->opcode() != HloOpcode::kParameter || a == b) {
-    return std::nullopt;
-  }
-  switch (scatter->shape().element_type()) {
-    case PrimitiveType::kF32:
-    case PrimitiveType::kF64:
-    case PrimitiveType::kS32:
-    case PrimitiveType::kU32:
-    case PrimitiveType::kS64:
-    case PrimitiveType::kU64:
-      break;
-    default:
-      return std::nullopt;
-  }
-  switch (root->opcode()) {
-    case HloOpcode::kAdd:
-      return AtomicOp::kAdd;
-    case HloOpcode::kMaximum:
-      return AtomicOp::kMax;
-    case HloOpcode::kMinimum:
-      return AtomicOp::kMin;
-    default:
-      return std::nullopt;
-  }
-}
-
 // Where update element `u` goes in the operand, and whether its window
 // fits there.
 struct UpdateTarget {
@@ -218,7 +179,10 @@ absl::StatusOr<LaunchDims> EmitUpdates(KernelTarget& target,
   const int64_t n = (scatter->operand_count() - 1) / 2;
   const Shape& updates = scatter->operand(n + 1)->shape();
   const int64_t elements = updates.ElementCount();
-  const std::optional<AtomicOp> atomic = AtomicCombiner(scatter);
+  const std::optional<AtomicOp> atomic =
+      scatter->operand_count() == 3
+          ? AtomicCombinerOf(*scatter->to_apply(), scatter->shape())
+          : std::nullopt;
   const bool parallel =
       atomic.has_value() || scatter->attrs().gather_scatter->unique_indices;
   const int64_t block = parallel ? kBlock : 1;
