@@ -47,9 +47,7 @@ bool ForwardsBuffers(HloOpcode op) {
 bool NeedsNonKernelSupport(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCustomCall:
-    case HloOpcode::kTopK:
     case HloOpcode::kRng:
-    case HloOpcode::kRngBitGenerator:
     case HloOpcode::kRngGetAndUpdateState:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
@@ -126,7 +124,8 @@ class ThunkEmitter {
       default:
         break;
     }
-    if (NeedsNonKernelSupport(hlo->opcode())) {
+    if (NeedsNonKernelSupport(hlo->opcode()) &&
+        !codegen::gpu::IsKernelCustomCall(hlo)) {
       return Refuse(hlo, "no GPU kernel or thunk for this opcode yet");
     }
     if (hlo->opcode() == HloOpcode::kFusion) {

@@ -18,6 +18,8 @@ std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kSelectAndScatter) {
     return "select-and-scatter";
   }
+  if (hlo->opcode() == HloOpcode::kRngBitGenerator) return "rng-bit-generator";
+  if (IsTopK(hlo)) return "top-k";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -31,6 +33,10 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
   if (hlo->opcode() == HloOpcode::kSort) {
     return EmitSortKernel(target, module, hlo, name, params);
   }
+  if (hlo->opcode() == HloOpcode::kRngBitGenerator) {
+    return EmitRngBitGeneratorKernel(target, module, hlo, name, params);
+  }
+  if (IsTopK(hlo)) return EmitTopKKernel(target, module, hlo, name, params);
   if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
     return reduction->is_row
                ? EmitRowReduction(target, module, hlo, *reduction, name,
@@ -73,6 +79,10 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
   if (!launches.ok()) return launches.status();
   if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
   return launches;
+}
+
+bool IsKernelCustomCall(const HloInstruction* hlo) {
+  return hlo->opcode() == HloOpcode::kCustomCall && IsTopK(hlo);
 }
 
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {

@@ -57,7 +57,8 @@ std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
 const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
-/// "column-reduction", "sort", "scatter" or "select-and-scatter".
+/// "column-reduction", "sort", "scatter", "select-and-scatter",
+/// "rng-bit-generator" or "top-k".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.
@@ -81,6 +82,10 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
 /// the element they write to, so that its result may share that operand's
 /// buffer.
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number);
+
+/// Whether a kernel computes `hlo` though its opcode is a custom call (the
+/// "TopK" call).
+bool IsKernelCustomCall(const HloInstruction* hlo);
 
 /// Emits kernel `name` computing `hlo` into `module`; `params` (one per
 /// KernelArguments entry) carry aliasing and alignment. An error names the

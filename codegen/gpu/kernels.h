@@ -36,6 +36,18 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitSelectAndScatterKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// rng-bit-generator, one thread per element (rng_bit_generator_kernel.cc).
+absl::StatusOr<LaunchDims> EmitRngBitGeneratorKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// Whether `hlo` is a top-k: the topk op or the "TopK" custom call.
+bool IsTopK(const HloInstruction* hlo);
+/// top-k by ranks, one thread per operand element (top_k_kernel.cc).
+absl::StatusOr<LaunchDims> EmitTopKKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;
