@@ -102,7 +102,12 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitApplied(
 absl::StatusOr<Generator> ElementalEmitter::MakeGenerator(
     const HloInstruction* hlo, int64_t leaf) {
   if (hlo->opcode() == HloOpcode::kFusion) return NestedFusion(hlo, leaf);
-  if (hlo->shape().IsTuple() || leaf >= 0) return MakeTupleOp(hlo, leaf);
+  // An array-shaped get-tuple-element reads a leaf of its operand (a
+  // variadic reduce-window's, say).
+  if (hlo->shape().IsTuple() || leaf >= 0 ||
+      hlo->opcode() == HloOpcode::kGetTupleElement) {
+    return MakeTupleOp(hlo, leaf);
+  }
   switch (HloOpcodeFamily(hlo->opcode())) {
     case OpcodeFamily::kElementwise:
     case OpcodeFamily::kConversion:
