@@ -20,6 +20,7 @@ std::string KernelKind(const HloInstruction* hlo) {
   }
   if (hlo->opcode() == HloOpcode::kRngBitGenerator) return "rng-bit-generator";
   if (IsTopK(hlo)) return "top-k";
+  if (hlo->opcode() == HloOpcode::kFft) return "fft";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -37,6 +38,9 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
     return EmitRngBitGeneratorKernel(target, module, hlo, name, params);
   }
   if (IsTopK(hlo)) return EmitTopKKernel(target, module, hlo, name, params);
+  if (hlo->opcode() == HloOpcode::kFft) {
+    return EmitFftKernel(target, module, hlo, name, params);
+  }
   if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
     return reduction->is_row
                ? EmitRowReduction(target, module, hlo, *reduction, name,

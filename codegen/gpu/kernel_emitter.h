@@ -58,7 +58,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator" or "top-k".
+/// "rng-bit-generator", "top-k" or "fft".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.

@@ -48,6 +48,11 @@ absl::StatusOr<LaunchDims> EmitTopKKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// fft as a direct DFT, one thread per output element (fft_kernel.cc).
+absl::StatusOr<LaunchDims> EmitFftKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;
