@@ -74,8 +74,6 @@ bool NeedsNonKernelSupport(HloOpcode op) {
     case HloOpcode::kCopyStart:
     case HloOpcode::kCopyDone:
     case HloOpcode::kScan:
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
     case HloOpcode::kBatchNormGrad:
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:

@@ -21,6 +21,7 @@ std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kRngBitGenerator) return "rng-bit-generator";
   if (IsTopK(hlo)) return "top-k";
   if (hlo->opcode() == HloOpcode::kFft) return "fft";
+  if (IsLinalg(hlo)) return "linalg";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -41,6 +42,7 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
   if (hlo->opcode() == HloOpcode::kFft) {
     return EmitFftKernel(target, module, hlo, name, params);
   }
+  if (IsLinalg(hlo)) return EmitLinalgKernel(target, module, hlo, name, params);
   if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
     return reduction->is_row
                ? EmitRowReduction(target, module, hlo, *reduction, name,
@@ -86,12 +88,14 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
 }
 
 bool IsKernelCustomCall(const HloInstruction* hlo) {
-  return hlo->opcode() == HloOpcode::kCustomCall && IsTopK(hlo);
+  return hlo->opcode() == HloOpcode::kCustomCall &&
+         (IsTopK(hlo) || IsLinalg(hlo));
 }
 
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
   const std::string kind = KernelKind(hlo);
   if (kind == "scatter") return ScatterReadsInPlace(hlo, operand_number);
+  if (kind == "linalg") return LinalgReadsInPlace(hlo, operand_number);
   // The loop kernel's thread reads and writes each element; the sort
   // kernel's thread reads its row before sorting it.
   return kind == "loop" || kind == "sort";

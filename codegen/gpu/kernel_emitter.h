@@ -58,7 +58,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator", "top-k" or "fft".
+/// "rng-bit-generator", "top-k", "fft" or "linalg".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.
@@ -84,7 +84,7 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number);
 
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the
-/// "TopK" call).
+/// "TopK" call, the LAPACK potrf / trsm FFI calls).
 bool IsKernelCustomCall(const HloInstruction* hlo);
 
 /// Emits kernel `name` computing `hlo` into `module`; `params` (one per

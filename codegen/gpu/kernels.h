@@ -53,6 +53,16 @@ absl::StatusOr<LaunchDims> EmitFftKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// Whether `hlo` is cholesky / triangular-solve (the opcodes or the LAPACK
+/// FFI calls), and whether its kernel reads operand `operand_number` only
+/// before writing the same element (the calls' in-place operand).
+bool IsLinalg(const HloInstruction* hlo);
+bool LinalgReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+/// cholesky / triangular-solve, one thread per matrix (linalg_kernels.cc).
+absl::StatusOr<LaunchDims> EmitLinalgKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;
