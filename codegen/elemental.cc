@@ -102,7 +102,8 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::EmitApplied(
 absl::StatusOr<Generator> ElementalEmitter::MakeGenerator(
     const HloInstruction* hlo, int64_t leaf) {
   if (hlo->opcode() == HloOpcode::kFusion) return NestedFusion(hlo, leaf);
-  // A get-tuple-element of an array is an array: its operand's leaf.
+  // An array-shaped get-tuple-element reads a leaf of its operand (a
+  // variadic reduce-window's, say).
   if (hlo->shape().IsTuple() || leaf >= 0 ||
       hlo->opcode() == HloOpcode::kGetTupleElement) {
     return MakeTupleOp(hlo, leaf);

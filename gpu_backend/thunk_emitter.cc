@@ -47,9 +47,7 @@ bool ForwardsBuffers(HloOpcode op) {
 bool NeedsNonKernelSupport(HloOpcode op) {
   switch (op) {
     case HloOpcode::kCustomCall:
-    case HloOpcode::kTopK:
     case HloOpcode::kRng:
-    case HloOpcode::kRngBitGenerator:
     case HloOpcode::kRngGetAndUpdateState:
     case HloOpcode::kAllReduce:
     case HloOpcode::kAllReduceStart:
@@ -76,16 +74,11 @@ bool NeedsNonKernelSupport(HloOpcode op) {
     case HloOpcode::kCopyStart:
     case HloOpcode::kCopyDone:
     case HloOpcode::kScan:
-    case HloOpcode::kFft:
-    case HloOpcode::kCholesky:
-    case HloOpcode::kTriangularSolve:
     case HloOpcode::kBatchNormGrad:
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
     case HloOpcode::kGetDimensionSize:
     case HloOpcode::kSetDimensionSize:
-    case HloOpcode::kSelectAndScatter:
-    case HloOpcode::kScatter:
       return true;
     default:
       return false;
@@ -128,7 +121,8 @@ class ThunkEmitter {
       default:
         break;
     }
-    if (NeedsNonKernelSupport(hlo->opcode())) {
+    if (NeedsNonKernelSupport(hlo->opcode()) &&
+        !codegen::gpu::IsKernelCustomCall(hlo)) {
       return Refuse(hlo, "no GPU kernel or thunk for this opcode yet");
     }
     if (hlo->opcode() == HloOpcode::kFusion) {
@@ -169,7 +163,7 @@ class ThunkEmitter {
         }
         params[i].noalias = false;
         if (args[i].is_output && !args[j].is_output &&
-            !InPlaceIsSafe(hlo, args[j])) {
+            !codegen::gpu::ReadsOperandInPlace(hlo, args[j].operand_number)) {
           return Refuse(hlo, "its result shares a buffer with an operand "
                              "that it reads elsewhere than in place");
         }
@@ -181,42 +175,36 @@ class ThunkEmitter {
       while (align > 1 && thunk.arguments[i].offset % align != 0) align /= 2;
       params[i].alignment = align;
     }
-    thunk.kernel = KernelName(hlo);
-    absl::StatusOr<codegen::gpu::LaunchDims> launch =
-        codegen::gpu::EmitKernel(target_, kernels_, hlo, thunk.kernel, params);
-    if (!launch.ok()) {
-      return Refuse(hlo, launch.status().message());
+    absl::StatusOr<std::vector<codegen::gpu::KernelLaunch>> launches =
+        codegen::gpu::EmitKernels(target_, kernels_, hlo, KernelName(hlo),
+                                  params);
+    if (!launches.ok()) {
+      return Refuse(hlo, launches.status().message());
     }
-    if (const llvm::Function* kernel = kernels_.getFunction(thunk.kernel)) {
-      if (absl::Status s = target_.CheckExternalCalls(*kernel); !s.ok()) {
-        return Refuse(hlo, s.message());
+    for (const codegen::gpu::KernelLaunch& launch : *launches) {
+      if (const llvm::Function* kernel = kernels_.getFunction(launch.name)) {
+        if (absl::Status s = target_.CheckExternalCalls(*kernel); !s.ok()) {
+          return Refuse(hlo, s.message());
+        }
       }
+      // A copy of buffers onto themselves (a scatter in place) is not run.
+      if (!launch.copies.empty() &&
+          std::all_of(launch.copies.begin(), launch.copies.end(),
+                      [&](const std::pair<int64_t, int64_t>& c) {
+                        return thunk.arguments[c.first] ==
+                               thunk.arguments[c.second];
+                      })) {
+        continue;
+      }
+      Thunk launched = thunk;
+      launched.kernel = launch.name;
+      launched.grid = launch.dims.grid;
+      launched.block = launch.dims.block;
+      launched.shared_bytes = launch.dims.shared_bytes;
+      launched.cooperative = launch.dims.cooperative;
+      out.push_back(std::move(launched));
     }
-    thunk.grid = launch->grid;
-    thunk.block = launch->block;
-    thunk.shared_bytes = launch->shared_bytes;
-    thunk.cooperative = launch->cooperative;
-    out.push_back(std::move(thunk));
     return absl::OkStatus();
-  }
-
-  // Buffer assignment lets a result share an operand's buffer only where
-  // an elementwise kernel reads each element of it at the index it writes
-  // (dynamic-update-slice in place, elementwise overwrites): the loop
-  // kernel, whose thread reads and writes each element, is safe then, and
-  // so is the sort kernel, whose thread reads its row before sorting it.
-  // Any kernel is safe with an operand it never reads (a fusion parameter
-  // nothing uses).
-  static bool InPlaceIsSafe(const HloInstruction* hlo,
-                            const codegen::gpu::KernelArgument& operand) {
-    const std::string kind = codegen::gpu::KernelKind(hlo);
-    if (kind == "loop" || kind == "sort") return true;
-    return hlo->opcode() == HloOpcode::kFusion &&
-           operand.operand_number >= 0 &&
-           hlo->fused_computation()
-               ->parameter_instruction(operand.operand_number)
-               ->users()
-               .empty();
   }
 
   std::string KernelName(const HloInstruction* hlo) {
@@ -225,10 +213,16 @@ class ThunkEmitter {
       name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c
                                                                         : '_';
     }
+    // Kernels of several launches are named <name>_<suffix> (a scatter's
+    // <name>_init): a name and its suffixed forms stay unique.
     std::string unique = name;
-    for (int n = 1; !used_names_.insert(unique).second; ++n) {
+    for (int n = 1; used_names_.contains(unique) ||
+                    used_names_.contains(absl::StrCat(unique, "_init"));
+         ++n) {
       unique = absl::StrCat(name, "_", n);
     }
+    used_names_.insert(unique);
+    used_names_.insert(absl::StrCat(unique, "_init"));
     return unique;
   }
 

@@ -4,7 +4,8 @@
 // per column, each summing every 8th row; the 8x32 tile of partials goes
 // through shared memory; after a barrier the first thread of each column
 // reads its column of the tile (the tile transposed) and writes the
-// result.
+// result. A multi-output fusion of reduces alike has a partial and a tile
+// per reduce.
 
 #include <algorithm>
 
@@ -24,7 +25,8 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const ReductionShape& shape, const std::string& name,
     const std::vector<KernelParam>& params) {
-  const HloInstruction* reduce = ReduceOf(hlo);
+  const std::vector<const HloInstruction*> reduces = ReducesOf(hlo);
+  const HloInstruction* reduce = reduces.front();
   const Shape& operand = reduce->operand(0)->shape();
   const int64_t height = ProductOf(operand, shape.reduced);
   const int64_t columns = ProductOf(operand, shape.kept);
@@ -36,16 +38,17 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  absl::StatusOr<llvm::Value*> init =
-      emitter.ValueAt(reduce->operand(1), -1, {});
-  if (!init.ok()) return init.status();
-  Partial partial(k, reduce->to_apply(), *init);
-  llvm::Type* type = partial.type();
-  const int64_t type_bytes =
-      module.getDataLayout().getTypeAllocSize(type).getFixedValue();
-  llvm::Value* values = target.SharedArray(b, kBlock * type_bytes,
-                                           std::max<int64_t>(type_bytes, 4),
-                                           "column_partials");
+  absl::StatusOr<Partials> partials = MakePartials(k, reduces);
+  if (!partials.ok()) return partials.status();
+  std::vector<llvm::Value*> tiles;
+  for (size_t r = 0; r < reduces.size(); ++r) {
+    llvm::Type* type = partials->partials[r]->type();
+    const int64_t type_bytes =
+        module.getDataLayout().getTypeAllocSize(type).getFixedValue();
+    tiles.push_back(target.SharedArray(b, kBlock * type_bytes,
+                                       std::max<int64_t>(type_bytes, 4),
+                                       "column_partials"));
+  }
   llvm::Value* flags = target.SharedArray(b, kBlock, 4, "column_valid");
 
   llvm::Value* tid = ThreadIndex64(k);
@@ -68,36 +71,43 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
             b.CreateAdd(row_lane, b.CreateMul(i, b.getInt64(kRowLanes)));
         Index input, output;
         ReductionIndices(b, shape, operand, column, r, input, output);
-        absl::StatusOr<llvm::Value*> v =
-            emitter.ValueAt(reduce->operand(0), -1, input);
-        if (!v.ok()) return v.status();
-        return partial.Add(*v);
+        return AddElements(k, reduces, *partials, input);
       });
   if (!s.ok()) return s;
   // Tile [row_lane][lane] of partials.
-  b.CreateStore(partial.value(), b.CreateGEP(type, values, {tid}));
-  b.CreateStore(b.CreateZExt(partial.valid(), b.getInt8Ty()),
+  // Every partial of a thread has seen the same elements: one flag.
+  for (size_t r = 0; r < reduces.size(); ++r) {
+    const Partial& partial = *partials->partials[r];
+    b.CreateStore(partial.value(),
+                  b.CreateGEP(partial.type(), tiles[r], {tid}));
+  }
+  b.CreateStore(b.CreateZExt(partials->partials[0]->valid(), b.getInt8Ty()),
                 b.CreateGEP(b.getInt8Ty(), flags, {tid}));
   target.Barrier(b);
   s = EmitIf(
       k, b.CreateAnd(column_valid, b.CreateICmpEQ(row_lane, b.getInt64(0))),
       [&]() -> absl::Status {
-        Partial total(k, reduce->to_apply(), *init);
-        for (int64_t r = 0; r < kRowLanes; ++r) {
-          llvm::Value* at = b.CreateAdd(lane, b.getInt64(r * kColumns));
-          llvm::Value* v = b.CreateLoad(type, b.CreateGEP(type, values, {at}));
-          llvm::Value* f = b.CreateICmpNE(
-              b.CreateLoad(b.getInt8Ty(),
-                           b.CreateGEP(b.getInt8Ty(), flags, {at})),
-              b.getInt8(0));
-          if (absl::Status c = total.Combine(v, f); !c.ok()) return c;
-        }
-        absl::StatusOr<llvm::Value*> result = total.Finish(*init);
-        if (!result.ok()) return result.status();
         Index input, output;
         ReductionIndices(b, shape, operand, column, b.getInt64(0), input,
                          output);
-        k.outputs[0].EmitWrite(b, output, *result);
+        for (size_t q = 0; q < reduces.size(); ++q) {
+          llvm::Type* type = partials->partials[q]->type();
+          Partial total(k, reduces[q]->to_apply(), partials->inits[q]);
+          for (int64_t r = 0; r < kRowLanes; ++r) {
+            llvm::Value* at = b.CreateAdd(lane, b.getInt64(r * kColumns));
+            llvm::Value* v =
+                b.CreateLoad(type, b.CreateGEP(type, tiles[q], {at}));
+            llvm::Value* f = b.CreateICmpNE(
+                b.CreateLoad(b.getInt8Ty(),
+                             b.CreateGEP(b.getInt8Ty(), flags, {at})),
+                b.getInt8(0));
+            if (absl::Status c = total.Combine(v, f); !c.ok()) return c;
+          }
+          absl::StatusOr<llvm::Value*> result =
+              total.Finish(partials->inits[q]);
+          if (!result.ok()) return result.status();
+          k.outputs[q].EmitWrite(b, output, *result);
+        }
         return absl::OkStatus();
       });
   if (!s.ok()) return s;

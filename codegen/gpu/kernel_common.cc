@@ -136,4 +136,40 @@ int64_t PowerOfTwoAtLeast(int64_t n) {
   return p;
 }
 
+std::optional<AtomicOp> AtomicCombinerOf(const HloComputation& combiner,
+                                         const Shape& shape) {
+  const HloInstruction* root = combiner.root_instruction();
+  if (combiner.num_parameters() != 2 || root->operand_count() != 2 ||
+      !shape.IsArray()) {
+    return std::nullopt;
+  }
+  const HloInstruction* a = root->operand(0);
+  const HloInstruction* b = root->operand(1);
+  if (a->opcode() != HloOpcode::kParameter ||
+      b->opcode() != HloOpcode::kParameter || a == b) {
+    return std::nullopt;
+  }
+  switch (shape.element_type()) {
+    case PrimitiveType::kF32:
+    case PrimitiveType::kF64:
+    case PrimitiveType::kS32:
+    case PrimitiveType::kU32:
+    case PrimitiveType::kS64:
+    case PrimitiveType::kU64:
+      break;
+    default:
+      return std::nullopt;
+  }
+  switch (root->opcode()) {
+    case HloOpcode::kAdd:
+      return AtomicOp::kAdd;
+    case HloOpcode::kMaximum:
+      return AtomicOp::kMax;
+    case HloOpcode::kMinimum:
+      return AtomicOp::kMin;
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace xlite::codegen::gpu

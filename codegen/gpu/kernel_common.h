@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -15,6 +16,7 @@
 #include "codegen/gpu/kernel_emitter.h"
 #include "codegen/ir_array.h"
 #include "codegen/kernel_target.h"
+#include "hlo/ir/computation.h"
 
 namespace xlite::codegen::gpu {
 
@@ -62,6 +64,12 @@ void DelinearizeInto(llvm::IRBuilderBase& b, llvm::Value* linear,
 
 /// Product of `shape`'s sizes over `dims`.
 int64_t ProductOf(const Shape& shape, absl::Span<const int64_t> dims);
+
+/// The atomic read-modify-write computing `combiner(old, new)` on elements
+/// of `shape`, if one does: param0 op param1 (either order) for op add /
+/// maximum / minimum, on a 32/64-bit integer or f32/f64 element.
+std::optional<AtomicOp> AtomicCombinerOf(const HloComputation& combiner,
+                                         const Shape& shape);
 
 /// Smallest power of two >= n (n >= 1).
 int64_t PowerOfTwoAtLeast(int64_t n);

@@ -1,5 +1,6 @@
 #include "codegen/gpu/kernel_emitter.h"
 
+#include "codegen/complex_helpers_ir.h"
 #include "codegen/elemental.h"
 #include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
@@ -13,19 +14,35 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
 
 std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kSort) return "sort";
+  if (ComputedRoot(hlo)->opcode() == HloOpcode::kScatter) return "scatter";
+  if (hlo->opcode() == HloOpcode::kSelectAndScatter) {
+    return "select-and-scatter";
+  }
+  if (hlo->opcode() == HloOpcode::kRngBitGenerator) return "rng-bit-generator";
+  if (IsTopK(hlo)) return "top-k";
+  if (hlo->opcode() == HloOpcode::kFft) return "fft";
+  if (IsLinalg(hlo)) return "linalg";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) return "loop";
   return reduction->is_row ? "row-reduction" : "column-reduction";
 }
 
-absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
-                                      llvm::Module& module,
-                                      const HloInstruction* hlo,
-                                      const std::string& name,
-                                      const std::vector<KernelParam>& params) {
+namespace {
+
+absl::StatusOr<LaunchDims> EmitAnyKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params) {
   if (hlo->opcode() == HloOpcode::kSort) {
     return EmitSortKernel(target, module, hlo, name, params);
   }
+  if (hlo->opcode() == HloOpcode::kRngBitGenerator) {
+    return EmitRngBitGeneratorKernel(target, module, hlo, name, params);
+  }
+  if (IsTopK(hlo)) return EmitTopKKernel(target, module, hlo, name, params);
+  if (hlo->opcode() == HloOpcode::kFft) {
+    return EmitFftKernel(target, module, hlo, name, params);
+  }
+  if (IsLinalg(hlo)) return EmitLinalgKernel(target, module, hlo, name, params);
   if (std::optional<ReductionShape> reduction = ClassifyReduction(hlo)) {
     return reduction->is_row
                ? EmitRowReduction(target, module, hlo, *reduction, name,
@@ -34,6 +51,62 @@ absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
                                      params);
   }
   return EmitLoopKernel(target, module, hlo, name, params);
+}
+
+}  // namespace
+
+absl::StatusOr<LaunchDims> EmitKernel(KernelTarget& target,
+                                      llvm::Module& module,
+                                      const HloInstruction* hlo,
+                                      const std::string& name,
+                                      const std::vector<KernelParam>& params) {
+  absl::StatusOr<LaunchDims> launch =
+      EmitAnyKernel(target, module, hlo, name, params);
+  if (!launch.ok()) return launch.status();
+  // Complex math calls host helpers on the CPU; a kernel gets them as IR.
+  if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
+  return launch;
+}
+
+absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params) {
+  const std::string kind = KernelKind(hlo);
+  if (kind != "scatter" && kind != "select-and-scatter") {
+    absl::StatusOr<LaunchDims> dims =
+        EmitKernel(target, module, hlo, name, params);
+    if (!dims.ok()) return dims.status();
+    return std::vector<KernelLaunch>{{name, *dims, {}}};
+  }
+  absl::StatusOr<std::vector<KernelLaunch>> launches =
+      kind == "scatter"
+          ? EmitScatterKernels(target, module, hlo, name, params)
+          : EmitSelectAndScatterKernels(target, module, hlo, name, params);
+  if (!launches.ok()) return launches.status();
+  if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
+  return launches;
+}
+
+bool IsKernelCustomCall(const HloInstruction* hlo) {
+  return hlo->opcode() == HloOpcode::kCustomCall &&
+         (IsTopK(hlo) || IsLinalg(hlo));
+}
+
+bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
+  const std::string kind = KernelKind(hlo);
+  if (kind == "scatter") return ScatterReadsInPlace(hlo, operand_number);
+  if (kind == "linalg") return LinalgReadsInPlace(hlo, operand_number);
+  // The loop kernel's thread reads and writes each element; the sort
+  // kernel's thread reads its row before sorting it.
+  if (kind == "loop" || kind == "sort") return true;
+  // Any kernel is safe with an operand it never reads (a fusion parameter
+  // nothing uses).
+  return hlo->opcode() == HloOpcode::kFusion && operand_number >= 0 &&
+         operand_number < hlo->operand_count() &&
+         hlo->fused_computation()
+             ->parameter_instruction(operand_number)
+             ->users()
+             .empty();
 }
 
 }  // namespace xlite::codegen::gpu

@@ -57,8 +57,35 @@ std::vector<KernelArgument> KernelArguments(const HloInstruction* hlo);
 const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
-/// "column-reduction" or "sort".
+/// "column-reduction", "sort", "scatter", "select-and-scatter",
+/// "rng-bit-generator", "top-k", "fft" or "linalg".
 std::string KernelKind(const HloInstruction* hlo);
+
+/// One kernel launch of an instruction.
+struct KernelLaunch {
+  std::string name;
+  LaunchDims dims;
+  /// Set when the launch only copies kernel argument `first` into argument
+  /// `second` (elementwise, same shapes), for every pair: the backend skips
+  /// it when each pair is one buffer slice.
+  std::vector<std::pair<int64_t, int64_t>> copies;
+};
+
+/// Emits the kernels computing `hlo`, to be launched in order, each taking
+/// the KernelArguments: one (`name`) for most instructions; a scatter's
+/// result is initialized by a first launch ("<name>_init", a copy).
+absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// Whether the kernels for `hlo` read its operand `operand_number` only at
+/// the element they write to, so that its result may share that operand's
+/// buffer.
+bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number);
+
+/// Whether a kernel computes `hlo` though its opcode is a custom call (the
+/// "TopK" call, the LAPACK potrf / trsm FFI calls).
+bool IsKernelCustomCall(const HloInstruction* hlo);
 
 /// Emits kernel `name` computing `hlo` into `module`; `params` (one per
 /// KernelArguments entry) carry aliasing and alignment. An error names the

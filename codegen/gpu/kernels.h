@@ -21,6 +21,48 @@ absl::StatusOr<LaunchDims> EmitSortKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// A scatter, or a fusion whose root is one: the init copy and the
+/// updates (scatter_kernel.cc).
+absl::StatusOr<std::vector<KernelLaunch>> EmitScatterKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+/// Whether operand `operand_number` of the scatter (fusion) `hlo` is only
+/// a scattered operand (read by the init copy at the index it writes).
+bool ScatterReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+
+/// select-and-scatter: the init value, then the selections and their
+/// combining (select_and_scatter_kernel.cc).
+absl::StatusOr<std::vector<KernelLaunch>> EmitSelectAndScatterKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// rng-bit-generator, one thread per element (rng_bit_generator_kernel.cc).
+absl::StatusOr<LaunchDims> EmitRngBitGeneratorKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// Whether `hlo` is a top-k: the topk op or the "TopK" custom call.
+bool IsTopK(const HloInstruction* hlo);
+/// top-k by ranks, one thread per operand element (top_k_kernel.cc).
+absl::StatusOr<LaunchDims> EmitTopKKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// fft as a direct DFT, one thread per output element (fft_kernel.cc).
+absl::StatusOr<LaunchDims> EmitFftKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// Whether `hlo` is cholesky / triangular-solve (the opcodes or the LAPACK
+/// FFI calls), and whether its kernel reads operand `operand_number` only
+/// before writing the same element (the calls' in-place operand).
+bool IsLinalg(const HloInstruction* hlo);
+bool LinalgReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+/// cholesky / triangular-solve, one thread per matrix (linalg_kernels.cc).
+absl::StatusOr<LaunchDims> EmitLinalgKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// How a reduce's dimensions lie in its operand's layout.
 struct ReductionShape {
   bool is_row = false;

@@ -59,13 +59,41 @@ absl::StatusOr<llvm::Value*> Partial::Finish(llvm::Value* init) {
 }
 
 const HloInstruction* ReduceOf(const HloInstruction* hlo) {
-  return ComputedRoot(hlo);
+  return ReducesOf(hlo).front();
+}
+
+std::vector<const HloInstruction*> ReducesOf(const HloInstruction* hlo) {
+  const HloInstruction* root = ComputedRoot(hlo);
+  std::vector<const HloInstruction*> reduces;
+  if (root->opcode() == HloOpcode::kTuple && hlo->shape().IsTuple()) {
+    for (const HloInstruction* leaf : root->operands()) reduces.push_back(leaf);
+  } else {
+    reduces.push_back(root);
+  }
+  for (const HloInstruction* r : reduces) {
+    // Single-array reduces, alike (the same operand shape and layout and
+    // dimensions) so one walk over the operand feeds them all.
+    const HloInstruction* first = reduces.front();
+    if (r->opcode() != HloOpcode::kReduce || !r->shape().IsArray() ||
+        r->operand_count() != 2 || IsComplex(r->shape().element_type()) ||
+        r->dimensions() != first->dimensions() ||
+        r->operand(0)->shape().dimensions() !=
+            first->operand(0)->shape().dimensions() ||
+        MajorToMinor(r->operand(0)->shape()) !=
+            MajorToMinor(first->operand(0)->shape()) ||
+        r->shape().dimensions() != first->shape().dimensions()) {
+      return {root};
+    }
+  }
+  return reduces;
 }
 
 std::optional<ReductionShape> ClassifyReduction(const HloInstruction* hlo) {
-  const HloInstruction* reduce = ReduceOf(hlo);
+  const std::vector<const HloInstruction*> reduces = ReducesOf(hlo);
+  const HloInstruction* reduce = reduces.front();
   if (reduce->opcode() != HloOpcode::kReduce || !reduce->shape().IsArray() ||
-      reduce->operand_count() != 2 || !hlo->shape().IsArray()) {
+      reduce->operand_count() != 2 ||
+      (reduces.size() == 1 && !hlo->shape().IsArray())) {
     return std::nullopt;
   }
   const Shape& operand = reduce->operand(0)->shape();
@@ -91,6 +119,32 @@ std::optional<ReductionShape> ClassifyReduction(const HloInstruction* hlo) {
   }
   if (reduced_major) return shape;
   return std::nullopt;
+}
+
+absl::StatusOr<Partials> MakePartials(
+    KernelScope& k, const std::vector<const HloInstruction*>& reduces) {
+  Partials out;
+  for (const HloInstruction* reduce : reduces) {
+    absl::StatusOr<llvm::Value*> init =
+        k.emitter.ValueAt(reduce->operand(1), -1, {});
+    if (!init.ok()) return init.status();
+    out.inits.push_back(*init);
+    out.partials.push_back(
+        std::make_unique<Partial>(k, reduce->to_apply(), *init));
+  }
+  return out;
+}
+
+absl::Status AddElements(KernelScope& k,
+                         const std::vector<const HloInstruction*>& reduces,
+                         Partials& partials, const Index& input) {
+  for (size_t r = 0; r < reduces.size(); ++r) {
+    absl::StatusOr<llvm::Value*> v =
+        k.emitter.ValueAt(reduces[r]->operand(0), -1, input);
+    if (!v.ok()) return v.status();
+    if (absl::Status s = partials.partials[r]->Add(*v); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 void ReductionIndices(llvm::IRBuilderBase& b, const ReductionShape& shape,

@@ -6,6 +6,9 @@
 // an identity: the init is applied once, when the final result is written,
 // as the evaluator applies it. Internal to codegen/gpu.
 
+#include <memory>
+#include <vector>
+
 #include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
 
@@ -41,6 +44,25 @@ class Partial {
 
 /// The reduce the kernel computes (the instruction or its fused root).
 const HloInstruction* ReduceOf(const HloInstruction* hlo);
+
+/// The reduces the kernel computes, one per result leaf: the instruction
+/// or its fused root, or every leaf of a multi-output fusion's root tuple
+/// when they are all reduces alike (same operand shape, layout and
+/// dimensions). Otherwise the root alone (which may be no reduce).
+std::vector<const HloInstruction*> ReducesOf(const HloInstruction* hlo);
+
+/// The partials of `reduces` (one each, in order), with their init values.
+struct Partials {
+  std::vector<std::unique_ptr<Partial>> partials;
+  std::vector<llvm::Value*> inits;
+};
+absl::StatusOr<Partials> MakePartials(
+    KernelScope& k, const std::vector<const HloInstruction*>& reduces);
+
+/// Adds the element of every reduce's operand at `input`.
+absl::Status AddElements(KernelScope& k,
+                         const std::vector<const HloInstruction*>& reduces,
+                         Partials& partials, const Index& input);
 
 /// The operand index of the reduced element: `kept_linear` over the kept
 /// dimensions and `reduced_linear` over the reduced ones (each in their

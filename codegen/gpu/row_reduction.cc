@@ -1,5 +1,6 @@
 // Row reduction: the reduced dimensions are the physically minor ones, so
-// each output element reduces one contiguous row. A warp reduces a row
+// each output element reduces one contiguous row (a multi-output fusion of
+// reduces alike: one walk feeds a partial per reduce). A warp reduces a row
 // (lanes stride over it, then combine by shuffles down); rows shorter than
 // a warp share one, a power-of-two group of lanes per row. Every lane of
 // every warp reaches every shuffle (lanes past the last row carry empty
@@ -21,7 +22,8 @@ absl::StatusOr<LaunchDims> EmitRowReduction(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const ReductionShape& shape, const std::string& name,
     const std::vector<KernelParam>& params) {
-  const HloInstruction* reduce = ReduceOf(hlo);
+  const std::vector<const HloInstruction*> reduces = ReducesOf(hlo);
+  const HloInstruction* reduce = reduces.front();
   const Shape& operand = reduce->operand(0)->shape();
   const int64_t row_length = ProductOf(operand, shape.reduced);
   const int64_t rows = ProductOf(operand, shape.kept);
@@ -36,9 +38,8 @@ absl::StatusOr<LaunchDims> EmitRowReduction(
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  absl::StatusOr<llvm::Value*> init = emitter.ValueAt(reduce->operand(1), -1, {});
-  if (!init.ok()) return init.status();
-  Partial partial(k, reduce->to_apply(), *init);
+  absl::StatusOr<Partials> partials = MakePartials(k, reduces);
+  if (!partials.ok()) return partials.status();
 
   llvm::Value* tid = ThreadIndex64(k);
   llvm::Value* sub = b.CreateURem(tid, b.getInt64(lanes_per_row));
@@ -60,32 +61,34 @@ absl::StatusOr<LaunchDims> EmitRowReduction(
             b.CreateAdd(sub, b.CreateMul(i, b.getInt64(lanes_per_row)));
         Index input, output;
         ReductionIndices(b, shape, operand, row, j, input, output);
-        absl::StatusOr<llvm::Value*> v =
-            emitter.ValueAt(reduce->operand(0), -1, input);
-        if (!v.ok()) return v.status();
-        return partial.Add(*v);
+        return AddElements(k, reduces, *partials, input);
       });
   if (!s.ok()) return s;
   for (int64_t offset = lanes_per_row / 2; offset >= 1; offset /= 2) {
-    ElementalEmitter::Scope scope(emitter);
-    absl::StatusOr<llvm::Value*> other = target.Shuffle(
-        b, ShuffleKind::kDown, partial.value(), b.getInt32(offset));
-    if (!other.ok()) return Unsupported(hlo, other.status().message());
-    absl::StatusOr<llvm::Value*> other_valid = target.Shuffle(
-        b, ShuffleKind::kDown, partial.valid(), b.getInt32(offset));
-    if (!other_valid.ok()) return other_valid.status();
-    if (absl::Status c = partial.Combine(*other, *other_valid); !c.ok()) {
-      return c;
+    for (const std::unique_ptr<Partial>& partial : partials->partials) {
+      ElementalEmitter::Scope scope(emitter);
+      absl::StatusOr<llvm::Value*> other = target.Shuffle(
+          b, ShuffleKind::kDown, partial->value(), b.getInt32(offset));
+      if (!other.ok()) return Unsupported(hlo, other.status().message());
+      absl::StatusOr<llvm::Value*> other_valid = target.Shuffle(
+          b, ShuffleKind::kDown, partial->valid(), b.getInt32(offset));
+      if (!other_valid.ok()) return other_valid.status();
+      if (absl::Status c = partial->Combine(*other, *other_valid); !c.ok()) {
+        return c;
+      }
     }
   }
   s = EmitIf(k, b.CreateAnd(row_valid, b.CreateICmpEQ(sub, b.getInt64(0))),
              [&]() -> absl::Status {
-               absl::StatusOr<llvm::Value*> result = partial.Finish(*init);
-               if (!result.ok()) return result.status();
                Index input, output;
                ReductionIndices(b, shape, operand, row, b.getInt64(0), input,
                                 output);
-               k.outputs[0].EmitWrite(b, output, *result);
+               for (size_t r = 0; r < reduces.size(); ++r) {
+                 absl::StatusOr<llvm::Value*> result =
+                     partials->partials[r]->Finish(partials->inits[r]);
+                 if (!result.ok()) return result.status();
+                 k.outputs[r].EmitWrite(b, output, *result);
+               }
                return absl::OkStatus();
              });
   if (!s.ok()) return s;
