@@ -138,7 +138,10 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
   if (platform == "gpu" && (stage == "llvm" || stage == "ptx")) {
     // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
     absl::StatusOr<gpu::GpuCompileOptions> options =
-        gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kNvptx);
+        gpu::DefaultGpuCompileOptions(
+            absl::GetFlag(FLAGS_platform) == "gpu-emulator"
+                ? gpu::GpuCodeTarget::kEmulator
+                : gpu::GpuCodeTarget::kNvptx);
     if (!options.ok()) return options.status();
     absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
     if (!spec.ok()) return spec.status();
@@ -239,7 +242,7 @@ int CheckStageAndPlatform(const std::string& stage,
   }
   if (platform != "transforms" && platform != "cpu" && platform != "gpu") {
     std::cerr << "error: unknown --platform=" << platform
-              << "; expected transforms, cpu or gpu\n";
+              << "; expected transforms, cpu, gpu or gpu-emulator\n";
     return kExitUsage;
   }
   return kExitOk;
@@ -299,7 +302,17 @@ int Main(int argc, char** argv) {
   }
   const std::string& path = args[0];
   const std::string stage = absl::GetFlag(FLAGS_stage);
-  const std::string platform = absl::GetFlag(FLAGS_platform);
+  // gpu-emulator: the gpu pipeline and kernels as the emulator compiles
+  // them (--stage=llvm prints the host-target kernels); no PTX or image.
+  std::string platform = absl::GetFlag(FLAGS_platform);
+  if (platform == "gpu-emulator") {
+    if (stage == "ptx" || stage == "executable") {
+      std::cerr << "error: --stage=" << stage
+                << " needs --platform=gpu (the emulator runs host code)\n";
+      return kExitUsage;
+    }
+    platform = "gpu";
+  }
   bool assign_buffers = false;
   if (int code = CheckStageAndPlatform(stage, platform, &assign_buffers);
       code != kExitOk) {
