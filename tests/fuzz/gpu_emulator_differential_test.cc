@@ -8,11 +8,7 @@
 // covers. By hand: cpu_differential --platform=gpu-emulator.
 #include <gtest/gtest.h>
 
-#include <iostream>
-#include <map>
-#include <string>
-
-#include "tests/fuzz/differential.h"
+#include "tests/fuzz/seed_runner.h"
 
 namespace xlite::fuzz {
 namespace {
@@ -23,26 +19,7 @@ void RunSeeds(uint64_t first, uint64_t count, bool run_passes,
   options.backend = Backend::kGpuEmulator;
   options.run_passes = run_passes;
   options.module.max_elements = max_elements;
-  std::map<std::string, int> counts;
-  for (uint64_t seed = first; seed < first + count; ++seed) {
-    SeededChoices choices(seed);
-    const DifferentialResult r = RunDifferential(choices, options);
-    ++counts[OutcomeName(r.outcome)];
-    EXPECT_FALSE(IsFailure(r.outcome))
-        << "seed " << seed << ": " << OutcomeName(r.outcome) << ": "
-        << r.message << "\n"
-        << r.text
-        << "\n(again by hand: bazel run //tests/fuzz:cpu_differential -- "
-           "--platform=gpu-emulator --first_seed="
-        << seed << " --seeds=1 --run_passes=" << run_passes
-        << " --max_elements=" << max_elements << " --dump_dir=DIR)";
-  }
-  std::cout << "seeds " << first << ".." << first + count - 1
-            << (run_passes ? " (gpu pipeline):" : " (no passes):");
-  for (const auto& [outcome, n] : counts) {
-    std::cout << " " << outcome << " " << n << ";";
-  }
-  std::cout << "\n";
+  RunSeedsExpectingNoFailure(first, count, options);
 }
 
 TEST(GpuEmulatorDifferential, ThroughTheGpuPipeline) { RunSeeds(0, 150, true); }
