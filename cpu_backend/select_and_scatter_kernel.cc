@@ -9,6 +9,7 @@
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
+#include "codegen/window_position.h"
 #include "cpu_backend/library_calls.h"
 #include "llvm/IR/Function.h"
 
@@ -17,6 +18,7 @@ namespace xlite::cpu {
 using codegen::ElementalEmitter;
 using codegen::Index;
 using codegen::IrArray;
+using codegen::WindowPosition;
 
 namespace {
 
@@ -26,36 +28,6 @@ struct Selection {
   llvm::Value* value;  // the selected element
   std::vector<llvm::Value*> index;  // i64 per operand dimension
 };
-
-// The operand position (per dimension) window element `w` of source
-// element `s` reads, and whether it is inside the operand (not padding).
-std::pair<Index, llvm::Value*> WindowPosition(llvm::IRBuilderBase& b,
-                                              const Window& window,
-                                              const Shape& operand,
-                                              const Index& s, const Index& w) {
-  Index at;
-  llvm::Value* inside = b.getTrue();
-  for (int64_t d = 0; d < operand.rank(); ++d) {
-    const WindowDimension& wd = window.dimensions[d];
-    llvm::Value* reversed =
-        wd.window_reversal ? b.CreateSub(b.getInt64(wd.size - 1), w[d]) : w[d];
-    llvm::Value* pos = b.CreateAdd(
-        b.CreateSub(b.CreateMul(s[d], b.getInt64(wd.stride)),
-                    b.getInt64(wd.padding_low)),
-        b.CreateMul(reversed, b.getInt64(wd.window_dilation)));
-    inside = b.CreateAnd(inside, b.CreateICmpSGE(pos, b.getInt64(0)));
-    if (wd.base_dilation != 1) {
-      llvm::Value* bd = b.getInt64(wd.base_dilation);
-      inside = b.CreateAnd(inside, b.CreateICmpEQ(b.CreateSRem(pos, bd),
-                                                  b.getInt64(0)));
-      pos = b.CreateSDiv(pos, bd);
-    }
-    inside = b.CreateAnd(
-        inside, b.CreateICmpSLT(pos, b.getInt64(operand.dimensions(d))));
-    at.push_back(pos);
-  }
-  return {at, inside};
-}
 
 // Considers window element `w` of source element `s`.
 absl::Status EmitCandidate(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
