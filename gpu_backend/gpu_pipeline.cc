@@ -12,6 +12,7 @@
 #include "passes/multi_output_fusion.h"
 #include "passes/priority_fusion.h"
 #include "passes/registry.h"
+#include "passes/while_trip_count.h"
 #include "runtime/buffer_assignment.h"
 
 namespace xlite::gpu {
@@ -49,6 +50,13 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   if (absl::StatusOr<bool> changed = MakeLayoutsConsistent(module);
       !changed.ok()) {
     return changed.status();
+  }
+  // Counted loops carry their trip count (XLA's known_trip_count),
+  // found before fusion hides the counter's update: the
+  // device then runs the body that often and reads no predicate back.
+  if (absl::StatusOr<bool> annotated = AnnotateWhileTripCounts(module);
+      !annotated.ok()) {
+    return annotated.status();
   }
   // Producer-consumer fusion, then multi-output fusion, with the spec's
   // bandwidth, SM count and shared-memory figures.

@@ -8,6 +8,7 @@
 #include "codegen/gpu/kernel_emitter.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
+#include "passes/while_trip_count.h"
 
 namespace xlite::gpu {
 namespace {
@@ -255,6 +256,7 @@ class ThunkEmitter {
         hlo->while_condition()->root_instruction(), {});
     if (!pred.ok()) return pred.status();
     thunk.predicate = *pred;
+    thunk.trip_count = KnownTripCount(*hlo).value_or(-1);
     thunk.children = {*std::move(condition), *std::move(body)};
     out.push_back(std::move(thunk));
     return absl::OkStatus();

@@ -41,6 +41,7 @@ void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
     w.U8(t.byte);
     WriteSlice(w, t.predicate);
     w.U8(t.index_is_pred ? 1 : 0);
+    w.I64(t.trip_count);
     w.U64(t.children.size());
     for (const ThunkSequence& child : t.children) WriteThunks(w, child);
     w.Bytes(t.gemm_config);

@@ -62,6 +62,7 @@ bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth) {
     t.byte = r.U8();
     t.predicate = ReadSlice(r);
     t.index_is_pred = r.U8() != 0;
+    t.trip_count = r.I64();
     const uint64_t children = r.Count(8);
     for (uint64_t c = 0; c < children && r.ok(); ++c) {
       t.children.emplace_back();

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "absl/strings/str_cat.h"
+
 #include <cstring>
 
 #include "runtime/gpu_image_runner.h"
@@ -125,10 +127,12 @@ TEST(GpuImage, RefusesForeignAndNewerFiles) {
   EXPECT_FALSE(DeserializeGpuImage("HloModule m\n", "m.hlo").ok());
   EXPECT_FALSE(DeserializeGpuImage("", "empty").ok());
   std::string bytes = SerializeGpuImage(SmallImage());
-  bytes[8] = 2;  // format version 2
+  const uint32_t newer = kGpuImageFormatVersion + 1;
+  bytes[8] = static_cast<char>(newer);  // the format version, little-endian
   absl::StatusOr<GpuImage> r = DeserializeGpuImage(bytes, "new.xlx");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("format version 2"), std::string::npos);
+  EXPECT_NE(r.status().message().find(absl::StrCat("format version ", newer)),
+            std::string::npos);
 }
 
 TEST(GpuImage, RefusesSlicesOutsideTheirAllocation) {

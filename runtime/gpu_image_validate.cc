@@ -59,7 +59,8 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
         const bool loop = t.kind == Thunk::Kind::kWhile;
         if (!SliceOk(image, t.predicate, false) || t.predicate.size < 1 ||
             (!loop && !t.index_is_pred && t.predicate.size < 4) ||
-            (loop ? t.children.size() != 2 : t.children.empty())) {
+            (loop ? t.children.size() != 2 : t.children.empty()) ||
+            t.trip_count < -1 || (!loop && t.trip_count != -1)) {
           return Bad(name, absl::StrCat(where, ": bad control flow"));
         }
         break;

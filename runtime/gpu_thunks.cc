@@ -35,7 +35,11 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
         break;
       case Thunk::Kind::kWhile:
         absl::StrAppend(&out, pad, "while ", t.instruction, " pred ",
-                        SliceText(t.predicate), "\n", pad, " condition:\n",
+                        SliceText(t.predicate),
+                        t.trip_count >= 0
+                            ? absl::StrCat(" trip_count=", t.trip_count)
+                            : std::string(),
+                        "\n", pad, " condition:\n",
                         ThunkSequenceToString(t.children[0], indent + 2), pad,
                         " body:\n",
                         ThunkSequenceToString(t.children[1], indent + 2));

@@ -38,11 +38,15 @@ struct Thunk {
   uint8_t byte = 0;
 
   // kWhile: children[0] computes the pred at `predicate`, children[1] is
-  // the body. kConditional: `predicate` holds a pred (children[0] runs on
+  // the body (see trip_count). kConditional: `predicate` holds a pred (children[0] runs on
   // true, children[1] on false) or an s32 branch index (children[i]; out of
   // range: the last), as `index_is_pred` says.
   Slice predicate;
   bool index_is_pred = false;
+  /// kWhile: the body runs exactly this many times when it is known at
+  /// compile time (a counted loop); the device then skips the condition
+  /// and reads nothing back. -1: unknown, the condition decides.
+  int64_t trip_count = -1;
   std::vector<std::vector<Thunk>> children;
 
   // kGemm: the custom call's backend config and operand/result slices

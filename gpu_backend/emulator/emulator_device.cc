@@ -25,6 +25,27 @@ absl::Status EmulatorDevice::Run(const runtime::ThunkSequence& thunks,
   return absl::OkStatus();
 }
 
+absl::Status EmulatorDevice::RunWhile(
+    const Thunk& thunk, const std::vector<uint8_t*>& allocations) const {
+  for (int64_t trip = 0;; ++trip) {
+    if (absl::Status s = Run(thunk.children[0], allocations); !s.ok()) {
+      return s;
+    }
+    const bool more = *Address(allocations, thunk.predicate) != 0;
+    if (thunk.trip_count >= 0 && more != (trip < thunk.trip_count)) {
+      return absl::InternalError(absl::StrCat(
+          "while %", thunk.instruction, ": compiled with a known trip count of ",
+          thunk.trip_count, ", but its condition ",
+          more ? "asks for more after " : "ends it after ", trip,
+          " iterations"));
+    }
+    if (!more) return absl::OkStatus();
+    if (absl::Status s = Run(thunk.children[1], allocations); !s.ok()) {
+      return s;
+    }
+  }
+}
+
 absl::Status EmulatorDevice::RunOne(
     const Thunk& thunk, const std::vector<uint8_t*>& allocations) const {
   switch (thunk.kind) {
@@ -61,16 +82,7 @@ absl::Status EmulatorDevice::RunOne(
       }
       return absl::OkStatus();
     case Thunk::Kind::kWhile:
-      while (true) {
-        if (absl::Status s = Run(thunk.children[0], allocations); !s.ok()) {
-          return s;
-        }
-        if (*Address(allocations, thunk.predicate) == 0) break;
-        if (absl::Status s = Run(thunk.children[1], allocations); !s.ok()) {
-          return s;
-        }
-      }
-      return absl::OkStatus();
+      return RunWhile(thunk, allocations);
     case Thunk::Kind::kConditional: {
       const uint8_t* at = Address(allocations, thunk.predicate);
       int64_t branch = 0;

@@ -4,7 +4,10 @@
 // The emulated GPU device: its memory is host memory (one 256-byte
 // aligned block per allocation), kernels are the host JIT's entries, and
 // thunks run in order on the calling thread. While and conditional read
-// their predicate from "device" memory as a GPU runtime would.
+// their predicate from "device" memory as a GPU runtime would. A while
+// with a known trip count runs its body that often, as a device does; the
+// emulator still evaluates the condition each time and reports a trip
+// count the condition contradicts (so tests check the compile-time count).
 
 #include <cstdint>
 #include <string>
@@ -30,6 +33,8 @@ class EmulatorDevice {
  private:
   absl::Status RunOne(const runtime::Thunk& thunk,
                       const std::vector<uint8_t*>& allocations) const;
+  absl::Status RunWhile(const runtime::Thunk& thunk,
+                        const std::vector<uint8_t*>& allocations) const;
 
   absl::flat_hash_map<std::string, KernelEntry> kernels_;
 };

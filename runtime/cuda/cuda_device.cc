@@ -232,8 +232,14 @@ absl::Status CudaDevice::RunOne(const Thunk& t,
                                           t.byte, t.destination.size, stream_),
                        "cuMemsetD8Async");
     case Thunk::Kind::kWhile:
-      // The thunk carries no known trip count yet: one predicate read-back
-      // per iteration.
+      // A known trip count: the body that often, nothing read back.
+      for (int64_t trip = 0; trip < t.trip_count; ++trip) {
+        if (absl::Status s = RunSequence(t.children[1], allocations); !s.ok()) {
+          return s;
+        }
+      }
+      if (t.trip_count >= 0) return absl::OkStatus();
+      // Otherwise one predicate read-back per iteration.
       while (true) {
         if (absl::Status s = RunSequence(t.children[0], allocations); !s.ok()) {
           return s;

@@ -6,7 +6,8 @@
 // device's SM (else its PTX, JIT-compiled by the driver), kernels launched
 // with their dynamic shared memory (the limit raised only when a launch
 // needs more than the default), copies and fills on the stream, while and
-// conditional reading their predicate back to the host. Without a device,
+// conditional reading their predicate back to the host (a while
+// with a known trip count reads nothing back). Without a device,
 // Create says "no CUDA device".
 
 #include <memory>
