@@ -1,9 +1,11 @@
 #include "runtime/cuda/cuda_device.h"
 
+#include <cstdlib>
 #include <cstring>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/cuda/graph_plan.h"
 
 namespace xlite::runtime::cuda {
 namespace {
@@ -63,10 +65,17 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
     return s;
   }
   if (absl::Status s = device->LoadModule(image); !s.ok()) return s;
+  const char* graphs = std::getenv("XLITE_CUDA_GRAPHS");
+  device->use_graphs_ =
+      d.has_graphs() && !(graphs != nullptr && std::string(graphs) == "0");
   return device;
 }
 
 CudaDevice::~CudaDevice() {
+  for (auto& [key, graph] : graphs_) d_.cuGraphExecDestroy(graph.exec);
+  for (auto& [bytes, blocks] : free_blocks_) {
+    for (uint64_t block : blocks) d_.cuMemFree(block);
+  }
   if (module_ != nullptr) d_.cuModuleUnload(module_);
   if (stream_ != nullptr) d_.cuStreamDestroy(stream_);
   if (context_ != nullptr) d_.cuDevicePrimaryCtxRelease(device_);
@@ -113,11 +122,16 @@ absl::Status CudaDevice::LoadModule(const GpuImage& image) {
 absl::StatusOr<uint64_t> CudaDevice::Allocate(int64_t bytes) {
   CuDevicePtr p = 0;
   const size_t n = static_cast<size_t>(bytes > 0 ? bytes : 1);
-  if (absl::Status s = CheckCuda(d_, d_.cuMemAlloc(&p, n),
-                                 absl::StrCat("cuMemAlloc(", n, ")"));
-      !s.ok()) {
+  if (auto it = free_blocks_.find(static_cast<int64_t>(n));
+      it != free_blocks_.end() && !it->second.empty()) {
+    p = it->second.back();
+    it->second.pop_back();
+  } else if (absl::Status s = CheckCuda(d_, d_.cuMemAlloc(&p, n),
+                                        absl::StrCat("cuMemAlloc(", n, ")"));
+             !s.ok()) {
     return s;
   }
+  block_bytes_[p] = static_cast<int64_t>(n);
   if (absl::Status s = CheckCuda(d_, d_.cuMemsetD8(p, 0, n), "cuMemsetD8");
       !s.ok()) {
     return s;
@@ -126,7 +140,13 @@ absl::StatusOr<uint64_t> CudaDevice::Allocate(int64_t bytes) {
 }
 
 absl::Status CudaDevice::Free(uint64_t address) {
-  return CheckCuda(d_, d_.cuMemFree(address), "cuMemFree");
+  auto it = block_bytes_.find(address);
+  if (it == block_bytes_.end()) {
+    return CheckCuda(d_, d_.cuMemFree(address), "cuMemFree");
+  }
+  free_blocks_[it->second].push_back(address);  // kept for the next run
+  block_bytes_.erase(it);
+  return absl::OkStatus();
 }
 
 absl::Status CudaDevice::CopyToDevice(uint64_t destination, const void* source,
@@ -151,13 +171,73 @@ absl::Status CudaDevice::Run(const ThunkSequence& thunks,
 
 absl::Status CudaDevice::RunSequence(const ThunkSequence& thunks,
                                      const std::vector<uint64_t>& allocations) {
-  for (const Thunk& t : thunks) {
+  if (!use_graphs_ || capturing_) {
+    return RunEagerly(thunks, 0, thunks.size(), allocations);
+  }
+  for (const GraphSegment& segment : PlanGraphSegments(thunks)) {
+    absl::Status s =
+        segment.capture
+            ? RunGraph(thunks, segment.begin, segment.end, allocations)
+            : RunEagerly(thunks, segment.begin, segment.end, allocations);
+    if (!s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CudaDevice::RunEagerly(const ThunkSequence& thunks, size_t begin,
+                                    size_t end,
+                                    const std::vector<uint64_t>& allocations) {
+  for (size_t i = begin; i < end; ++i) {
+    const Thunk& t = thunks[i];
     if (absl::Status s = RunOne(t, allocations); !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("%", t.instruction, ": ",
                                                  s.message()));
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<CuGraphExec> CudaDevice::Capture(
+    const ThunkSequence& thunks, size_t begin, size_t end,
+    const std::vector<uint64_t>& allocations) {
+  if (absl::Status s = CheckCuda(
+          d_, d_.cuStreamBeginCapture(stream_, kStreamCaptureModeRelaxed),
+          "cuStreamBeginCapture");
+      !s.ok()) {
+    return s;
+  }
+  capturing_ = true;
+  absl::Status run = RunEagerly(thunks, begin, end, allocations);
+  capturing_ = false;
+  CuGraph graph = nullptr;
+  absl::Status ended = CheckCuda(d_, d_.cuStreamEndCapture(stream_, &graph),
+                                 "cuStreamEndCapture");
+  if (run.ok() && ended.ok()) {
+    CuGraphExec exec = nullptr;
+    run = CheckCuda(d_, d_.cuGraphInstantiateWithFlags(&exec, graph, 0),
+                    "cuGraphInstantiateWithFlags");
+    if (graph != nullptr) d_.cuGraphDestroy(graph);
+    if (run.ok()) return exec;
+    return run;
+  }
+  if (graph != nullptr) d_.cuGraphDestroy(graph);
+  return run.ok() ? ended : run;
+}
+
+absl::Status CudaDevice::RunGraph(const ThunkSequence& thunks, size_t begin,
+                                  size_t end,
+                                  const std::vector<uint64_t>& allocations) {
+  Graph& graph = graphs_[GraphKey{&thunks, begin}];
+  if (graph.exec == nullptr || graph.allocations != allocations) {
+    if (graph.exec != nullptr) d_.cuGraphExecDestroy(graph.exec);
+    graph.exec = nullptr;
+    absl::StatusOr<CuGraphExec> exec =
+        Capture(thunks, begin, end, allocations);
+    if (!exec.ok()) return exec.status();
+    graph.exec = *exec;
+    graph.allocations = allocations;
+  }
+  return CheckCuda(d_, d_.cuGraphLaunch(graph.exec, stream_), "cuGraphLaunch");
 }
 
 absl::Status CudaDevice::Launch(const Thunk& t,

@@ -7,11 +7,18 @@
 // with their dynamic shared memory (the limit raised only when a launch
 // needs more than the default), copies and fills on the stream, while and
 // conditional reading their predicate back to the host (a while
-// with a known trip count reads nothing back). Without a device,
+// with a known trip count reads nothing back). Runs of thunks that need no
+// host (runtime/cuda/graph_plan.h) are captured once into CUDA graphs and
+// replayed while the buffers stay where they were; XLITE_CUDA_GRAPHS=0
+// turns that off. Freed blocks are kept for allocations of the same size,
+// so the arenas of one executable land where its graphs expect them. Without a device,
 // Create says "no CUDA device".
 
 #include <memory>
 #include <string>
+
+#include <utility>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
@@ -46,12 +53,26 @@ class CudaDevice : public GpuDevice {
     CuFunction function = nullptr;
     int64_t shared_limit = 48 * 1024;
   };
+  struct Graph {
+    CuGraphExec exec = nullptr;
+    std::vector<uint64_t> allocations;  // the buffers it was captured on
+  };
+  using GraphKey = std::pair<const ThunkSequence*, size_t>;
   explicit CudaDevice(const CudaDriver& driver) : d_(driver) {}
   absl::Status LoadModule(const GpuImage& image);
   absl::Status RunSequence(const ThunkSequence& thunks,
                            const std::vector<uint64_t>& allocations);
   absl::Status RunOne(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);
+  absl::Status RunEagerly(const ThunkSequence& thunks, size_t begin,
+                          size_t end,
+                          const std::vector<uint64_t>& allocations);
+  /// thunks[begin, end) as one CUDA graph, captured on first use.
+  absl::Status RunGraph(const ThunkSequence& thunks, size_t begin, size_t end,
+                        const std::vector<uint64_t>& allocations);
+  absl::StatusOr<CuGraphExec> Capture(const ThunkSequence& thunks,
+                                      size_t begin, size_t end,
+                                      const std::vector<uint64_t>& allocations);
   absl::Status Launch(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);
   /// Copies `bytes` (at most 8) at `slice` to the host, after the stream.
@@ -66,6 +87,11 @@ class CudaDevice : public GpuDevice {
   std::string sm_name_;
   bool loaded_cubin_ = false;
   absl::flat_hash_map<std::string, Kernel> kernels_;
+  bool use_graphs_ = false;
+  bool capturing_ = false;
+  absl::flat_hash_map<GraphKey, Graph> graphs_;
+  absl::flat_hash_map<uint64_t, int64_t> block_bytes_;
+  absl::flat_hash_map<int64_t, std::vector<uint64_t>> free_blocks_;
 };
 
 }  // namespace xlite::runtime::cuda

@@ -48,6 +48,15 @@ absl::StatusOr<CudaDriver> Load() {
   Bind(library, "cuFuncSetAttribute", d.cuFuncSetAttribute, missing);
   Bind(library, "cuLaunchKernel", d.cuLaunchKernel, missing);
   Bind(library, "cuGetErrorString", d.cuGetErrorString, missing);
+  std::string no_graphs;
+  Bind(library, "cuStreamBeginCapture_v2", d.cuStreamBeginCapture, no_graphs);
+  Bind(library, "cuStreamEndCapture", d.cuStreamEndCapture, no_graphs);
+  Bind(library, "cuGraphInstantiateWithFlags", d.cuGraphInstantiateWithFlags,
+       no_graphs);
+  Bind(library, "cuGraphLaunch", d.cuGraphLaunch, no_graphs);
+  Bind(library, "cuGraphExecDestroy", d.cuGraphExecDestroy, no_graphs);
+  Bind(library, "cuGraphDestroy", d.cuGraphDestroy, no_graphs);
+  if (!no_graphs.empty()) d.cuGraphDestroy = nullptr;
   if (!missing.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "no CUDA device: libcuda.so.1 lacks ", missing, " (driver too old?)"));

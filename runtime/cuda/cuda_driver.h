@@ -20,10 +20,14 @@ struct CuContextSt;
 struct CuModuleSt;
 struct CuFunctionSt;
 struct CuStreamSt;
+struct CuGraphSt;
+struct CuGraphExecSt;
 using CuContext = CuContextSt*;
 using CuModule = CuModuleSt*;
 using CuFunction = CuFunctionSt*;
 using CuStream = CuStreamSt*;
+using CuGraph = CuGraphSt*;
+using CuGraphExec = CuGraphExecSt*;
 
 struct CudaDriver {
   CuResult (*cuInit)(unsigned);
@@ -52,12 +56,23 @@ struct CudaDriver {
                              unsigned, unsigned, unsigned, unsigned, CuStream,
                              void**, void**);
   CuResult (*cuGetErrorString)(CuResult, const char**);
+  // Stream capture into CUDA graphs; all null when the driver lacks any
+  // (thunks then run eagerly).
+  CuResult (*cuStreamBeginCapture)(CuStream, int);
+  CuResult (*cuStreamEndCapture)(CuStream, CuGraph*);
+  CuResult (*cuGraphInstantiateWithFlags)(CuGraphExec*, CuGraph,
+                                          unsigned long long);  // NOLINT
+  CuResult (*cuGraphLaunch)(CuGraphExec, CuStream);
+  CuResult (*cuGraphExecDestroy)(CuGraphExec);
+  CuResult (*cuGraphDestroy)(CuGraph);
+  bool has_graphs() const { return cuGraphDestroy != nullptr; }
 };
 
 /// Driver attribute and enum values used (from the driver API's headers).
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kFuncAttrMaxDynamicSharedBytes = 8;
+inline constexpr int kStreamCaptureModeRelaxed = 2;
 
 /// The loaded driver (once per process), or "no CUDA device" when
 /// libcuda.so.1 is missing, lacks an entry point, or cuInit fails.
