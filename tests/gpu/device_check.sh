@@ -3,7 +3,8 @@
 # bundle from build_device_bundle.sh.
 #   1. every programs/NAME/SPEC.xlx (SPEC: h100 or h200, picked from
 #      nvidia-smi) run by bin/hlo-run-gpu on the recorded inputs, results
-#      against XLA's recorded out_*.npy
+#      against XLA's recorded out_*.npy (a failure is retried with
+#      XLITE_CUDA_GRAPHS=0 to tell graph capture apart)
 #   2. compute-sanitizer memcheck on a few, when compute-sanitizer exists
 #   3. the side by side with XLA:GPU (xla_side_by_side.py) as a table
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
@@ -18,16 +19,17 @@ case "$GPU" in *H200*) SPEC=h200 ;; *) SPEC=h100 ;; esac
 echo "device: ${GPU:-none}; running the $SPEC executables"
 WORK=$(mktemp -d)
 pass=0; fail=0; missing=0
-for dir in "$BUNDLE"/programs/*/; do
-  name=$(basename "$dir")
-  xlx="$dir/$SPEC.xlx"
-  if [[ ! -s "$xlx" ]]; then missing=$((missing + 1)); continue; fi
+# check NAME DIR: runs DIR's executable on its inputs and compares with
+# XLA's recorded outputs; prints the failure, returns non-zero on one.
+check() {
+  local name=$1 dir=$2 out="$WORK/$1"
+  local inputs
   inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
   # shellcheck disable=SC2086
-  if ! "$RUN" $inputs --output="$WORK/$name" "$xlx" 2>"$WORK/$name.err"; then
-    echo "FAIL $name: $(head -c 300 "$WORK/$name.err")"; fail=$((fail + 1)); continue
+  if ! "$RUN" $inputs --output="$out" "$dir/$SPEC.xlx" 2>"$out.err"; then
+    echo "$(head -c 300 "$out.err")"; return 1
   fi
-  if "$PY" - "$dir" "$WORK/$name" <<'PYEOF'
+  "$PY" - "$dir" "$out" <<'PYEOF'
 import glob, os, sys
 import numpy as np
 want_dir, got_dir = sys.argv[1], sys.argv[2]
@@ -44,11 +46,24 @@ for want_path in sorted(glob.glob(os.path.join(want_dir, "out_*.npy"))):
             bad.append(f"{os.path.basename(want_path)}: max error {np.nanmax(np.abs(g - w))}")
     elif not np.array_equal(want, got):
         bad.append(f"{os.path.basename(want_path)}: differs")
-print("; ".join(bad)) if bad else None
+print("vs XLA's recorded outputs: " + "; ".join(bad)) if bad else None
 sys.exit(1 if bad else 0)
 PYEOF
-  then pass=$((pass + 1)); echo "ok   $name"
-  else fail=$((fail + 1)); echo "FAIL $name (vs XLA's recorded outputs)"; fi
+}
+
+for dir in "$BUNDLE"/programs/*/; do
+  name=$(basename "$dir")
+  if [[ ! -s "$dir/$SPEC.xlx" ]]; then missing=$((missing + 1)); continue; fi
+  if why=$(check "$name" "$dir"); then
+    pass=$((pass + 1)); echo "ok   $name"; continue
+  fi
+  fail=$((fail + 1))
+  # Tell CUDA-graph trouble apart: the same run with every thunk eager.
+  if XLITE_CUDA_GRAPHS=0 check "$name" "$dir" >/dev/null; then
+    echo "FAIL $name (with CUDA graphs; eager ok): $why"
+  else
+    echo "FAIL $name: $why"
+  fi
 done
 echo "conformance: $pass passed, $fail failed, $missing without a $SPEC.xlx"
 
