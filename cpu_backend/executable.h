@@ -60,6 +60,11 @@ struct RunOptions {
   /// sites' times to (one per device thread), and its own time; null
   /// records nothing.
   ProfileCounters* profile = nullptr;
+  /// If set: the seconds of the run itself, the module's buffers allocated
+  /// and its code run. Copying the arguments in and the results out into
+  /// literals is not counted (XLA's execute likewise takes buffers already
+  /// on the device and leaves its results there).
+  double* execute_seconds = nullptr;
 };
 
 /// A 64-byte aligned block of bytes.

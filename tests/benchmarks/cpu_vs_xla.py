@@ -57,7 +57,8 @@ TEMP_LINE = re.compile(r"temp_size_in_bytes=(\d+)")
 def inputs_of(directory):
     files = glob.glob(os.path.join(directory, "in_*.npy"))
     files = [f for f in files if re.fullmatch(r"in_\d+\.npy", os.path.basename(f))]
-    return sorted(files, key=lambda f: int(re.search(r"in_(\d+)", f).group(1)))
+    return sorted(files, key=lambda f: int(
+        re.search(r"in_(\d+)", os.path.basename(f)).group(1)))
 
 
 def run_child(argv, timeout, rss=False):
