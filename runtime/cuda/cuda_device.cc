@@ -67,6 +67,7 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
 }
 
 CudaDevice::~CudaDevice() {
+  gemm_runner_.reset();  // before the context goes
   if (module_ != nullptr) d_.cuModuleUnload(module_);
   if (stream_ != nullptr) d_.cuStreamDestroy(stream_);
   if (context_ != nullptr) d_.cuDevicePrimaryCtxRelease(device_);
@@ -191,6 +192,27 @@ absl::Status CudaDevice::Launch(const Thunk& t,
       absl::StrCat("cuLaunchKernel(", t.kernel, ")"));
 }
 
+absl::Status CudaDevice::Gemm(const Thunk& t,
+                              const std::vector<uint64_t>& allocations) {
+  if (t.gemm == nullptr) return absl::InvalidArgumentError("no GEMM");
+  if (gemm_runner_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<CublasLtRunner>> runner =
+        CublasLtRunner::Create();
+    if (!runner.ok()) return runner.status();
+    gemm_runner_ = *std::move(runner);
+  }
+  std::vector<uint64_t> args;
+  for (const Slice& s : t.arguments) args.push_back(Address(allocations, s));
+  const int64_t workspace = t.gemm->layout.workspace;
+  const int64_t workspace_bytes =
+      workspace >= 0 && static_cast<size_t>(workspace) +
+                                  t.gemm->operands.size() <
+                              t.arguments.size()
+          ? t.arguments[t.gemm->operands.size() + workspace].size
+          : 0;
+  return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_);
+}
+
 absl::StatusOr<int64_t> CudaDevice::ReadScalar(
     const Slice& slice, int bytes, const std::vector<uint64_t>& allocations) {
   uint8_t host[8] = {};
@@ -255,8 +277,7 @@ absl::Status CudaDevice::RunOne(const Thunk& t,
       return RunSequence(t.children[branch], allocations);
     }
     case Thunk::Kind::kGemm:
-      return absl::UnimplementedError(
-          "the cuBLASLt GEMM thunk is not yet implemented on the CUDA device");
+      return Gemm(t, allocations);
   }
   return absl::OkStatus();
 }

@@ -6,7 +6,8 @@
 // device's SM (else its PTX, JIT-compiled by the driver), kernels launched
 // with their dynamic shared memory (the limit raised only when a launch
 // needs more than the default), copies and fills on the stream, while and
-// conditional reading their predicate back to the host. Without a device,
+// conditional reading their predicate back to the host, GEMM thunks by
+// cuBLASLt (cublas_lt.h, loaded at the first GEMM). Without a device,
 // Create says "no CUDA device".
 
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "runtime/cuda/cublas_lt.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/gpu_device.h"
 #include "runtime/gpu_image.h"
@@ -53,6 +55,8 @@ class CudaDevice : public GpuDevice {
                       const std::vector<uint64_t>& allocations);
   absl::Status Launch(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);
+  absl::Status Gemm(const Thunk& thunk,
+                    const std::vector<uint64_t>& allocations);
   /// Copies `bytes` (at most 8) at `slice` to the host, after the stream.
   absl::StatusOr<int64_t> ReadScalar(const Slice& slice, int bytes,
                                      const std::vector<uint64_t>& allocations);
@@ -65,6 +69,7 @@ class CudaDevice : public GpuDevice {
   std::string sm_name_;
   bool loaded_cubin_ = false;
   absl::flat_hash_map<std::string, Kernel> kernels_;
+  std::unique_ptr<CublasLtRunner> gemm_runner_;
 };
 
 }  // namespace xlite::runtime::cuda
