@@ -85,6 +85,13 @@ class Descriptors {
   }
   lt::MatmulDesc*& desc() { return desc_; }
   lt::Preference*& pref() { return pref_; }
+  /// A, B, C, D after Build.
+  lt::MatrixLayout* const* layouts() const { return layouts_.data(); }
+
+  /// The matmul descriptor with its attributes and pointers (`args`: one
+  /// device address per operand and result leaf), and the four layouts.
+  absl::Status Build(const GemmDescription& gemm, const CublasLtGemmParams& p,
+                     const std::vector<uint64_t>& args);
 
   template <typename T>
   absl::Status Set(int32_t attribute, const T& value) {
@@ -163,6 +170,29 @@ absl::Status SetPointers(Descriptors& desc, const GemmDescription& gemm,
   return s;
 }
 
+absl::Status Descriptors::Build(const GemmDescription& gemm,
+                               const CublasLtGemmParams& p,
+                               const std::vector<uint64_t>& args) {
+  if (absl::Status s = Check(
+          api_.MatmulDescCreate(&desc_, p.compute_type, p.scale_type),
+          "cublasLtMatmulDescCreate");
+      !s.ok()) {
+    return s;
+  }
+  absl::Status s = Set(lt::kDescPointerMode, lt::kPointerModeHost);
+  s.Update(Set(lt::kDescTransA, p.trans_a));
+  s.Update(Set(lt::kDescTransB, p.trans_b));
+  s.Update(Set(lt::kDescEpilogue, static_cast<uint32_t>(p.epilogue)));
+  s.Update(SetPointers(*this, gemm, p, args));
+  if (!s.ok()) return s;
+  for (const CublasLtMatrix* m : {&p.a, &p.b, &p.c, &p.d}) {
+    if (absl::StatusOr<lt::MatrixLayout*> l = Layout(*m); !l.ok()) {
+      return l.status();
+    }
+  }
+  return absl::OkStatus();
+}
+
 // alpha and beta in the scale type, as host values.
 struct Scalars {
   std::complex<double> alpha64, beta64;
@@ -205,6 +235,15 @@ absl::StatusOr<std::unique_ptr<CublasLtRunner>> CublasLtRunner::Create() {
 
 CublasLtRunner::~CublasLtRunner() { api_.Destroy(handle_); }
 
+absl::Status CheckCublasLtDescriptors(const GemmDescription& gemm) {
+  absl::StatusOr<const lt::Api*> api = LoadCublasLt();
+  if (!api.ok()) return api.status();
+  absl::StatusOr<CublasLtGemmParams> p = CublasLtParamsFor(gemm);
+  if (!p.ok()) return p.status();
+  Descriptors desc(**api);
+  return desc.Build(gemm, *p, std::vector<uint64_t>(gemm.ArgumentCount(), 0));
+}
+
 absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
                                  const std::vector<uint64_t>& args,
                                  int64_t workspace_bytes, void* stream) const {
@@ -214,26 +253,8 @@ absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
     return absl::InvalidArgumentError("GEMM thunk argument count");
   }
   Descriptors desc(api_);
-  if (absl::Status s = Check(api_.MatmulDescCreate(&desc.desc(),
-                                                   p->compute_type,
-                                                   p->scale_type),
-                             "cublasLtMatmulDescCreate");
-      !s.ok()) {
-    return s;
-  }
-  absl::Status s = desc.Set(lt::kDescPointerMode, lt::kPointerModeHost);
-  s.Update(desc.Set(lt::kDescTransA, p->trans_a));
-  s.Update(desc.Set(lt::kDescTransB, p->trans_b));
-  s.Update(desc.Set(lt::kDescEpilogue, p->epilogue));
-  s.Update(SetPointers(desc, gemm, *p, args));
-  if (!s.ok()) return s;
-  lt::MatrixLayout* layouts[4];
-  const CublasLtMatrix* matrices[4] = {&p->a, &p->b, &p->c, &p->d};
-  for (int i = 0; i < 4; ++i) {
-    absl::StatusOr<lt::MatrixLayout*> l = desc.Layout(*matrices[i]);
-    if (!l.ok()) return l.status();
-    layouts[i] = *l;
-  }
+  if (absl::Status s = desc.Build(gemm, *p, args); !s.ok()) return s;
+  lt::MatrixLayout* const* layouts = desc.layouts();
   const uint64_t max_workspace = workspace_bytes;
   if (absl::Status s2 = Check(api_.MatmulPreferenceCreate(&desc.pref()),
                               "cublasLtMatmulPreferenceCreate");

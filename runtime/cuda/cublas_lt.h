@@ -27,6 +27,11 @@ namespace xlite::runtime::cuda {
 /// what was tried.
 absl::StatusOr<const lt::Api*> LoadCublasLt();
 
+/// Builds (and destroys) the matmul descriptor and matrix layouts of
+/// `gemm` with null pointers: cuBLASLt checks every attribute's value and
+/// size, which needs the library but no GPU.
+absl::Status CheckCublasLtDescriptors(const GemmDescription& gemm);
+
 class CublasLtRunner {
  public:
   /// Loads cuBLASLt and creates a handle (the context must be current).

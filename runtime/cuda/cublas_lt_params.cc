@@ -141,6 +141,11 @@ absl::StatusOr<CublasLtGemmParams> CublasLtParamsFor(
   std::tie(p.b, p.trans_b) = Describe(b);
   p.d = Describe(d).first;
   p.c = c ? Describe(*c).first : p.d;
+  // cuBLASLt pairs an f8 d with a bf16 or f16 c; without a c (beta 0, not
+  // read) the layout still needs an allowed type.
+  if (!c && (mm->d.type == PT::kF8E4M3FN || mm->d.type == PT::kF8E5M2)) {
+    p.c.type = lt::kR16BF;
+  }
   std::tie(p.compute_type, p.scale_type) =
       ComputeAndScale(mm->a.type, gemm.config);
   p.epilogue = EpilogueFor(gemm.config.epilogue);

@@ -143,6 +143,28 @@ TEST(CublasLtParams, GeluAuxIsLaidOutAsTheResult) {
   EXPECT_EQ(p->aux_leading_dim, 4);
 }
 
+TEST(CublasLtParams, F8TakesScalesAndABf16C) {
+  Case c;
+  c.target = "__cublas$lt$matmul$f8";
+  absl::StatusOr<CublasLtGemmParams> p = Params(
+      c,
+      {"f8e4m3fn[16,32]{1,0}", "f8e4m3fn[32,8]{0,1}", "f32[]", "f32[]",
+       "f32[]", "f32[]"},
+      "(f8e4m3fn[16,8]{1,0}, s8[1024]{0})");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->a.type, lt::kR8FE4M3);
+  EXPECT_EQ(p->d.type, lt::kR8FE4M3);
+  EXPECT_EQ(p->c.type, lt::kR16BF);
+  EXPECT_EQ(p->compute_type, lt::kCompute32F);
+  EXPECT_EQ(p->scale_type, lt::kR32F);
+  // d row-major: cuBLASLt's A is b^T; b is stored column-major, so b^T
+  // is row-major (op T) and a^T column-major (op N): the "TN" form
+  // cuBLASLt's f8 kernels want.
+  EXPECT_TRUE(p->swapped);
+  EXPECT_EQ(p->trans_a, lt::kOpT);
+  EXPECT_EQ(p->trans_b, lt::kOpN);
+}
+
 TEST(CublasLtParams, RefusesWhatNoThunkRuns) {
   Case c;
   c.epilogue = "SILU";
