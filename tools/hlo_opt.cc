@@ -237,8 +237,8 @@ int CheckStageAndPlatform(const std::string& stage,
     } else if (stage == "html" || stage == "dot") {
       std::cerr << "error: --stage=" << stage
                 << " is not in this build of xlite yet; --stage=hlo, "
-                   "buffer-assignment (cpu, gpu), llvm (cpu, gpu), asm (cpu) "
-                   "and ptx (gpu) are available\n";
+                   "buffer-assignment (cpu, gpu), llvm (cpu, gpu), asm (cpu), "
+                   "ptx and thunks (gpu) are available\n";
     } else {
       std::cerr
           << "error: unknown --stage=" << stage
