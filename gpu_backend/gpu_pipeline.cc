@@ -68,9 +68,9 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   // GEMM calls no GEMM thunk runs (or all, when asked) become a dot and
   // its epilogue as the call defines them, run as emitted kernels. The
   // fusion decisions around the calls are the device's.
-  if (absl::StatusOr<bool> expanded = options.expand_gemm_calls
-                                          ? RunGemmCallExpansion(module)
-                                          : ExpandGemmCallsWithoutThunks(module);
+  if (absl::StatusOr<bool> expanded =
+          options.expand_gemm_calls ? RunGemmCallExpansion(module)
+                                    : ExpandGemmCallsWithoutThunks(module);
       !expanded.ok()) {
     return expanded.status();
   }

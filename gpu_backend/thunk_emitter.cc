@@ -245,8 +245,8 @@ class ThunkEmitter {
         }
       }
     }
-    thunk.gemm = std::make_shared<const runtime::GemmDescription>(
-        *std::move(gemm));
+    thunk.gemm =
+        std::make_shared<const runtime::GemmDescription>(*std::move(gemm));
     out.push_back(std::move(thunk));
     return absl::OkStatus();
   }

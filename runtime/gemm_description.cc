@@ -1,7 +1,7 @@
 #include "runtime/gemm_description.h"
 
-#include "absl/strings/str_cat.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
 namespace xlite::runtime {
@@ -78,8 +78,8 @@ std::string GemmDescriptionToString(const GemmDescription& gemm) {
   if (gemm.config.alpha_imag != 0) {
     absl::StrAppend(&out, "+", gemm.config.alpha_imag, "i");
   }
-  absl::StrAppend(&out, " beta=", gemm.config.beta, " epilogue=",
-                  GemmEpilogueName(gemm.config.epilogue));
+  absl::StrAppend(&out, " beta=", gemm.config.beta,
+                  " epilogue=", GemmEpilogueName(gemm.config.epilogue));
   if (gemm.config.damax_output) absl::StrAppend(&out, " amax");
   return out;
 }

@@ -19,8 +19,7 @@ Shape S(const std::string& text) {
 std::string Config(const std::string& lhs_contracting,
                    const std::string& rhs_contracting,
                    const std::string& batch = "",
-                   const std::string& epilogue = "DEFAULT",
-                   double beta = 0) {
+                   const std::string& epilogue = "DEFAULT", double beta = 0) {
   return "{\"gemm_backend_config\":{\"alpha_real\":1,\"beta\":" +
          std::to_string(beta) +
          ",\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[" +
@@ -56,29 +55,29 @@ TEST(GemmDescription, ParsesAndOrdersArguments) {
 }
 
 TEST(GemmDescription, RefusesBadInput) {
-  EXPECT_FALSE(DescribeGemm("foo", Config("1", "0"), {S("f32[2,3]{1,0}"),
-                                                      S("f32[3,4]{1,0}")},
+  EXPECT_FALSE(DescribeGemm("foo", Config("1", "0"),
+                            {S("f32[2,3]{1,0}"), S("f32[3,4]{1,0}")},
                             S("f32[2,4]{1,0}"))
                    .ok());
-  EXPECT_FALSE(Describe("{not json", {"f32[2,3]{1,0}", "f32[3,4]{1,0}"},
-                        "f32[2,4]{1,0}")
-                   .ok());
+  EXPECT_FALSE(
+      Describe("{not json", {"f32[2,3]{1,0}", "f32[3,4]{1,0}"}, "f32[2,4]{1,0}")
+          .ok());
   // Sizes that disagree, a missing layout.
   EXPECT_FALSE(Describe(Config("1", "0"), {"f32[2,3]{1,0}", "f32[5,4]{1,0}"},
                         "f32[2,4]{1,0}")
                    .ok());
-  EXPECT_FALSE(DescribeGemm("__cublas$lt$matmul", Config("1", "0"),
-                           {Shape(PrimitiveType::kF32, {2, 3}),
-                            S("f32[3,4]{1,0}")},
-                           S("f32[2,4]{1,0}"))
-                   .ok());
+  EXPECT_FALSE(
+      DescribeGemm("__cublas$lt$matmul", Config("1", "0"),
+                   {Shape(PrimitiveType::kF32, {2, 3}), S("f32[3,4]{1,0}")},
+                   S("f32[2,4]{1,0}"))
+          .ok());
 }
 
 TEST(GemmMatrices, RowAndColumnMajorOperands) {
   // a transposed in memory ({0,1}), b batched and row-major.
-  absl::StatusOr<GemmDescription> g = Describe(
-      Config("2", "1", "0"), {"f32[5,2,3]{1,2,0}", "f32[5,3,4]{2,1,0}"},
-      "f32[5,2,4]{2,1,0}");
+  absl::StatusOr<GemmDescription> g =
+      Describe(Config("2", "1", "0"),
+               {"f32[5,2,3]{1,2,0}", "f32[5,3,4]{2,1,0}"}, "f32[5,2,4]{2,1,0}");
   ASSERT_TRUE(g.ok()) << g.status();
   absl::StatusOr<GemmMatrices> mm = GemmMatricesFor(*g);
   ASSERT_TRUE(mm.ok()) << mm.status();
@@ -96,9 +95,9 @@ TEST(GemmMatrices, RowAndColumnMajorOperands) {
 
 TEST(GemmMatrices, WhatAThunkDoesNotRun) {
   // Batch dimension not the most major one.
-  absl::StatusOr<GemmDescription> g = Describe(
-      Config("2", "1", "0"), {"f32[5,2,3]{2,0,1}", "f32[5,3,4]{2,1,0}"},
-      "f32[5,2,4]{2,1,0}");
+  absl::StatusOr<GemmDescription> g =
+      Describe(Config("2", "1", "0"),
+               {"f32[5,2,3]{2,0,1}", "f32[5,3,4]{2,1,0}"}, "f32[5,2,4]{2,1,0}");
   ASSERT_TRUE(g.ok());
   EXPECT_FALSE(CheckGemmThunkSupport(*g).ok());
   // Integers.

@@ -85,8 +85,9 @@ absl::Status CheckTypes(const GemmDescription& gemm, const GemmMatrices& mm) {
   const PT a = mm.a.type, b = mm.b.type, d = mm.d.type;
   if (gemm.target == GemmTarget::kCublasLtMatmulF8) {
     if (!IsF8(a) || !IsF8(b) || (a == PT::kF8E5M2 && b == PT::kF8E5M2)) {
-      return Unsupported("cuBLASLt's f8 matmul takes e4m3fn x e4m3fn or a "
-                         "mix with e5m2");
+      return Unsupported(
+          "cuBLASLt's f8 matmul takes e4m3fn x e4m3fn or a "
+          "mix with e5m2");
     }
     if (!IsF8(d) && d != PT::kBF16 && d != PT::kF16 && d != PT::kF32) {
       return Unsupported("f8 matmul result type");
@@ -95,11 +96,11 @@ absl::Status CheckTypes(const GemmDescription& gemm, const GemmMatrices& mm) {
   }
   if (a != b) return Unsupported("a and b differ in type");
   const bool narrow = a == PT::kF16 || a == PT::kBF16;
-  const bool wide = a == PT::kF32 || a == PT::kF64 || a == PT::kC64 ||
-                    a == PT::kC128;
+  const bool wide =
+      a == PT::kF32 || a == PT::kF64 || a == PT::kC64 || a == PT::kC128;
   if (!(narrow || wide)) {
-    return Unsupported(absl::StrCat("no cuBLASLt GEMM on ",
-                                    PrimitiveTypeName(a)));
+    return Unsupported(
+        absl::StrCat("no cuBLASLt GEMM on ", PrimitiveTypeName(a)));
   }
   if (d != a && !(narrow && d == PT::kF32)) {
     return Unsupported("result type is neither the operands' nor f32");
@@ -120,12 +121,13 @@ absl::Status CheckEpilogue(const GemmDescription& gemm,
   if (gemm.layout.bias >= 0) {
     const Shape& bias = gemm.operands[gemm.layout.bias];
     if (bias.rank() != 1 || bias.dimensions(0) != mm.n || !mm.d.row_major) {
-      return Unsupported("the bias is not one value per column of a "
-                         "row-major result");
+      return Unsupported(
+          "the bias is not one value per column of a "
+          "row-major result");
     }
   }
-  if (mm.aux && (mm.aux->row_major != mm.d.row_major ||
-                 mm.aux->type != mm.d.type)) {
+  if (mm.aux &&
+      (mm.aux->row_major != mm.d.row_major || mm.aux->type != mm.d.type)) {
     return Unsupported("the aux output is not laid out as the result");
   }
   if (mm.c && mm.c->row_major != mm.d.row_major) {
@@ -140,13 +142,13 @@ absl::StatusOr<GemmMatrices> GemmMatricesFor(const GemmDescription& gemm) {
   const DotDimensionNumbers& dn = gemm.config.dnums;
   const Shape& a = gemm.operands[0];
   const Shape& b = gemm.operands[1];
-  const Dims a_free =
-      FreeDims(a.rank(), dn.lhs_batch_dimensions, dn.lhs_contracting_dimensions);
-  const Dims b_free =
-      FreeDims(b.rank(), dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions);
+  const Dims a_free = FreeDims(a.rank(), dn.lhs_batch_dimensions,
+                               dn.lhs_contracting_dimensions);
+  const Dims b_free = FreeDims(b.rank(), dn.rhs_batch_dimensions,
+                               dn.rhs_contracting_dimensions);
   GemmMatrices mm;
-  absl::StatusOr<GemmMatrix> ma = MatrixOf(
-      a, dn.lhs_batch_dimensions, a_free, dn.lhs_contracting_dimensions, "a");
+  absl::StatusOr<GemmMatrix> ma = MatrixOf(a, dn.lhs_batch_dimensions, a_free,
+                                           dn.lhs_contracting_dimensions, "a");
   if (!ma.ok()) return ma.status();
   absl::StatusOr<GemmMatrix> mb = MatrixOf(
       b, dn.rhs_batch_dimensions, dn.rhs_contracting_dimensions, b_free, "b");
@@ -173,8 +175,9 @@ absl::StatusOr<GemmMatrices> GemmMatricesFor(const GemmDescription& gemm) {
   auto like_d = [&](const Shape& s,
                     absl::string_view what) -> absl::StatusOr<GemmMatrix> {
     if (s.dimensions() != d.dimensions()) {
-      return Unsupported(absl::StrCat(what, " has not the result's "
-                                            "dimensions"));
+      return Unsupported(absl::StrCat(what,
+                                      " has not the result's "
+                                      "dimensions"));
     }
     return MatrixOf(s, batch, rows, cols, what);
   };

@@ -9,7 +9,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "runtime/gemm_description.h"
-
 #include "runtime/gpu_image_runner.h"
 
 namespace xlite::runtime {
@@ -167,8 +166,8 @@ GpuImage GemmImage() {
       R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],)"
       R"("rhs_contracting_dimensions":["0"]},"epilogue":"RELU"}})",
       {f32({2, 3}), f32({3, 4})},
-      Shape::Tuple({f32({2, 4}),
-                    Shape::WithDefaultLayout(PrimitiveType::kS8, {256})}));
+      Shape::Tuple(
+          {f32({2, 4}), Shape::WithDefaultLayout(PrimitiveType::kS8, {256})}));
   EXPECT_TRUE(gemm.ok()) << gemm.status();
   Thunk t;
   t.kind = Thunk::Kind::kGemm;

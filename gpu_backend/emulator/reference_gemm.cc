@@ -31,8 +31,7 @@ absl::Status RunReferenceGemm(const runtime::GemmDescription& gemm,
   // is (XLA's are 4 to 32 MiB).
   Shape evaluated = gemm.result;
   if (gemm.layout.workspace >= 0) {
-    evaluated.mutable_tuple_shapes()[gemm.layout.workspace].set_dimension(0,
-                                                                         0);
+    evaluated.mutable_tuple_shapes()[gemm.layout.workspace].set_dimension(0, 0);
   }
   absl::StatusOr<Literal> result =
       eval::EvaluateGemmCall(gemm.target, gemm.config, pointers, evaluated);

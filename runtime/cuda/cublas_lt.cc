@@ -24,8 +24,8 @@ absl::StatusOr<lt::Api> Load() {
   if (const char* env = std::getenv("XLITE_CUBLASLT"); env && *env) {
     names.push_back(env);
   }
-  for (const char* n : {"libcublasLt.so.13", "libcublasLt.so.12",
-                        "libcublasLt.so"}) {
+  for (const char* n :
+       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}) {
     names.push_back(n);
   }
   void* library = nullptr;
@@ -95,17 +95,16 @@ class Descriptors {
 
   template <typename T>
   absl::Status Set(int32_t attribute, const T& value) {
-    return Check(api_.MatmulDescSetAttribute(desc_, attribute, &value,
-                                             sizeof(value)),
-                 absl::StrCat("cublasLtMatmulDescSetAttribute(", attribute,
-                              ")"));
+    return Check(
+        api_.MatmulDescSetAttribute(desc_, attribute, &value, sizeof(value)),
+        absl::StrCat("cublasLtMatmulDescSetAttribute(", attribute, ")"));
   }
 
   absl::StatusOr<lt::MatrixLayout*> Layout(const CublasLtMatrix& m) {
     lt::MatrixLayout* l = nullptr;
-    if (absl::Status s = Check(api_.MatrixLayoutCreate(&l, m.type, m.rows,
-                                                       m.cols, m.leading_dim),
-                               "cublasLtMatrixLayoutCreate");
+    if (absl::Status s = Check(
+            api_.MatrixLayoutCreate(&l, m.type, m.rows, m.cols, m.leading_dim),
+            "cublasLtMatrixLayoutCreate");
         !s.ok()) {
       return s;
     }
@@ -114,13 +113,12 @@ class Descriptors {
     int status = api_.MatrixLayoutSetAttribute(l, lt::kLayoutOrder, &order,
                                                sizeof(order));
     if (status == 0 && m.batch_count > 1) {
-      status = api_.MatrixLayoutSetAttribute(l, lt::kLayoutBatchCount,
-                                             &m.batch_count,
-                                             sizeof(m.batch_count));
+      status = api_.MatrixLayoutSetAttribute(
+          l, lt::kLayoutBatchCount, &m.batch_count, sizeof(m.batch_count));
       if (status == 0) {
-        status = api_.MatrixLayoutSetAttribute(
-            l, lt::kLayoutStridedBatchOffset, &m.batch_stride,
-            sizeof(m.batch_stride));
+        status = api_.MatrixLayoutSetAttribute(l, lt::kLayoutStridedBatchOffset,
+                                               &m.batch_stride,
+                                               sizeof(m.batch_stride));
       }
     }
     if (absl::Status s = Check(status, "cublasLtMatrixLayoutSetAttribute");
@@ -171,11 +169,11 @@ absl::Status SetPointers(Descriptors& desc, const GemmDescription& gemm,
 }
 
 absl::Status Descriptors::Build(const GemmDescription& gemm,
-                               const CublasLtGemmParams& p,
-                               const std::vector<uint64_t>& args) {
-  if (absl::Status s = Check(
-          api_.MatmulDescCreate(&desc_, p.compute_type, p.scale_type),
-          "cublasLtMatmulDescCreate");
+                                const CublasLtGemmParams& p,
+                                const std::vector<uint64_t>& args) {
+  if (absl::Status s =
+          Check(api_.MatmulDescCreate(&desc_, p.compute_type, p.scale_type),
+                "cublasLtMatmulDescCreate");
       !s.ok()) {
     return s;
   }
@@ -261,45 +259,42 @@ absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
       !s2.ok()) {
     return s2;
   }
-  if (absl::Status s2 = Check(
-          api_.MatmulPreferenceSetAttribute(desc.pref(),
-                                            lt::kPrefMaxWorkspaceBytes,
-                                            &max_workspace,
-                                            sizeof(max_workspace)),
-          "cublasLtMatmulPreferenceSetAttribute");
+  if (absl::Status s2 = Check(api_.MatmulPreferenceSetAttribute(
+                                  desc.pref(), lt::kPrefMaxWorkspaceBytes,
+                                  &max_workspace, sizeof(max_workspace)),
+                              "cublasLtMatmulPreferenceSetAttribute");
       !s2.ok()) {
     return s2;
   }
   lt::HeuristicResult heuristic{};
   int found = 0;
-  if (absl::Status s2 = Check(
-          api_.MatmulAlgoGetHeuristic(handle_, desc.desc(), layouts[0],
-                                      layouts[1], layouts[2], layouts[3],
-                                      desc.pref(), 1, &heuristic, &found),
-          "cublasLtMatmulAlgoGetHeuristic");
+  if (absl::Status s2 =
+          Check(api_.MatmulAlgoGetHeuristic(handle_, desc.desc(), layouts[0],
+                                            layouts[1], layouts[2], layouts[3],
+                                            desc.pref(), 1, &heuristic, &found),
+                "cublasLtMatmulAlgoGetHeuristic");
       !s2.ok()) {
     return s2;
   }
   if (found < 1) {
-    return absl::UnimplementedError(
-        absl::StrCat("cuBLASLt has no algorithm for ",
-                     GemmDescriptionToString(gemm)));
+    return absl::UnimplementedError(absl::StrCat(
+        "cuBLASLt has no algorithm for ", GemmDescriptionToString(gemm)));
   }
   const size_t results = gemm.operands.size();
   auto at = [&](int64_t i) { return reinterpret_cast<void*>(args[i]); };
   void* d = at(results);
   const void* c = gemm.layout.c >= 0 ? at(gemm.layout.c) : d;
-  void* workspace =
-      gemm.layout.workspace >= 0 ? at(results + gemm.layout.workspace) : nullptr;
+  void* workspace = gemm.layout.workspace >= 0
+                        ? at(results + gemm.layout.workspace)
+                        : nullptr;
   Scalars scalars;
   MakeScalars(*p, scalars);
-  return Check(api_.Matmul(handle_, desc.desc(), scalars.alpha,
-                           at(p->a_operand), layouts[0], at(p->b_operand),
-                           layouts[1], scalars.beta, c, layouts[2], d,
-                           layouts[3], &heuristic.algo, workspace,
-                           workspace_bytes,
-                           static_cast<lt::Stream*>(stream)),
-               "cublasLtMatmul");
+  return Check(
+      api_.Matmul(handle_, desc.desc(), scalars.alpha, at(p->a_operand),
+                  layouts[0], at(p->b_operand), layouts[1], scalars.beta, c,
+                  layouts[2], d, layouts[3], &heuristic.algo, workspace,
+                  workspace_bytes, static_cast<lt::Stream*>(stream)),
+      "cublasLtMatmul");
 }
 
 }  // namespace xlite::runtime::cuda

@@ -101,8 +101,7 @@ struct Api {
   int (*MatrixLayoutCreate)(MatrixLayout**, int32_t type, uint64_t rows,
                             uint64_t cols, int64_t ld);
   int (*MatrixLayoutDestroy)(MatrixLayout*);
-  int (*MatrixLayoutSetAttribute)(MatrixLayout*, int32_t, const void*,
-                                  size_t);
+  int (*MatrixLayoutSetAttribute)(MatrixLayout*, int32_t, const void*, size_t);
   int (*MatmulPreferenceCreate)(Preference**);
   int (*MatmulPreferenceDestroy)(Preference*);
   int (*MatmulPreferenceSetAttribute)(Preference*, int32_t, const void*,

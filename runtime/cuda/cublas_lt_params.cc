@@ -157,8 +157,7 @@ absl::StatusOr<CublasLtGemmParams> CublasLtParamsFor(
     p.aux_batch_stride = p.d.batch_stride;
   }
   if (gemm.layout.bias >= 0) {
-    p.bias_type =
-        CudaDataType(gemm.operands[gemm.layout.bias].element_type());
+    p.bias_type = CudaDataType(gemm.operands[gemm.layout.bias].element_type());
   }
   return p;
 }

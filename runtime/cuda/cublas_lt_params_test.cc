@@ -101,11 +101,11 @@ TEST(CublasLtParams, BatchesBiasAndBeta) {
   c.batch = "0";
   c.epilogue = "BIAS_RELU";
   c.beta = 1;
-  absl::StatusOr<CublasLtGemmParams> p = Params(
-      c,
-      {"bf16[5,2,3]{2,1,0}", "bf16[5,3,4]{2,1,0}", "bf16[5,2,4]{2,1,0}",
-       "bf16[4]{0}"},
-      "(bf16[5,2,4]{2,1,0}, s8[1024]{0})");
+  absl::StatusOr<CublasLtGemmParams> p =
+      Params(c,
+             {"bf16[5,2,3]{2,1,0}", "bf16[5,3,4]{2,1,0}", "bf16[5,2,4]{2,1,0}",
+              "bf16[4]{0}"},
+             "(bf16[5,2,4]{2,1,0}, s8[1024]{0})");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->a.batch_count, 5);
   EXPECT_EQ(p->a.batch_stride, 12);
@@ -146,11 +146,11 @@ TEST(CublasLtParams, GeluAuxIsLaidOutAsTheResult) {
 TEST(CublasLtParams, F8TakesScalesAndABf16C) {
   Case c;
   c.target = "__cublas$lt$matmul$f8";
-  absl::StatusOr<CublasLtGemmParams> p = Params(
-      c,
-      {"f8e4m3fn[16,32]{1,0}", "f8e4m3fn[32,8]{0,1}", "f32[]", "f32[]",
-       "f32[]", "f32[]"},
-      "(f8e4m3fn[16,8]{1,0}, s8[1024]{0})");
+  absl::StatusOr<CublasLtGemmParams> p =
+      Params(c,
+             {"f8e4m3fn[16,32]{1,0}", "f8e4m3fn[32,8]{0,1}", "f32[]", "f32[]",
+              "f32[]", "f32[]"},
+             "(f8e4m3fn[16,8]{1,0}, s8[1024]{0})");
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->a.type, lt::kR8FE4M3);
   EXPECT_EQ(p->d.type, lt::kR8FE4M3);

@@ -49,8 +49,7 @@ TEST(CublasLt, AcceptsTheDescriptorsOfEachKindOfGemm) {
   const std::string lt = "__cublas$lt$matmul";
   const std::vector<GemmDescription> gemms = {
       Gemm(lt, "BIAS_RELU", "", 1,
-           {"f32[16,32]{1,0}", "f32[32,8]{1,0}", "f32[16,8]{1,0}",
-            "f32[8]{0}"},
+           {"f32[16,32]{1,0}", "f32[32,8]{1,0}", "f32[16,8]{1,0}", "f32[8]{0}"},
            "(f32[16,8]{1,0}, s8[1024]{0})"),
       Gemm(lt, "BIAS_GELU_AUX", "0", 0,
            {"bf16[2,16,32]{2,1,0}", "bf16[2,32,8]{1,2,0}", "bf16[8]{0}"},

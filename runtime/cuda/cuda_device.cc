@@ -205,9 +205,9 @@ absl::Status CudaDevice::Gemm(const Thunk& t,
   for (const Slice& s : t.arguments) args.push_back(Address(allocations, s));
   const int64_t workspace = t.gemm->layout.workspace;
   const int64_t workspace_bytes =
-      workspace >= 0 && static_cast<size_t>(workspace) +
-                                  t.gemm->operands.size() <
-                              t.arguments.size()
+      workspace >= 0 &&
+              static_cast<size_t>(workspace) + t.gemm->operands.size() <
+                  t.arguments.size()
           ? t.arguments[t.gemm->operands.size() + workspace].size
           : 0;
   return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_);

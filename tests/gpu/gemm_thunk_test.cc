@@ -70,8 +70,8 @@ std::string Module(const Case& c) {
     operands.push_back("c");
   }
   if (HasBias(c.epilogue)) {
-    params.push_back(absl::StrCat("bias = ", t, "[4]{0} parameter(",
-                                  params.size(), ")"));
+    params.push_back(
+        absl::StrCat("bias = ", t, "[4]{0} parameter(", params.size(), ")"));
     operands.push_back("bias");
   }
   const bool aux = HasAux(c.epilogue);
@@ -170,9 +170,8 @@ std::vector<Case> Cases() {
     }
   }
   for (const char* type : {"f32", "bf16", "f16", "f64"}) {
-    for (const char* epilogue :
-         {"BIAS", "RELU", "BIAS_RELU", "GELU", "BIAS_GELU", "GELU_AUX",
-          "BIAS_GELU_AUX"}) {
+    for (const char* epilogue : {"BIAS", "RELU", "BIAS_RELU", "GELU",
+                                 "BIAS_GELU", "GELU_AUX", "BIAS_GELU_AUX"}) {
       for (const char* form : {"nn", "batch"}) {
         Case c;
         c.type = type;
@@ -195,11 +194,10 @@ TEST_P(GemmThunkTest, EmulatorEqualsInterpreter) {
   Check(Module(c), 1);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Matrix, GemmThunkTest, ::testing::ValuesIn(Cases()),
-    [](const ::testing::TestParamInfo<Case>& info) {
-      return Name(info.param);
-    });
+INSTANTIATE_TEST_SUITE_P(Matrix, GemmThunkTest, ::testing::ValuesIn(Cases()),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           return Name(info.param);
+                         });
 
 TEST(GemmThunk, F8WithScalesAndAmax) {
   Check(R"(HloModule f8
