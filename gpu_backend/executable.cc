@@ -84,6 +84,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   }
   GpuPipelineOptions pipeline;
   pipeline.fuse = options.fuse;
+  pipeline.expand_gemm_calls = options.expand_gemm_calls;
   if (absl::Status s = PrepareForGpu(*module, options.spec, pipeline);
       !s.ok()) {
     return s;

@@ -42,6 +42,9 @@ struct GpuCompileOptions {
   /// Run priority fusion and multi-output fusion (off: every unfused
   /// instruction is its own kernel; existing fusions stay).
   bool fuse = true;
+  /// Expand every GEMM custom call into kernels instead of running the
+  /// ones a GEMM thunk can as thunks (GpuPipelineOptions).
+  bool expand_gemm_calls = false;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
 };

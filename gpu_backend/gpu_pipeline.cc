@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
+#include "gpu_backend/gemm_thunks.h"
 #include "passes/blocked_scans.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
@@ -72,15 +73,14 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
       return fused.status();
     }
   }
-  // Each GEMM call becomes its reference, a dot and its epilogue as the
-  // call defines them, run as emitted kernels (no cuBLAS on the emulator;
-  // no cuBLASLt thunk in the CUDA runtime yet). The fusion decisions
-  // around the calls are the device's.
-  if (options.expand_gemm_calls) {
-    if (absl::StatusOr<bool> expanded = RunGemmCallExpansion(module);
-        !expanded.ok()) {
-      return expanded.status();
-    }
+  // GEMM calls no GEMM thunk runs (or all, when asked) become a dot and
+  // its epilogue as the call defines them, run as emitted kernels. The
+  // fusion decisions around the calls are the device's.
+  if (absl::StatusOr<bool> expanded =
+          options.expand_gemm_calls ? RunGemmCallExpansion(module)
+                                    : ExpandGemmCallsWithoutThunks(module);
+      !expanded.ok()) {
+    return expanded.status();
   }
   if (absl::StatusOr<bool> changed = runtime::InsertCopies(module);
       !changed.ok()) {

@@ -18,17 +18,18 @@ absl::Status RunGpuSimplification(HloModule& module,
 struct GpuPipelineOptions {
   /// Priority fusion and multi-output fusion.
   bool fuse = true;
-  /// Write the GEMM custom calls back as a dot and its epilogue, run as
-  /// emitted kernels: the emulator's reference GEMM, and for now the
-  /// device's too (the CUDA runtime has no cuBLASLt thunk yet).
-  bool expand_gemm_calls = true;
+  /// Write every GEMM custom call back as a dot and its epilogue, run as
+  /// emitted kernels. Off (the default): the calls a GEMM thunk runs stay
+  /// (gpu_backend/gemm_thunks.h: cuBLASLt on a GPU, the reference GEMM on
+  /// the emulator) and only the others are expanded.
+  bool expand_gemm_calls = false;
 };
 
 /// What runs between simplification and buffer assignment: the GEMM
 /// rewriter (for the spec's compute capability), layout consistency across
 /// while/conditional boundaries, priority fusion and multi-output fusion
-/// with the spec's figures (FusionTargetFor), the emulator's GEMM
-/// expansion, and the copies buffer assignment needs.
+/// with the spec's figures (FusionTargetFor), the expansion of the GEMM
+/// calls no GEMM thunk runs, and the copies buffer assignment needs.
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options = {});
 

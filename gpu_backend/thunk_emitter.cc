@@ -1,11 +1,13 @@
 #include "gpu_backend/thunk_emitter.h"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/gpu/kernel_emitter.h"
+#include "gpu_backend/gemm_thunks.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
 #include "passes/while_trip_count.h"
@@ -122,6 +124,9 @@ class ThunkEmitter {
       default:
         break;
     }
+    if (hlo->opcode() == HloOpcode::kCustomCall && RunsAsGemmThunk(*hlo)) {
+      return Gemm(hlo, out);
+    }
     if (NeedsNonKernelSupport(hlo->opcode()) &&
         !codegen::gpu::IsKernelCustomCall(hlo)) {
       return Refuse(hlo, "no GPU kernel or thunk for this opcode yet");
@@ -205,6 +210,45 @@ class ThunkEmitter {
       launched.cooperative = launch.dims.cooperative;
       out.push_back(std::move(launched));
     }
+    return absl::OkStatus();
+  }
+
+  // One slice per operand, then one per result leaf.
+  absl::Status Gemm(const HloInstruction* hlo, ThunkSequence& out) {
+    absl::StatusOr<runtime::GemmDescription> gemm = DescribeGemmCall(*hlo);
+    if (!gemm.ok()) return Refuse(hlo, gemm.status().message());
+    Thunk thunk;
+    thunk.kind = Thunk::Kind::kGemm;
+    thunk.instruction = hlo->name();
+    for (const HloInstruction* operand : hlo->operands()) {
+      absl::StatusOr<Slice> slice = assignment_.GetSlice(operand, {});
+      if (!slice.ok()) return slice.status();
+      thunk.arguments.push_back(*slice);
+    }
+    const int64_t leaves = static_cast<int64_t>(gemm->ResultLeaves().size());
+    for (int64_t i = 0; i < leaves; ++i) {
+      ShapeIndex index;
+      if (hlo->shape().IsTuple()) index.push_back(i);
+      absl::StatusOr<Slice> slice = assignment_.GetSlice(hlo, index);
+      if (!slice.ok()) return slice.status();
+      thunk.arguments.push_back(*slice);
+    }
+    // The GEMM reads its operands while it writes: only d may share a
+    // buffer with an operand, c's exactly (beta != 0, aliased as XLA does).
+    const size_t operands = static_cast<size_t>(hlo->operand_count());
+    for (size_t r = operands; r < thunk.arguments.size(); ++r) {
+      for (size_t o = 0; o < operands; ++o) {
+        const bool aliased_c = r == operands &&
+                               static_cast<int64_t>(o) == gemm->layout.c &&
+                               thunk.arguments[r] == thunk.arguments[o];
+        if (Overlaps(thunk.arguments[r], thunk.arguments[o]) && !aliased_c) {
+          return Refuse(hlo, "a GEMM result shares a buffer with an operand");
+        }
+      }
+    }
+    thunk.gemm =
+        std::make_shared<const runtime::GemmDescription>(*std::move(gemm));
+    out.push_back(std::move(thunk));
     return absl::OkStatus();
   }
 

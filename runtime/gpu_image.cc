@@ -24,6 +24,18 @@ void WriteSlice(wire::Writer& w, const Slice& s) {
   w.I64(s.size);
 }
 
+// A GEMM thunk's description: the target, the config's JSON, the shapes'
+// text (layouts included); the reader parses and checks them again.
+void WriteGemm(wire::Writer& w, const Thunk& t) {
+  w.U8(t.gemm != nullptr ? 1 : 0);
+  if (t.gemm == nullptr) return;
+  w.Bytes(GemmTargetName(t.gemm->target));
+  w.Bytes(GemmBackendConfigToJson(t.gemm->config));
+  w.U64(t.gemm->operands.size());
+  for (const Shape& s : t.gemm->operands) w.Bytes(s.ToString(true));
+  w.Bytes(t.gemm->result.ToString(true));
+}
+
 void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
   w.U64(thunks.size());
   for (const Thunk& t : thunks) {
@@ -44,7 +56,7 @@ void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
     w.I64(t.trip_count);
     w.U64(t.children.size());
     for (const ThunkSequence& child : t.children) WriteThunks(w, child);
-    w.Bytes(t.gemm_config);
+    WriteGemm(w, t);
   }
 }
 

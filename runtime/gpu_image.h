@@ -25,7 +25,9 @@ namespace xlite::runtime {
 /// The xlite version written into every image.
 inline constexpr char kXliteVersion[] = "0.1.0";
 /// The format version this build reads and writes.
-inline constexpr uint32_t kGpuImageFormatVersion = 2;
+/// 2: GEMM thunks carry their description (target, config, shapes).
+/// 3: while thunks carry their known trip count.
+inline constexpr uint32_t kGpuImageFormatVersion = 3;
 
 struct GpuImageAllocation {
   Allocation::Kind kind = Allocation::Kind::kTemp;

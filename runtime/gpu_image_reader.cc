@@ -2,7 +2,9 @@
 // checksum), a bounds-checked parse, then validation of what the runtime
 // will trust (allocation kinds and sizes, every slice inside its
 // allocation, kernel launches, nesting depth).
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "hlo/text/parser.h"
@@ -38,7 +40,43 @@ Slice ReadSlice(wire::Reader& r) {
   return s;
 }
 
-bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth) {
+// A GEMM thunk's description, parsed and checked as the compiler did;
+// false with `error` set when the record is malformed.
+bool ReadGemm(wire::Reader& r, Thunk& t, std::string& error) {
+  if (r.U8() == 0) return r.ok();
+  const std::string target = r.Bytes();
+  const std::string config = r.Bytes();
+  std::vector<Shape> operands;
+  const uint64_t n = r.Count(8);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    absl::StatusOr<Shape> shape = ParseShape(r.Bytes());
+    if (!r.ok()) return false;
+    if (!shape.ok()) {
+      error = "bad GEMM operand shape";
+      return false;
+    }
+    operands.push_back(*std::move(shape));
+  }
+  const std::string result_text = r.Bytes();
+  if (!r.ok()) return false;
+  absl::StatusOr<Shape> result = ParseShape(result_text);
+  if (!result.ok()) {
+    error = "bad GEMM result shape";
+    return false;
+  }
+  absl::StatusOr<GemmDescription> gemm =
+      DescribeGemm(target, config, std::move(operands), *std::move(result));
+  if (!gemm.ok()) {
+    error = absl::StrCat("bad GEMM of %", t.instruction, ": ",
+                         gemm.status().message());
+    return false;
+  }
+  t.gemm = std::make_shared<const GemmDescription>(*std::move(gemm));
+  return true;
+}
+
+bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth,
+                std::string& error) {
   if (depth > kMaxNesting) return false;
   // The smallest thunk is well over 64 bytes on the wire.
   const uint64_t n = r.Count(64);
@@ -66,9 +104,9 @@ bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth) {
     const uint64_t children = r.Count(8);
     for (uint64_t c = 0; c < children && r.ok(); ++c) {
       t.children.emplace_back();
-      if (!ReadThunks(r, t.children.back(), depth + 1)) return false;
+      if (!ReadThunks(r, t.children.back(), depth + 1, error)) return false;
     }
-    t.gemm_config = r.Bytes();
+    if (!ReadGemm(r, t, error)) return false;
     thunks.push_back(std::move(t));
   }
   return r.ok();
@@ -140,8 +178,8 @@ absl::StatusOr<GpuImage> DeserializeGpuImage(absl::string_view bytes,
     o.slice = ReadSlice(r);
     image.outputs.push_back(std::move(o));
   }
-  if (!ReadThunks(r, image.thunks, 0)) {
-    return Bad(name, "bad thunk sequence");
+  if (std::string error; !ReadThunks(r, image.thunks, 0, error)) {
+    return Bad(name, error.empty() ? "bad thunk sequence" : error);
   }
   image.ptx = r.Bytes();
   const uint64_t cubins = r.Count(16);

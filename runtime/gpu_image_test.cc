@@ -4,10 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include "absl/strings/str_cat.h"
-
 #include <cstring>
+#include <memory>
 
+#include "absl/strings/str_cat.h"
+#include "runtime/gemm_description.h"
 #include "runtime/gpu_image_runner.h"
 
 namespace xlite::runtime {
@@ -127,11 +128,11 @@ TEST(GpuImage, RefusesForeignAndNewerFiles) {
   EXPECT_FALSE(DeserializeGpuImage("HloModule m\n", "m.hlo").ok());
   EXPECT_FALSE(DeserializeGpuImage("", "empty").ok());
   std::string bytes = SerializeGpuImage(SmallImage());
-  const uint32_t newer = kGpuImageFormatVersion + 1;
-  bytes[8] = static_cast<char>(newer);  // the format version, little-endian
+  bytes[8] = kGpuImageFormatVersion + 1;
   absl::StatusOr<GpuImage> r = DeserializeGpuImage(bytes, "new.xlx");
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find(absl::StrCat("format version ", newer)),
+  EXPECT_NE(r.status().message().find(
+                absl::StrCat("format version ", kGpuImageFormatVersion + 1)),
             std::string::npos);
 }
 
@@ -148,6 +149,85 @@ TEST(GpuImage, RefusesSlicesOutsideTheirAllocation) {
   image = SmallImage();
   image.allocations[0].parameter_number = 3;
   EXPECT_FALSE(DeserializeGpuImage(SerializeGpuImage(image), "b").ok());
+}
+
+// d = a[2,3] x b[3,4] with a workspace, all in allocation 0.
+GpuImage GemmImage() {
+  GpuImage image = SmallImage();
+  image.allocations.push_back(
+      GpuImageAllocation{Allocation::Kind::kTemp, 1024, -1, {}, ""});
+  const int alloc = static_cast<int>(image.allocations.size()) - 1;
+  auto f32 = [](std::vector<int64_t> dims) {
+    return Shape::WithDefaultLayout(PrimitiveType::kF32, dims);
+  };
+  absl::StatusOr<GemmDescription> gemm = DescribeGemm(
+      "__cublas$lt$matmul",
+      R"({"gemm_backend_config":{"alpha_real":1,"beta":0,)"
+      R"("dot_dimension_numbers":{"lhs_contracting_dimensions":["1"],)"
+      R"("rhs_contracting_dimensions":["0"]},"epilogue":"RELU"}})",
+      {f32({2, 3}), f32({3, 4})},
+      Shape::Tuple(
+          {f32({2, 4}), Shape::WithDefaultLayout(PrimitiveType::kS8, {256})}));
+  EXPECT_TRUE(gemm.ok()) << gemm.status();
+  Thunk t;
+  t.kind = Thunk::Kind::kGemm;
+  t.instruction = "gemm.1";
+  t.arguments = {Slice{alloc, 0, 24}, Slice{alloc, 256, 48},
+                 Slice{alloc, 512, 32}, Slice{alloc, 768, 256}};
+  t.gemm = std::make_shared<const GemmDescription>(*gemm);
+  image.thunks.push_back(t);
+  return image;
+}
+
+TEST(GpuImage, GemmThunksRoundTrip) {
+  const std::string bytes = SerializeGpuImage(GemmImage());
+  absl::StatusOr<GpuImage> back = DeserializeGpuImage(bytes, "gemm.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(SerializeGpuImage(*back), bytes);
+  const Thunk& t = back->thunks.back();
+  ASSERT_NE(t.gemm, nullptr);
+  EXPECT_EQ(t.gemm->config.epilogue, GemmEpilogue::kRelu);
+  EXPECT_EQ(t.gemm->layout.workspace, 1);
+  EXPECT_EQ(ThunkSequenceToString(back->thunks),
+            ThunkSequenceToString(GemmImage().thunks));
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    EXPECT_FALSE(DeserializeGpuImage(bytes.substr(0, n), "t").ok()) << n;
+  }
+}
+
+TEST(GpuImage, RefusesMalformedGemmRecords) {
+  auto refused = [](const GpuImage& image, absl::string_view why) {
+    absl::StatusOr<GpuImage> r =
+        DeserializeGpuImage(SerializeGpuImage(image), "g.xlx");
+    ASSERT_FALSE(r.ok());
+    EXPECT_NE(r.status().message().find(why), std::string::npos)
+        << r.status().message();
+  };
+  GpuImage image = GemmImage();
+  image.thunks.back().gemm = nullptr;
+  refused(image, "no description");
+  image = GemmImage();
+  image.thunks.back().arguments.pop_back();
+  refused(image, "3 slices for 4");
+  image = GemmImage();
+  image.thunks.back().arguments[2].size = 16;  // d needs 32 bytes
+  refused(image, "argument 2 out of bounds");
+  image = GemmImage();
+  image.thunks.back().arguments[0].offset = 1020;
+  refused(image, "out of bounds");
+  // A description that does not check: contracting sizes disagree.
+  image = GemmImage();
+  GemmDescription bad = *image.thunks.back().gemm;
+  bad.operands[1] = Shape::WithDefaultLayout(PrimitiveType::kF32, {5, 4});
+  image.thunks.back().gemm = std::make_shared<const GemmDescription>(bad);
+  refused(image, "bad GEMM of %gemm.1");
+  // One no GEMM thunk runs (integers).
+  image = GemmImage();
+  bad = *image.thunks.back().gemm;
+  bad.operands[0].set_element_type(PrimitiveType::kS8);
+  bad.operands[1].set_element_type(PrimitiveType::kS8);
+  image.thunks.back().gemm = std::make_shared<const GemmDescription>(bad);
+  refused(image, "thunk of %gemm.1");
 }
 
 TEST(GpuImageRunner, RunsThunksOverArenas) {

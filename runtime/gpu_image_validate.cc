@@ -1,6 +1,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/gemm_matrices.h"
 #include "runtime/gpu_image.h"
 
 namespace xlite::runtime {
@@ -23,6 +24,28 @@ bool SliceOk(const GpuImage& image, const Slice& s, bool optional) {
   const int64_t size = image.allocations[s.allocation].size;
   return s.offset >= 0 && s.size >= 0 && s.offset <= size &&
          s.size <= size - s.offset;
+}
+
+// A GEMM thunk: a description a GEMM thunk runs, one slice per operand
+// and result leaf, each inside its allocation and large enough.
+absl::Status ValidateGemm(const GpuImage& image, const Thunk& t) {
+  if (t.gemm == nullptr) return absl::InvalidArgumentError("no description");
+  if (absl::Status s = CheckGemmThunkSupport(*t.gemm); !s.ok()) return s;
+  std::vector<Shape> shapes = t.gemm->operands;
+  for (const Shape& leaf : t.gemm->ResultLeaves()) shapes.push_back(leaf);
+  if (t.arguments.size() != shapes.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(t.arguments.size(), " slices for ", shapes.size(),
+                     " operands and results"));
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (!SliceOk(image, t.arguments[i], false) ||
+        t.arguments[i].size < shapes[i].ByteSizeOfElements()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " out of bounds"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
@@ -66,10 +89,8 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
         break;
       }
       case Thunk::Kind::kGemm:
-        for (const Slice& s : t.arguments) {
-          if (!SliceOk(image, s, false)) {
-            return Bad(name, absl::StrCat(where, ": operand out of bounds"));
-          }
+        if (absl::Status s = ValidateGemm(image, t); !s.ok()) {
+          return Bad(name, absl::StrCat(where, ": ", s.message()));
         }
         break;
     }

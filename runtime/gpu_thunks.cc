@@ -52,9 +52,14 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
                           ThunkSequenceToString(t.children[i], indent + 2));
         }
         break;
-      case Thunk::Kind::kGemm:
-        absl::StrAppend(&out, pad, "gemm ", t.instruction, "\n");
+      case Thunk::Kind::kGemm: {
+        std::vector<std::string> args;
+        for (const Slice& s : t.arguments) args.push_back(SliceText(s));
+        absl::StrAppend(&out, pad, "gemm ", t.instruction, " ",
+                        t.gemm ? GemmDescriptionToString(*t.gemm) : "?", " (",
+                        absl::StrJoin(args, ", "), ")\n");
         break;
+      }
     }
   }
   return out;

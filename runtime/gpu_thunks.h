@@ -10,10 +10,12 @@
 // driver, or the emulator) interprets them.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "runtime/buffer_assignment.h"
+#include "runtime/gemm_description.h"
 
 namespace xlite::runtime {
 
@@ -49,9 +51,10 @@ struct Thunk {
   int64_t trip_count = -1;
   std::vector<std::vector<Thunk>> children;
 
-  // kGemm: the custom call's backend config and operand/result slices
-  // (arguments) with their shapes' text.
-  std::string gemm_config;
+  // kGemm: what the call computes; `arguments` holds one slice per
+  // operand, then one per result leaf (GemmDescription's order). Shared:
+  // thunks are copied, the description never changes.
+  std::shared_ptr<const GemmDescription> gemm;
 };
 
 using ThunkSequence = std::vector<Thunk>;

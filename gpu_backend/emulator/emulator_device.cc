@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/reference_gemm.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -96,10 +97,21 @@ absl::Status EmulatorDevice::RunOne(
       }
       return Run(thunk.children[branch], allocations);
     }
-    case Thunk::Kind::kGemm:
-      return absl::UnimplementedError(absl::StrCat(
-          "%", thunk.instruction,
-          ": the emulator's reference GEMM is not written yet"));
+    case Thunk::Kind::kGemm: {
+      if (thunk.gemm == nullptr) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "GEMM thunk of %", thunk.instruction, " without a description"));
+      }
+      std::vector<uint8_t*> args;
+      for (const runtime::Slice& s : thunk.arguments) {
+        args.push_back(Address(allocations, s));
+      }
+      if (absl::Status s = RunReferenceGemm(*thunk.gemm, args); !s.ok()) {
+        return absl::Status(s.code(), absl::StrCat("gemm (%", thunk.instruction,
+                                                   "): ", s.message()));
+      }
+      return absl::OkStatus();
+    }
   }
   return absl::OkStatus();
 }

@@ -12,6 +12,7 @@
 #include <complex>
 #include <limits>
 
+#include "hlo/evaluator/gemm_call.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/ir/gemm_config.h"
 
@@ -165,21 +166,29 @@ double Amax(const Literal& x) {
 
 absl::StatusOr<Literal> GemmCall(const HloInstruction& call,
                                  absl::Span<const Literal* const> operands) {
-  const std::string& name = call.attrs().custom_call->target;
-  const std::optional<GemmTarget> target = GemmTargetFromName(name);
+  const std::optional<GemmTarget> target =
+      GemmTargetFromName(call.attrs().custom_call->target);
   if (!target) return Invalid("not a GEMM call");
   absl::StatusOr<GemmBackendConfig> config =
       ParseGemmBackendConfig(call.backend_config());
   if (!config.ok()) {
     return Invalid(absl::StrCat("backend_config: ", config.status().message()));
   }
+  return EvaluateGemmCall(*target, *config, operands, call.shape());
+}
+
+}  // namespace
+
+absl::StatusOr<Literal> EvaluateGemmCall(
+    GemmTarget target, const GemmBackendConfig& config,
+    absl::Span<const Literal* const> operands, const Shape& result) {
   std::vector<const Shape*> shapes;
   for (const Literal* o : operands) shapes.push_back(&o->shape());
   absl::StatusOr<GemmCallLayout> layout =
-      GemmCallLayoutFor(*target, *config, shapes, call.shape());
+      GemmCallLayoutFor(target, config, shapes, result);
   if (!layout.ok()) return layout.status();
-  const Shape& d_shape = GemmOutputShape(call.shape());
-  const bool f8 = *target == GemmTarget::kCublasLtMatmulF8;
+  const Shape& d_shape = GemmOutputShape(result);
+  const bool f8 = target == GemmTarget::kCublasLtMatmulF8;
   Shape acc_shape = d_shape;
   if (f8) acc_shape.set_element_type(PrimitiveType::kF32);
   const Literal* a = operands[0];
@@ -191,12 +200,12 @@ absl::StatusOr<Literal> GemmCall(const HloInstruction& call,
     a = &a32;
     b = &b32;
   }
-  absl::StatusOr<Literal> x = DotLiterals(*a, *b, config->dnums, acc_shape);
+  absl::StatusOr<Literal> x = DotLiterals(*a, *b, config.dnums, acc_shape);
   if (!x.ok()) return x.status();
   const int64_t columns =
       layout->bias >= 0 ? operands[layout->bias]->element_count() : 1;
   Literal aux;
-  if (absl::Status s = ApplyEpilogue(*config, *layout, operands, columns, *x,
+  if (absl::Status s = ApplyEpilogue(config, *layout, operands, columns, *x,
                                      layout->aux >= 0 ? &aux : nullptr);
       !s.ok()) {
     return s;
@@ -204,11 +213,11 @@ absl::StatusOr<Literal> GemmCall(const HloInstruction& call,
   const double d_scale =
       layout->d_scale >= 0 ? operands[layout->d_scale]->GetAsDouble(0) : 1.0;
   Literal d = ToOutput(*x, d_shape, d_scale);
-  if (!call.shape().IsTuple()) return d;
+  if (!result.IsTuple()) return d;
   std::vector<Literal> elements;
   elements.push_back(std::move(d));
-  for (int64_t i = 1; i < call.shape().tuple_shapes_size(); ++i) {
-    const Shape& s = call.shape().tuple_shapes(i);
+  for (int64_t i = 1; i < result.tuple_shapes_size(); ++i) {
+    const Shape& s = result.tuple_shapes(i);
     if (i == layout->aux) {
       elements.push_back(ConvertLiteral(aux, s.element_type()));
     } else if (i == layout->amax) {
@@ -221,8 +230,6 @@ absl::StatusOr<Literal> GemmCall(const HloInstruction& call,
   }
   return Literal::Tuple(std::move(elements));
 }
-
-}  // namespace
 
 void RegisterGemmCustomCalls(CustomCallRegistry& registry) {
   for (absl::string_view target :

@@ -15,6 +15,16 @@ uint64_t Address(const std::vector<uint64_t>& allocations, const Slice& s) {
   return allocations[s.allocation] + s.offset;
 }
 
+bool ContainsGemm(const Thunk& t) {
+  if (t.kind == Thunk::Kind::kGemm) return true;
+  for (const auto& child : t.children) {
+    for (const Thunk& c : child) {
+      if (ContainsGemm(c)) return true;
+    }
+  }
+  return false;
+}
+
 void CollectKernels(const ThunkSequence& thunks,
                     std::vector<std::string>& names) {
   for (const Thunk& t : thunks) {
@@ -72,6 +82,7 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
 }
 
 CudaDevice::~CudaDevice() {
+  gemm_runner_.reset();  // before the context goes
   for (auto& [key, graph] : graphs_) d_.cuGraphExecDestroy(graph.exec);
   for (auto& [bytes, blocks] : free_blocks_) {
     for (uint64_t block : blocks) d_.cuMemFree(block);
@@ -229,6 +240,12 @@ absl::Status CudaDevice::RunGraph(const ThunkSequence& thunks, size_t begin,
                                   const std::vector<uint64_t>& allocations) {
   Graph& graph = graphs_[GraphKey{&thunks, begin}];
   if (graph.exec == nullptr || graph.allocations != allocations) {
+    // cuBLASLt's handle is made outside the capture.
+    for (size_t i = begin; i < end; ++i) {
+      if (!ContainsGemm(thunks[i])) continue;
+      if (absl::Status s = LoadGemmRunner(); !s.ok()) return s;
+      break;
+    }
     if (graph.exec != nullptr) d_.cuGraphExecDestroy(graph.exec);
     graph.exec = nullptr;
     absl::StatusOr<CuGraphExec> exec =
@@ -269,6 +286,31 @@ absl::Status CudaDevice::Launch(const Thunk& t,
                         static_cast<unsigned>(t.shared_bytes), stream_,
                         params.data(), nullptr),
       absl::StrCat("cuLaunchKernel(", t.kernel, ")"));
+}
+
+absl::Status CudaDevice::LoadGemmRunner() {
+  if (gemm_runner_ != nullptr) return absl::OkStatus();
+  absl::StatusOr<std::unique_ptr<CublasLtRunner>> runner =
+      CublasLtRunner::Create();
+  if (!runner.ok()) return runner.status();
+  gemm_runner_ = *std::move(runner);
+  return absl::OkStatus();
+}
+
+absl::Status CudaDevice::Gemm(const Thunk& t,
+                              const std::vector<uint64_t>& allocations) {
+  if (t.gemm == nullptr) return absl::InvalidArgumentError("no GEMM");
+  if (absl::Status s = LoadGemmRunner(); !s.ok()) return s;
+  std::vector<uint64_t> args;
+  for (const Slice& s : t.arguments) args.push_back(Address(allocations, s));
+  const int64_t workspace = t.gemm->layout.workspace;
+  const int64_t workspace_bytes =
+      workspace >= 0 &&
+              static_cast<size_t>(workspace) + t.gemm->operands.size() <
+                  t.arguments.size()
+          ? t.arguments[t.gemm->operands.size() + workspace].size
+          : 0;
+  return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_);
 }
 
 absl::StatusOr<int64_t> CudaDevice::ReadScalar(
@@ -341,8 +383,7 @@ absl::Status CudaDevice::RunOne(const Thunk& t,
       return RunSequence(t.children[branch], allocations);
     }
     case Thunk::Kind::kGemm:
-      return absl::UnimplementedError(
-          "the cuBLASLt GEMM thunk is not yet implemented on the CUDA device");
+      return Gemm(t, allocations);
   }
   return absl::OkStatus();
 }

@@ -6,22 +6,23 @@
 // device's SM (else its PTX, JIT-compiled by the driver), kernels launched
 // with their dynamic shared memory (the limit raised only when a launch
 // needs more than the default), copies and fills on the stream, while and
-// conditional reading their predicate back to the host (a while
-// with a known trip count reads nothing back). Runs of thunks that need no
+// conditional reading their predicate back to the host (a while with a
+// known trip count reads nothing back), GEMM thunks by cuBLASLt
+// (cublas_lt.h, loaded at the first GEMM). Runs of thunks that need no
 // host (runtime/cuda/graph_plan.h) are captured once into CUDA graphs and
 // replayed while the buffers stay where they were; XLITE_CUDA_GRAPHS=0
 // turns that off. Freed blocks are kept for allocations of the same size,
-// so the arenas of one executable land where its graphs expect them. Without a device,
-// Create says "no CUDA device".
+// so the arenas of one executable land where its graphs expect them.
+// Without a device, Create says "no CUDA device".
 
 #include <memory>
 #include <string>
-
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "runtime/cuda/cublas_lt.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/gpu_device.h"
 #include "runtime/gpu_image.h"
@@ -75,6 +76,9 @@ class CudaDevice : public GpuDevice {
                                       const std::vector<uint64_t>& allocations);
   absl::Status Launch(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);
+  absl::Status LoadGemmRunner();
+  absl::Status Gemm(const Thunk& thunk,
+                    const std::vector<uint64_t>& allocations);
   /// Copies `bytes` (at most 8) at `slice` to the host, after the stream.
   absl::StatusOr<int64_t> ReadScalar(const Slice& slice, int bytes,
                                      const std::vector<uint64_t>& allocations);
@@ -87,6 +91,7 @@ class CudaDevice : public GpuDevice {
   std::string sm_name_;
   bool loaded_cubin_ = false;
   absl::flat_hash_map<std::string, Kernel> kernels_;
+  std::unique_ptr<CublasLtRunner> gemm_runner_;
   bool use_graphs_ = false;
   bool capturing_ = false;
   absl::flat_hash_map<GraphKey, Graph> graphs_;

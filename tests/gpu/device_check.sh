@@ -14,6 +14,15 @@ ITER=${2:---iterations=20}
 export LD_LIBRARY_PATH="$BUNDLE/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 RUN="$BUNDLE/bin/hlo-run-gpu"
 PY=${PYTHON:-python3}
+# GEMM thunks dlopen cuBLASLt; JAX's CUDA wheels ship it under
+# site-packages/nvidia/cublas/lib (no system CUDA needed).
+if [[ -z "${XLITE_CUBLASLT:-}" ]]; then
+  lt_dir=$("$PY" -c 'import nvidia.cublas, os; print(os.path.join(list(nvidia.cublas.__path__)[0], "lib"))' 2>/dev/null)
+  for lib in "$lt_dir"/libcublasLt.so*; do
+    if [[ -f "$lib" ]]; then export XLITE_CUBLASLT="$lib"; break; fi
+  done
+fi
+echo "cuBLASLt: ${XLITE_CUBLASLT:-searched on the library path}"
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case "$GPU" in *H200*) SPEC=h200 ;; *) SPEC=h100 ;; esac
 echo "device: ${GPU:-none}; running the $SPEC executables"
