@@ -2,11 +2,15 @@
 
 #include <algorithm>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/scalar_ops.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::codegen {
+
+// The refusal sentence, before any backend names itself.
+constexpr absl::string_view kRefusal = "cannot compile %";
 
 absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what) {
   // "LINE:COL: error: " when the instruction came from text, so a tool can
@@ -17,8 +21,43 @@ absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what) {
                          ": error: ");
   }
   return absl::UnimplementedError(
-      absl::StrCat(where, "the cpu backend cannot compile %", hlo->name(),
-                   " (", HloOpcodeString(hlo->opcode()), "): ", what));
+      absl::StrCat(where, kRefusal, hlo->name(), " (",
+                   HloOpcodeString(hlo->opcode()), "): ", what));
+}
+
+namespace {
+
+// Where the refusal sentence starts in `message`: after a "LINE:COL: error: "
+// prefix, if any; npos when it is not an Unsupported refusal.
+size_t RefusalStart(absl::string_view message) {
+  size_t at = 0;
+  if (const size_t e = message.find(": error: "); e != absl::string_view::npos) {
+    const absl::string_view where = message.substr(0, e);
+    if (!where.empty() &&
+        std::all_of(where.begin(), where.end(), [](char c) {
+          return c == ':' || (c >= '0' && c <= '9');
+        })) {
+      at = e + std::string_view(": error: ").size();
+    }
+  }
+  return absl::StartsWith(message.substr(at), kRefusal)
+             ? at
+             : absl::string_view::npos;
+}
+
+}  // namespace
+
+bool IsUnnamedRefusal(const absl::Status& status) {
+  return !status.ok() &&
+         RefusalStart(status.message()) != absl::string_view::npos;
+}
+
+absl::Status NameBackend(absl::Status status, absl::string_view backend) {
+  if (!IsUnnamedRefusal(status)) return status;
+  std::string message(status.message());
+  message.insert(RefusalStart(message),
+                 absl::StrCat("the ", backend, " backend "));
+  return absl::Status(status.code(), message);
 }
 
 void ElementalEmitter::Bind(const HloInstruction* instruction, int64_t leaf,

@@ -143,8 +143,18 @@ class ElementalEmitter {
   std::vector<std::map<CacheKey, llvm::Value*>> scopes_ = {{}};
 };
 
-/// Unimplemented error naming `hlo`.
+/// Unimplemented error naming `hlo`, located when it came from text:
+/// "LINE:COL: error: cannot compile %name (opcode): what". Code here is
+/// shared by the backends, so it does not say which one compiles: each
+/// backend names itself with NameBackend where its emission returns.
 absl::Status Unsupported(const HloInstruction* hlo, absl::string_view what);
+
+/// `status` with "the <backend> backend " put before its "cannot compile
+/// %" when it is an Unsupported refusal; any other status unchanged.
+absl::Status NameBackend(absl::Status status, absl::string_view backend);
+
+/// Whether `status` is an Unsupported refusal no backend has named yet.
+bool IsUnnamedRefusal(const absl::Status& status);
 
 }  // namespace xlite::codegen
 

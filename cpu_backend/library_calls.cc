@@ -11,6 +11,7 @@
 #include "cpu_backend/emitter_context.h"
 #include "cpu_backend/library_calls.h"
 #include "hlo/ir/opcode.h"
+#include "passes/annotation_calls.h"
 
 namespace xlite::cpu {
 

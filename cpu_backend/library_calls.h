@@ -113,8 +113,6 @@ absl::Status EmitPassThrough(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 /// True for a linear-algebra custom-call target EmitLinalgCall handles.
 bool IsLinalgTarget(const std::string& target);
-/// True for a custom-call target that passes its operand through.
-bool IsPassThroughTarget(const std::string& target);
 
 }  // namespace xlite::cpu
 

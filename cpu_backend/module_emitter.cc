@@ -223,9 +223,10 @@ absl::Status EmitModule(const HloModule& module,
                                        kEntryName, llvm_module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
   if (NeedsRngEngine(module)) EmitRngEngineSetup(ctx, b);
+  // Refusals from the shared emitters name the backend here.
   if (absl::Status s = ctx.EmitComputation(b, *module.entry_computation());
       !s.ok()) {
-    return s;
+    return codegen::NameBackend(s, "cpu");
   }
   b.CreateRetVoid();
   std::string errors;

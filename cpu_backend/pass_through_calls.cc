@@ -7,17 +7,19 @@
 // which XLA defines for a group of one: all-reduce, collective-reduce,
 // all-gather, reduce-scatter, all-to-all and collective-broadcast return
 // their operands, collective-permute
-// its operand where a pair targets device 0 and zeros elsewhere.
+// its operand where a pair targets device 0 and zeros elsewhere. The GPU
+// backend rewrites the same instructions into copies before emission
+// (passes/annotation_calls.h, passes/single_device_collectives.h).
 
 #include <optional>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "cpu_backend/library_calls.h"
 #include "hlo/ir/opcode.h"
+#include "passes/single_device_collectives.h"
 
 namespace xlite::cpu {
 
@@ -74,11 +76,6 @@ absl::StatusOr<std::vector<Leaf>> Leaves(const HloInstruction* hlo) {
   return leaves;
 }
 
-bool SingleDevice(const EmitterContext& ctx) {
-  return ctx.module().config().replica_count == 1 &&
-         ctx.module().config().num_partitions == 1;
-}
-
 // collective-permute on one device: does any pair send to device 0?
 bool ReceivesOnOneDevice(const HloInstruction* hlo) {
   for (const auto& [source, target] :
@@ -88,52 +85,19 @@ bool ReceivesOnOneDevice(const HloInstruction* hlo) {
   return false;
 }
 
-// The device a one-device collective names besides device 0, if any.
-std::optional<int64_t> OtherDevice(const HloInstruction* hlo) {
-  const CollectiveAttributes& c = *hlo->attrs().collective;
-  for (const std::vector<int64_t>& group : c.replica_groups.Expanded()) {
-    for (int64_t id : group) {
-      if (id != 0) return id;
-    }
-  }
-  for (const auto& [source, target] : c.source_target_pairs) {
-    if (source != 0) return source;
-    if (target != 0) return target;
-  }
-  return std::nullopt;
-}
-
 }  // namespace
-
-bool IsPassThroughTarget(const std::string& target) {
-  return target == "Sharding" || target == "SPMDFullToShardShape" ||
-         target == "SPMDShardToFullShape" || target == "MoveToHost" ||
-         target == "MoveToDevice" || target == "annotate_device_placement" ||
-         absl::StartsWith(target, "xla.sdy.");
-}
 
 absl::Status EmitPassThrough(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              const HloInstruction* hlo) {
   const HloOpcode op = hlo->opcode();
   const bool allocate = op == HloOpcode::kCustomCall &&
                         hlo->attrs().custom_call->target == "AllocateBuffer";
-  if (op != HloOpcode::kCustomCall && !SingleDevice(ctx)) {
-    return codegen::Unsupported(
-        hlo, absl::StrCat("collectives across ",
-                          ctx.module().config().replica_count, " replicas x ",
-                          ctx.module().config().num_partitions,
-                          " partitions (only one device is supported yet)"));
-  }
+  // What one device computes, and what it refuses, are the GPU's too
+  // (passes/single_device_collectives.h).
   if (op != HloOpcode::kCustomCall) {
-    if (std::optional<int64_t> id = OtherDevice(hlo)) {
-      return codegen::Unsupported(
-          hlo, absl::StrCat("names device ", *id,
-                            ", but the module runs on one device"));
+    if (std::string why = OneDeviceRefusal(ctx.module(), *hlo); !why.empty()) {
+      return codegen::Unsupported(hlo, why);
     }
-  }
-  if (op == HloOpcode::kCollectivePermute &&
-      !hlo->attrs().collective->permute_slice_sizes.empty()) {
-    return codegen::Unsupported(hlo, "the in-place collective-permute");
   }
   bool zeros = allocate || (op == HloOpcode::kCollectivePermute &&
                             !ReceivesOnOneDevice(hlo));

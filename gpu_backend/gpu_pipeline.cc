@@ -6,6 +6,9 @@
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
 #include "gpu_backend/gemm_thunks.h"
+#include "passes/annotation_calls.h"
+#include "passes/async_to_sync.h"
+#include "passes/batch_norm_expander.h"
 #include "passes/blocked_scans.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
@@ -14,6 +17,8 @@
 #include "passes/priority_fusion.h"
 #include "passes/registry.h"
 #include "passes/while_trip_count.h"
+#include "passes/scan_to_while.h"
+#include "passes/single_device_collectives.h"
 #include "runtime/buffer_assignment.h"
 
 namespace xlite::gpu {
@@ -31,6 +36,18 @@ absl::Status RunGpuSimplification(HloModule& module,
 
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options) {
+  // One stream and one device: async pairs become their synchronous ops,
+  // scans loops, collectives and device ids what one device computes,
+  // annotation calls copies, batch norms reductions and elementwise ops.
+  // What stays needs more than this backend has, and is refused at thunk
+  // emission with the reason.
+  for (auto* pass : {&ConvertAsyncToSync, &ConvertScanToWhile,
+                     &RewriteSingleDeviceCollectives, &RemoveAnnotationCalls,
+                     &ExpandBatchNorms}) {
+    if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
+      return changed.status();
+    }
+  }
   // Scans longer than 16 in XLA's blocked order (XLA:GPU runs the same
   // reduce-window rewrite): in narrow floats the order decides the bits.
   if (absl::StatusOr<bool> rewritten = RewriteScansAsBlocks(module);

@@ -6,11 +6,14 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "codegen/elemental.h"
 #include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/gemm_thunks.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
 #include "passes/while_trip_count.h"
+#include "passes/annotation_calls.h"
+#include "passes/single_device_collectives.h"
 
 namespace xlite::gpu {
 namespace {
@@ -21,10 +24,11 @@ using runtime::ThunkSequence;
 
 constexpr int64_t kGpuAlignment = 256;
 
+// "LINE:COL: error: the gpu backend cannot compile %name (opcode): why",
+// located when the instruction came from text (codegen::Unsupported's
+// form, so tools put the file name in front).
 absl::Status Refuse(const HloInstruction* hlo, absl::string_view why) {
-  return absl::UnimplementedError(absl::StrCat(
-      "the gpu backend cannot compile %", hlo->name(), " (",
-      HloOpcodeString(hlo->opcode()), "): ", why));
+  return codegen::NameBackend(codegen::Unsupported(hlo, why), "gpu");
 }
 
 // Instructions that only name buffers other instructions wrote.
@@ -59,7 +63,10 @@ bool NeedsNonKernelSupport(HloOpcode op) {
     case HloOpcode::kAllGatherStart:
     case HloOpcode::kAllGatherDone:
     case HloOpcode::kAllToAll:
+    case HloOpcode::kRaggedAllToAll:
     case HloOpcode::kReduceScatter:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectiveReduce:
     case HloOpcode::kCollectivePermute:
     case HloOpcode::kCollectivePermuteStart:
     case HloOpcode::kCollectivePermuteDone:
@@ -80,11 +87,61 @@ bool NeedsNonKernelSupport(HloOpcode op) {
     case HloOpcode::kBatchNormGrad:
     case HloOpcode::kBatchNormInference:
     case HloOpcode::kBatchNormTraining:
-    case HloOpcode::kGetDimensionSize:
-    case HloOpcode::kSetDimensionSize:
       return true;
     default:
       return false;
+  }
+}
+
+// Why `hlo` (NeedsNonKernelSupport) has no thunk: the pipeline rewrote
+// every instance of these opcodes that the GPU can run (PrepareForGpu).
+std::string NonKernelReason(const HloModule& module,
+                            const HloInstruction* hlo) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kAllReduce:
+    case HloOpcode::kAllGather:
+    case HloOpcode::kAllToAll:
+    case HloOpcode::kReduceScatter:
+    case HloOpcode::kCollectivePermute:
+    case HloOpcode::kCollectiveBroadcast:
+    case HloOpcode::kCollectiveReduce:
+    case HloOpcode::kRaggedAllToAll:
+    case HloOpcode::kReplicaId:
+    case HloOpcode::kPartitionId:
+      if (std::string why = OneDeviceRefusal(module, *hlo); !why.empty()) {
+        return why;
+      }
+      return "a one-device collective left for the single-device rewrite "
+             "(compiled without the gpu pipeline?)";
+    case HloOpcode::kCustomCall: {
+      const std::string& target = hlo->attrs().custom_call->target;
+      if (IsPassThroughTarget(target) || target == "AllocateBuffer") {
+        return "an annotation whose result is shaped unlike its operands, "
+               "which needs more than one device (or the SPMD partitioner "
+               "first)";
+      }
+      return absl::StrCat("unknown custom-call target \"", target, "\"");
+    }
+    case HloOpcode::kRng:
+      return "rng draws from the run's sequential host generator (the cpu "
+             "backend's engine); no GPU kernel reproduces its stream yet";
+    case HloOpcode::kSend:
+    case HloOpcode::kSendDone:
+    case HloOpcode::kRecv:
+    case HloOpcode::kRecvDone:
+    case HloOpcode::kInfeed:
+    case HloOpcode::kOutfeed:
+      return "host transfers (send, recv, infeed, outfeed) are not supported "
+             "by the gpu backend";
+    case HloOpcode::kBatchNormTraining:
+    case HloOpcode::kBatchNormInference:
+    case HloOpcode::kBatchNormGrad:
+      return "batch normalization of real arrays with a feature dimension";
+    case HloOpcode::kScan:
+      return "a scan that slices or stacks tuple-shaped values (scans of "
+             "arrays become while loops)";
+    default:
+      return "no GPU kernel or thunk for this opcode yet";
   }
 }
 
@@ -95,9 +152,13 @@ bool Overlaps(const Slice& a, const Slice& b) {
 
 class ThunkEmitter {
  public:
-  ThunkEmitter(const runtime::BufferAssignment& assignment,
+  ThunkEmitter(const HloModule& module,
+               const runtime::BufferAssignment& assignment,
                codegen::KernelTarget& target, llvm::Module& kernels)
-      : assignment_(assignment), target_(target), kernels_(kernels) {}
+      : module_(module),
+        assignment_(assignment),
+        target_(target),
+        kernels_(kernels) {}
 
   absl::StatusOr<ThunkSequence> Sequence(const HloComputation* computation) {
     ThunkSequence out;
@@ -129,7 +190,7 @@ class ThunkEmitter {
     }
     if (NeedsNonKernelSupport(hlo->opcode()) &&
         !codegen::gpu::IsKernelCustomCall(hlo)) {
-      return Refuse(hlo, "no GPU kernel or thunk for this opcode yet");
+      return Refuse(hlo, NonKernelReason(module_, hlo));
     }
     if (hlo->opcode() == HloOpcode::kFusion) {
       for (const HloInstruction* i : hlo->fused_computation()->instructions()) {
@@ -185,6 +246,11 @@ class ThunkEmitter {
         codegen::gpu::EmitKernels(target_, kernels_, hlo, KernelName(hlo),
                                   params);
     if (!launches.ok()) {
+      // The shared emitters' refusals name the instruction (maybe one
+      // inside the fusion) and only lack the backend.
+      if (codegen::IsUnnamedRefusal(launches.status())) {
+        return codegen::NameBackend(launches.status(), "gpu");
+      }
       return Refuse(hlo, launches.status().message());
     }
     for (const codegen::gpu::KernelLaunch& launch : *launches) {
@@ -332,6 +398,7 @@ class ThunkEmitter {
     return absl::OkStatus();
   }
 
+  const HloModule& module_;
   const runtime::BufferAssignment& assignment_;
   codegen::KernelTarget& target_;
   llvm::Module& kernels_;
@@ -343,7 +410,7 @@ class ThunkEmitter {
 absl::StatusOr<ThunkSequence> EmitThunks(
     const HloModule& module, const runtime::BufferAssignment& assignment,
     codegen::KernelTarget& target, llvm::Module& kernels) {
-  ThunkEmitter emitter(assignment, target, kernels);
+  ThunkEmitter emitter(module, assignment, target, kernels);
   absl::StatusOr<ThunkSequence> thunks =
       emitter.Sequence(module.entry_computation());
   if (!thunks.ok()) return thunks.status();

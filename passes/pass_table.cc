@@ -3,6 +3,9 @@
 
 #include <functional>
 
+#include "passes/annotation_calls.h"
+#include "passes/async_to_sync.h"
+#include "passes/batch_norm_expander.h"
 #include "passes/block_scaling.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
@@ -11,6 +14,8 @@
 #include "passes/passes.h"
 #include "passes/priority_fusion.h"
 #include "passes/registry.h"
+#include "passes/scan_to_while.h"
+#include "passes/single_device_collectives.h"
 #include "passes/while_loop_all_reduce_code_motion.h"
 
 namespace xlite {
@@ -144,6 +149,23 @@ const PassRegistry& PassRegistry::Global() {
              &RunSortSimplifier),
       Simple("opt-barrier-expander", "removes optimization barriers",
              &RunOptBarrierExpander),
+      Simple("async-to-sync",
+             "async start/update/done chains become their synchronous op",
+             &ConvertAsyncToSync),
+      Simple("scan-to-while", "scans of arrays become while loops",
+             &ConvertScanToWhile),
+      Simple("single-device-collectives",
+             "one device's collectives become copies (zeros for an unfed "
+             "collective-permute), its device ids 0",
+             &RewriteSingleDeviceCollectives),
+      Simple("annotation-call-remover",
+             "sharding and host-placement annotation calls become copies, "
+             "AllocateBuffer zeros",
+             &RemoveAnnotationCalls),
+      Simple("batch-norm-expander",
+             "batch-norm-training/-inference/-grad become reductions and "
+             "elementwise ops (in f64)",
+             &ExpandBatchNorms),
       Simple("reshape-mover",
              "moves reshapes/transposes past elementwise operations",
              &RunReshapeMover),

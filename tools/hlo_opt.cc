@@ -88,6 +88,15 @@ absl::Status PrepareForPlatform(HloModule& module,
   return gpu::PrepareForGpu(module, *spec);
 }
 
+// A backend's compile error in `filename`: "FILE:LINE:COL: error: ..." when
+// the message is located, "FILE: error: ..." otherwise.
+absl::Status InFile(absl::string_view filename, const absl::Status& s) {
+  const absl::string_view m = s.message();
+  const bool located = !m.empty() && absl::ascii_isdigit(m[0]);
+  return absl::Status(s.code(),
+                      absl::StrCat(filename, located ? ":" : ": error: ", m));
+}
+
 // Parses, verifies and transforms one module; returns what to write or an
 // error status (message already located).
 absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
@@ -130,11 +139,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     std::unique_ptr<HloModule> second = (*module)->Clone();
     absl::StatusOr<runtime::GpuImage> image = gpu::CompileGpuImage(
         std::move(*module), std::move(second), options);
-    if (!image.ok()) {
-      return absl::Status(image.status().code(),
-                          absl::StrCat(filename, ": error: ",
-                                       image.status().message()));
-    }
+    if (!image.ok()) return InFile(filename, image.status());
     return runtime::SerializeGpuImage(*image);
   }
   if (platform == "gpu" &&
@@ -152,11 +157,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     options->run_passes = false;
     absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
         gpu::GpuExecutable::Compile(std::move(*module), *options);
-    if (!exe.ok()) {
-      return absl::Status(exe.status().code(),
-                          absl::StrCat(filename, ": error: ",
-                                       exe.status().message()));
-    }
+    if (!exe.ok()) return InFile(filename, exe.status());
     if (stage == "thunks") {
       return runtime::ThunkSequenceToString((*exe)->thunks());
     }
@@ -170,12 +171,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     options.keep_asm = stage == "asm";
     absl::StatusOr<std::unique_ptr<cpu::CpuExecutable>> exe =
         cpu::CpuExecutable::Compile(std::move(*module), options);
-    if (!exe.ok()) {
-      const absl::string_view m = exe.status().message();
-      const bool located = !m.empty() && absl::ascii_isdigit(m[0]);
-      return absl::Status(exe.status().code(),
-                          absl::StrCat(filename, located ? ":" : ": error: ", m));
-    }
+    if (!exe.ok()) return InFile(filename, exe.status());
     return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->assembly();
   }
   if (stage == "buffer-assignment") {

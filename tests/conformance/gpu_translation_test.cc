@@ -6,8 +6,10 @@
 // or is refused at compile time naming the instruction. The gpu reduces
 // in its own order (per-thread sums, warp shuffles), so floats may also
 // differ by a few epsilons of their type (ReorderedReductionTolerance).
-// The backend refuses collectives and replica/partition ids, so every
-// device of a multi-device module computes the same: it runs once.
+// The backend rewrites collectives and replica/partition ids only for a
+// one-device module (passes/single_device_collectives.h) and refuses them
+// in a module of more devices, so every device of a multi-device module it
+// compiles computes the same: it runs once.
 #include <memory>
 
 #include "gpu_backend/executable.h"

@@ -1,4 +1,4 @@
-#include "cpu_backend/scan_to_while.h"
+#include "passes/scan_to_while.h"
 
 #include <memory>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "hlo/ir/opcode.h"
 #include "passes/hlo_util.h"
 
-namespace xlite::cpu {
+namespace xlite {
 namespace {
 
 // What one scan instruction loops over.
@@ -216,4 +216,4 @@ absl::StatusOr<bool> ConvertScanToWhile(HloModule& module) {
   return changed;
 }
 
-}  // namespace xlite::cpu
+}  // namespace xlite

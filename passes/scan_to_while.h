@@ -1,7 +1,8 @@
-#ifndef XLITE_CPU_BACKEND_SCAN_TO_WHILE_H_
-#define XLITE_CPU_BACKEND_SCAN_TO_WHILE_H_
+#ifndef XLITE_PASSES_SCAN_TO_WHILE_H_
+#define XLITE_PASSES_SCAN_TO_WHILE_H_
 
-// `scan` becomes a while loop the CPU backend runs natively:
+// `scan` becomes a while loop (the CPU backend runs it natively, the GPU
+// backend as a while thunk):
 //
 //   scan(inputs..., inits...), dimensions={d}, num_carries=C, to_apply=f
 //
@@ -17,10 +18,10 @@
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 absl::StatusOr<bool> ConvertScanToWhile(HloModule& module);
 
-}  // namespace xlite::cpu
+}  // namespace xlite
 
-#endif  // XLITE_CPU_BACKEND_SCAN_TO_WHILE_H_
+#endif  // XLITE_PASSES_SCAN_TO_WHILE_H_

@@ -1,7 +1,8 @@
-#ifndef XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
-#define XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
+#ifndef XLITE_PASSES_ASYNC_TO_SYNC_H_
+#define XLITE_PASSES_ASYNC_TO_SYNC_H_
 
-// The CPU runs one stream: an async-start / async-update* / async-done
+// One stream (the CPU backend, and the GPU backend, which has no async
+// thunks yet): an async-start / async-update* / async-done
 // chain becomes a `call` of the wrapped computation at the done (calls
 // start-done pairs such as call-start/call-done are sugar for the same),
 // copy-start / copy-done a `copy`, and the async collective pairs
@@ -13,10 +14,10 @@
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 absl::StatusOr<bool> ConvertAsyncToSync(HloModule& module);
 
-}  // namespace xlite::cpu
+}  // namespace xlite
 
-#endif  // XLITE_CPU_BACKEND_ASYNC_TO_SYNC_H_
+#endif  // XLITE_PASSES_ASYNC_TO_SYNC_H_

@@ -1,10 +1,10 @@
-#include "cpu_backend/async_to_sync.h"
+#include "passes/async_to_sync.h"
 
 #include <optional>
 
 #include "hlo/ir/opcode.h"
 
-namespace xlite::cpu {
+namespace xlite {
 
 namespace {
 
@@ -21,6 +21,11 @@ absl::StatusOr<bool> Replace(HloComputation& computation, HloInstruction* done,
                              std::unique_ptr<HloInstruction> sync,
                              HloInstruction* start = nullptr) {
   sync->set_metadata(done->metadata());
+  // Errors about the op point at the text that wrote it: the start, or the
+  // done of a sugared pair whose start is implicit.
+  sync->set_location(start != nullptr && start->location().line > 0
+                         ? start->location()
+                         : done->location());
   HloInstruction* added = computation.AddInstruction(std::move(sync));
   added->set_name(done->name());
   // Ordering constraints on the pair now hold on the call.
@@ -128,6 +133,14 @@ absl::StatusOr<bool> ConvertAsyncToSync(HloModule& module) {
         sync = HloInstruction::Create(HloOpcode::kCall, hlo->shape(),
                                       start->operands());
         sync->AppendCalledComputation(start->async_wrapped_computation());
+        // A sugared start ("all-to-all-start") wrote the wrapped op: errors
+        // about it point there.
+        for (HloInstruction* wrapped :
+             start->async_wrapped_computation()->instructions()) {
+          if (wrapped->location().line == 0) {
+            wrapped->set_location(start->location());
+          }
+        }
         // The start may have had other users (async-update chains): only
         // convert when the done is its only consumer path.
         if (start->user_count() != 1) continue;
@@ -156,4 +169,4 @@ absl::StatusOr<bool> ConvertAsyncToSync(HloModule& module) {
   return changed;
 }
 
-}  // namespace xlite::cpu
+}  // namespace xlite
