@@ -207,6 +207,22 @@ absl::StatusOr<bool> FuseF8Convert(RewriteState& state, HloInstruction* h) {
 
 }  // namespace
 
+HloInstruction* F8VectorBias(const GemmBackendConfig& config,
+                             HloInstruction* bias, PT out) {
+  // With a matrix bias already folded, XLA folds no vector bias.
+  if (config.beta != 0) return nullptr;
+  if (bias->shape().element_type() != PT::kF32) return bias;
+  if (bias->opcode() != HloOpcode::kConvert) return nullptr;
+  HloInstruction* source = bias->mutable_operand(0);
+  const PT t = source->shape().element_type();
+  const bool f8_out = out == PT::kF8E4M3FN || out == PT::kF8E5M2;
+  if ((t == PT::kBF16 && (f8_out || out == PT::kF32 || out == PT::kBF16)) ||
+      (t == PT::kF16 && (f8_out || out == PT::kF16))) {
+    return source;
+  }
+  return nullptr;
+}
+
 absl::StatusOr<bool> FuseF8Output(RewriteState& state, HloInstruction* h) {
   absl::StatusOr<bool> done = FuseF8Convert(state, h);
   if (!done.ok() || *done) return done;

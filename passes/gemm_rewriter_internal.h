@@ -53,6 +53,12 @@ absl::StatusOr<HloInstruction*> UpcastF8Dot(HloInstruction* dot);
 /// replaced `h`.
 absl::StatusOr<bool> FuseF8Output(RewriteState& state, HloInstruction* h);
 
+/// gemm_f8_output_fusion.cc: the vector bias an f8 call with result type
+/// `out` takes for `bias` (cuBLASLt takes no f32 bias beside f8 inputs: an
+/// f32 bias converted from bf16/f16 passes its source); nullptr if none.
+HloInstruction* F8VectorBias(const GemmBackendConfig& config,
+                             HloInstruction* bias, PrimitiveType out);
+
 /// Folds what may fold into the call at `h` (h uses a call); true if it
 /// replaced `h` (which is then gone).
 absl::StatusOr<bool> FuseEpilogue(RewriteState& state, HloInstruction* h);
