@@ -273,7 +273,7 @@ absl::StatusOr<bool> RunGemmRewriter(HloModule& module,
       absl::StatusOr<bool> f8 = RewriteF8Dot(state, dot);
       if (!f8.ok()) return f8.status();
       if (*f8) continue;
-      absl::StatusOr<HloInstruction*> upcast = UpcastF8Dot(dot);
+      absl::StatusOr<HloInstruction*> upcast = UpcastF8Dot(dot, options);
       if (!upcast.ok()) return upcast.status();
       dot = *upcast;
       if (std::optional<DotPlan> plan = PlanDot(dot, options)) {

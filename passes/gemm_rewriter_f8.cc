@@ -243,6 +243,33 @@ bool F8DotShapeSupported(const HloInstruction* dot) {
   return batch <= 65535;
 }
 
+// XLA leaves tiny dots ((rows + cols) * k below the threshold) with a
+// float result its emitters handle (f16, bf16, f32) to those emitters.
+bool LeftToEmitters(const HloInstruction* dot, const GemmRewriterOptions& o) {
+  const PT out = dot->shape().element_type();
+  if (out != PT::kF16 && out != PT::kBF16 && out != PT::kF32) return false;
+  const DotDimensionNumbers& d = dot->attrs().dot->dnums;
+  auto product = [](const Shape& s, const std::vector<int64_t>& batch,
+                    const std::vector<int64_t>& contracting, bool free) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < s.rank(); ++i) {
+      const bool is_k = std::count(contracting.begin(), contracting.end(), i);
+      const bool is_b = std::count(batch.begin(), batch.end(), i);
+      if (free ? !is_k && !is_b : is_k) n *= s.dimensions(i);
+    }
+    return n;
+  };
+  const Shape& a = dot->operand(0)->shape();
+  const Shape& b = dot->operand(1)->shape();
+  const int64_t rows = product(a, d.lhs_batch_dimensions,
+                               d.lhs_contracting_dimensions, true);
+  const int64_t cols = product(b, d.rhs_batch_dimensions,
+                               d.rhs_contracting_dimensions, true);
+  const int64_t k = product(a, d.lhs_batch_dimensions,
+                            d.lhs_contracting_dimensions, false);
+  return (rows + cols) * k < o.size_threshold;
+}
+
 }  // namespace
 
 absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
@@ -262,20 +289,8 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
   for (const F8Operand* x : {&*a, &*b}) {
     if (x->scale != nullptr && x->scale->shape().rank() != 0) return false;
   }
-  // Dequantized operands (not f8 themselves): XLA leaves tiny dots to its
-  // emitters.
-  const DotDimensionNumbers& dn = dot->attrs().dot->dnums;
-  const int64_t nb = dn.lhs_batch_dimensions.size();
-  const Shape& as = dot->operand(0)->shape();
-  const Shape& bs = dot->operand(1)->shape();
-  const int64_t lk = dn.lhs_contracting_dimensions[0];
-  const int64_t rk = dn.rhs_contracting_dimensions[0];
-  const int64_t k = as.dimensions(lk);
-  const int64_t rows = as.dimensions(lk == nb ? nb + 1 : nb);
-  const int64_t cols = bs.dimensions(rk == nb ? nb + 1 : nb);
-  if (!IsF8(dot->operand(0)) && (rows + cols) * k < o.size_threshold) {
-    return false;
-  }
+  if (LeftToEmitters(dot, o)) return false;
+  const int64_t nb = dot->attrs().dot->dnums.lhs_batch_dimensions.size();
   DotDimensionNumbers d = dot->attrs().dot->dnums;
   GemmBackendConfig config = ConfigFor(dot, d);
   HloComputation* c = dot->parent();
@@ -327,7 +342,8 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
   return true;
 }
 
-absl::StatusOr<HloInstruction*> UpcastF8Dot(HloInstruction* dot) {
+absl::StatusOr<HloInstruction*> UpcastF8Dot(
+    HloInstruction* dot, const GemmRewriterOptions& options) {
   // Only dots XLA takes for GEMMs at all: one contracting dimension,
   // matrices or a matrix and a vector.
   const DotDimensionNumbers& d = dot->attrs().dot->dnums;
@@ -337,7 +353,7 @@ absl::StatusOr<HloInstruction*> UpcastF8Dot(HloInstruction* dot) {
   if (!IsF8(dot->operand(0)) || !IsF8(dot->operand(1)) ||
       d.lhs_contracting_dimensions.size() != 1 || ra < nb + 1 ||
       ra > nb + 2 || rb < nb + 1 || rb > nb + 2 ||
-      (ra == nb + 1 && rb == nb + 1)) {
+      (ra == nb + 1 && rb == nb + 1) || LeftToEmitters(dot, options)) {
     return dot;
   }
   HloComputation* c = dot->parent();

@@ -46,7 +46,9 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot);
 /// gemm_rewriter_f8.cc: an f8 x f8 dot that did not become an f8 call
 /// computes in f16 (bf16 for a bf16 result) instead, as XLA does; returns
 /// the dot to rewrite further (`dot` itself unless its result was f8).
-absl::StatusOr<HloInstruction*> UpcastF8Dot(HloInstruction* dot);
+/// Tiny dots with an f16/bf16/f32 result stay f8 dots (XLA's emitters).
+absl::StatusOr<HloInstruction*> UpcastF8Dot(
+    HloInstruction* dot, const GemmRewriterOptions& options);
 
 /// gemm_f8_output_fusion.cc: folds the output scaling, the saturating
 /// convert to f8 and the amax at `h` into the f8 call it reads; true if it
