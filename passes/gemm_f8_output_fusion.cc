@@ -49,8 +49,7 @@ HloInstruction* F32Scale(HloInstruction* s, bool invert) {
     s = AddNew(c, HloOpcode::kDivide, s->shape(), {one, s});
   }
   if (s->shape().element_type() != PT::kF32) {
-    s = AddNew(c, HloOpcode::kConvert, LayoutLike(Shape(PT::kF32, {}), s),
-               {s});
+    s = AddNew(c, HloOpcode::kConvert, LayoutLike(Shape(PT::kF32, {}), s), {s});
   }
   return s;
 }
@@ -80,8 +79,7 @@ absl::StatusOr<bool> FuseDScaleIntoA(RewriteState& state, HloInstruction* h) {
     return false;
   }
   const GemmBackendConfig& config = state.calls[call];
-  const HloInstruction* bcast =
-      h->operand(h->operand(0) == call ? 1 : 0);
+  const HloInstruction* bcast = h->operand(h->operand(0) == call ? 1 : 0);
   if (bcast->user_count() != 1 || ScalarConstant(call->operand(2)) != 1.0 ||
       config.beta != 0 ||
       (config.epilogue != GemmEpilogue::kDefault &&
@@ -190,11 +188,11 @@ absl::StatusOr<bool> FuseF8Convert(RewriteState& state, HloInstruction* h) {
     return true;
   }
   HloComputation* c = h->parent();
-  HloInstruction* d = AddNew(c, HloOpcode::kGetTupleElement, h->shape(),
-                             {fused});
+  HloInstruction* d =
+      AddNew(c, HloOpcode::kGetTupleElement, h->shape(), {fused});
   d->set_index(0);
-  HloInstruction* m = AddNew(c, HloOpcode::kGetTupleElement, amax_shape,
-                             {fused});
+  HloInstruction* m =
+      AddNew(c, HloOpcode::kGetTupleElement, amax_shape, {fused});
   m->set_index(1);
   HloInstruction* m_cast = m;
   if (amax->shape().element_type() != PT::kF32) {

@@ -63,8 +63,7 @@ std::optional<std::vector<HloInstruction*>> PathFromF8(
 
 // `h` is broadcast(x); x.
 HloInstruction* BroadcastSource(HloInstruction* h) {
-  return h->opcode() == HloOpcode::kBroadcast ? h->mutable_operand(0)
-                                              : nullptr;
+  return h->opcode() == HloOpcode::kBroadcast ? h->mutable_operand(0) : nullptr;
 }
 
 // The ops XLA moves in front of the dequantization (those it needs no
@@ -73,8 +72,7 @@ HloInstruction* BroadcastSource(HloInstruction* h) {
 bool Movable(const HloInstruction* h) {
   switch (h->opcode()) {
     case HloOpcode::kBitcast:
-      return h->shape().element_type() ==
-             h->operand(0)->shape().element_type();
+      return h->shape().element_type() == h->operand(0)->shape().element_type();
     case HloOpcode::kBroadcast:
     case HloOpcode::kCopy:
     case HloOpcode::kReshape:
@@ -183,8 +181,7 @@ HloInstruction* PadTo16(HloInstruction* x, int64_t first) {
   padded.set_dimensions(dims);
   if (s.has_layout()) padded.set_layout(s.layout());
   HloComputation* c = x->parent();
-  HloInstruction* zero =
-      AddConstant(c, Literal::Scalar(s.element_type(), 0));
+  HloInstruction* zero = AddConstant(c, Literal::Scalar(s.element_type(), 0));
   HloInstruction* pad = AddNew(c, HloOpcode::kPad, padded, {x, zero});
   pad->mutable_attrs().padding = config;
   return pad;
@@ -228,8 +225,8 @@ bool F8DotShapeSupported(const HloInstruction* dot) {
   std::vector<int64_t> leading(nb);
   std::iota(leading.begin(), leading.end(), 0);
   int64_t batch = nb == 0 ? 0 : 1;
-  for (const Shape* s : {&dot->operand(0)->shape(), &dot->operand(1)->shape(),
-                         &dot->shape()}) {
+  for (const Shape* s :
+       {&dot->operand(0)->shape(), &dot->operand(1)->shape(), &dot->shape()}) {
     if (s->rank() != nb + 2 || s->ElementCount() == 0) return false;
     const std::vector<int64_t> order = MajorToMinor(*s);
     if (!std::equal(leading.begin(), leading.end(), order.begin())) {
@@ -261,12 +258,12 @@ bool LeftToEmitters(const HloInstruction* dot, const GemmRewriterOptions& o) {
   };
   const Shape& a = dot->operand(0)->shape();
   const Shape& b = dot->operand(1)->shape();
-  const int64_t rows = product(a, d.lhs_batch_dimensions,
-                               d.lhs_contracting_dimensions, true);
-  const int64_t cols = product(b, d.rhs_batch_dimensions,
-                               d.rhs_contracting_dimensions, true);
-  const int64_t k = product(a, d.lhs_batch_dimensions,
-                            d.lhs_contracting_dimensions, false);
+  const int64_t rows =
+      product(a, d.lhs_batch_dimensions, d.lhs_contracting_dimensions, true);
+  const int64_t cols =
+      product(b, d.rhs_batch_dimensions, d.rhs_contracting_dimensions, true);
+  const int64_t k =
+      product(a, d.lhs_batch_dimensions, d.lhs_contracting_dimensions, false);
   return (rows + cols) * k < o.size_threshold;
 }
 
@@ -299,8 +296,8 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
                           ReplayOnF8(b->f8, b->moved)};
   // cuBLASLt's f8 kernels take both operands K-major ("TN").
   for (int i = 0; i < 2; ++i) {
-    std::vector<int64_t>& contracting = i == 0 ? d.lhs_contracting_dimensions
-                                               : d.rhs_contracting_dimensions;
+    std::vector<int64_t>& contracting =
+        i == 0 ? d.lhs_contracting_dimensions : d.rhs_contracting_dimensions;
     const int64_t kd = contracting[0];
     const int64_t free = kd == nb ? nb + 1 : nb;
     if (!ContractingIsMinor(x[i]->shape(), kd, free)) {
@@ -313,13 +310,14 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
   HloInstruction* scales[2];
   for (int i = 0; i < 2; ++i) {
     const F8Operand& op = i == 0 ? *a : *b;
-    scales[i] = op.scale == nullptr ? one
-                                    : F32Scale(op.scale, !op.multiply, one);
+    scales[i] =
+        op.scale == nullptr ? one : F32Scale(op.scale, !op.multiply, one);
   }
   Shape padded = dot->shape();
   std::vector<int64_t> dims(padded.dimensions().begin(),
                             padded.dimensions().end());
-  for (int64_t i = nb; i < padded.rank(); ++i) dims[i] = (dims[i] + 15) / 16 * 16;
+  for (int64_t i = nb; i < padded.rank(); ++i)
+    dims[i] = (dims[i] + 15) / 16 * 16;
   padded.set_dimensions(dims);
   if (dot->shape().has_layout()) padded.set_layout(dot->shape().layout());
   HloInstruction* call = AddNew(c, HloOpcode::kCustomCall, padded,
@@ -351,9 +349,9 @@ absl::StatusOr<HloInstruction*> UpcastF8Dot(
   const int64_t ra = dot->operand(0)->shape().rank();
   const int64_t rb = dot->operand(1)->shape().rank();
   if (!IsF8(dot->operand(0)) || !IsF8(dot->operand(1)) ||
-      d.lhs_contracting_dimensions.size() != 1 || ra < nb + 1 ||
-      ra > nb + 2 || rb < nb + 1 || rb > nb + 2 ||
-      (ra == nb + 1 && rb == nb + 1) || LeftToEmitters(dot, options)) {
+      d.lhs_contracting_dimensions.size() != 1 || ra < nb + 1 || ra > nb + 2 ||
+      rb < nb + 1 || rb > nb + 2 || (ra == nb + 1 && rb == nb + 1) ||
+      LeftToEmitters(dot, options)) {
     return dot;
   }
   HloComputation* c = dot->parent();
@@ -372,11 +370,11 @@ absl::StatusOr<HloInstruction*> UpcastF8Dot(
   if (!IsF8(out)) return dot;
   Shape s = dot->shape();
   s.set_element_type(PT::kF16);
-  HloInstruction* wide_dot = c->AddInstruction(
-      dot->CloneWithNewOperands(s, dot->operands()));
+  HloInstruction* wide_dot =
+      c->AddInstruction(dot->CloneWithNewOperands(s, dot->operands()));
   wide_dot->set_name(dot->name() + ".f16");
-  HloInstruction* back = AddNew(c, HloOpcode::kConvert, dot->shape(),
-                                {wide_dot});
+  HloInstruction* back =
+      AddNew(c, HloOpcode::kConvert, dot->shape(), {wide_dot});
   if (absl::Status st = ReplaceInstruction(dot, back); !st.ok()) return st;
   return wide_dot;
 }
