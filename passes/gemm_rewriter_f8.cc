@@ -36,21 +36,27 @@ struct F8Operand {
   HloInstruction* f8 = nullptr;
   HloInstruction* scale = nullptr;  // scalar; nullptr: scale 1
   bool multiply = true;             // x * scale (else x / scale)
-  /// Shape-only ops between the dequantization and the dot, in order.
-  std::vector<HloInstruction*> moved;
+  /// Ops between the dequantization and the dot that commute with it, in
+  /// order, each with the operand number the value flows through.
+  std::vector<std::pair<HloInstruction*, int64_t>> moved;
 };
 
-// Walks operands from `h` up to an f8 value through unary ops, divide and
-// multiply (either side); the path from the f8 value down to `h`.
+// Walks operands from `h` up to an f8 value through unary ops, divide,
+// pad and dynamic-slice (operand 0), multiply (either side) and select (either
+// value); the path from the f8 value down to `h`.
 std::optional<std::vector<HloInstruction*>> PathFromF8(
     HloInstruction* h, absl::flat_hash_set<HloInstruction*>& seen) {
   if (!seen.insert(h).second) return std::nullopt;
   if (IsF8(h)) return std::vector<HloInstruction*>{h};
   std::vector<int> tries;
-  if (h->operand_count() == 1 || h->opcode() == HloOpcode::kDivide) {
+  if (h->operand_count() == 1 || h->opcode() == HloOpcode::kDivide ||
+      h->opcode() == HloOpcode::kPad ||
+      h->opcode() == HloOpcode::kDynamicSlice) {
     tries = {0};
   } else if (h->opcode() == HloOpcode::kMultiply) {
     tries = {0, 1};
+  } else if (h->opcode() == HloOpcode::kSelect) {
+    tries = {1, 2};
   }
   for (int i : tries) {
     if (auto path = PathFromF8(h->mutable_operand(i), seen)) {
@@ -66,10 +72,12 @@ HloInstruction* BroadcastSource(HloInstruction* h) {
   return h->opcode() == HloOpcode::kBroadcast ? h->mutable_operand(0) : nullptr;
 }
 
-// The ops XLA moves in front of the dequantization (those it needs no
-// extra operands for; pad, select, dynamic-slice and collectives are not
-// taken here).
-bool Movable(const HloInstruction* h) {
+// The ops XLA moves in front of the dequantization, the value flowing
+// through operand `from`: they commute with convert and scaling. A select
+// needs zeros on its other side, and a pad (unlike XLA, which converts any
+// padding value) a zero padding value, so the rewrite stays exact.
+// Collectives (XLA: SPMD modules only) are not taken.
+bool Movable(const HloInstruction* h, int64_t from) {
   switch (h->opcode()) {
     case HloOpcode::kBitcast:
       return h->shape().element_type() == h->operand(0)->shape().element_type();
@@ -78,7 +86,13 @@ bool Movable(const HloInstruction* h) {
     case HloOpcode::kReshape:
     case HloOpcode::kSlice:
     case HloOpcode::kTranspose:
+    case HloOpcode::kDynamicSlice:
       return true;
+    case HloOpcode::kPad:
+      return IsUniform(h->operand(1), 0);
+    case HloOpcode::kSelect:
+      return h->operand(3 - from)->opcode() == HloOpcode::kBroadcast &&
+             IsUniform(h->operand(3 - from), 0);
     default:
       return false;
   }
@@ -108,8 +122,11 @@ std::optional<F8Operand> MatchF8Operand(HloInstruction* operand) {
     }
   }
   for (size_t i = start; i < p.size(); ++i) {
-    if (!Movable(p[i])) return std::nullopt;
-    out.moved.push_back(p[i]);
+    const auto& ops = p[i]->operands();
+    const int64_t from =
+        std::find(ops.begin(), ops.end(), p[i - 1]) - ops.begin();
+    if (!Movable(p[i], from)) return std::nullopt;
+    out.moved.push_back({p[i], from});
   }
   return out;
 }
@@ -129,15 +146,25 @@ bool F8TypesSupported(PT a, PT b, PT out) {
 }
 
 // The moved ops replayed on the f8 value (same dimensions and layout, f8
-// elements).
-HloInstruction* ReplayOnF8(HloInstruction* x,
-                           const std::vector<HloInstruction*>& moved) {
-  for (HloInstruction* op : moved) {
+// elements; zeros stay zeros).
+HloInstruction* ReplayOnF8(
+    HloInstruction* x,
+    const std::vector<std::pair<HloInstruction*, int64_t>>& moved) {
+  for (const auto& [op, from] : moved) {
+    HloComputation* c = op->parent();
+    const PT t = x->shape().element_type();
     Shape s = op->shape();
-    s.set_element_type(x->shape().element_type());
-    x = op->parent()->AddInstruction(op->CloneWithNewOperands(s, {x}));
-    x->set_name(op->parent()->parent()->NewInstructionName(
-        std::string(HloOpcodeString(op->opcode()))));
+    s.set_element_type(t);
+    std::vector<HloInstruction*> operands = op->operands();
+    operands[from] = x;
+    if (op->opcode() == HloOpcode::kPad) {
+      operands[1] = AddConstant(c, Literal::Scalar(t, 0));
+    } else if (op->opcode() == HloOpcode::kSelect) {
+      operands[3 - from] =
+          AddBroadcast(c, AddConstant(c, Literal::Scalar(t, 0)), s, {});
+    }
+    x = c->AddInstruction(op->CloneWithNewOperands(s, operands));
+    x->set_name(c->parent()->NewInstructionName(HloOpcodeString(op->opcode())));
   }
   return x;
 }
