@@ -78,7 +78,8 @@ absl::StatusOr<bool> FuseDScaleIntoA(RewriteState& state, HloInstruction* h) {
       h->shape().dimensions() != call->shape().dimensions()) {
     return false;
   }
-  const GemmBackendConfig& config = state.calls[call];
+  // A copy: CloneCall adds to state.calls, which moves its entries.
+  const GemmBackendConfig config = state.calls[call];
   const HloInstruction* bcast = h->operand(h->operand(0) == call ? 1 : 0);
   if (bcast->user_count() != 1 || ScalarConstant(call->operand(2)) != 1.0 ||
       config.beta != 0 ||

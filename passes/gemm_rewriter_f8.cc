@@ -343,8 +343,9 @@ absl::StatusOr<bool> RewriteF8Dot(RewriteState& state, HloInstruction* dot) {
   Shape padded = dot->shape();
   std::vector<int64_t> dims(padded.dimensions().begin(),
                             padded.dimensions().end());
-  for (int64_t i = nb; i < padded.rank(); ++i)
+  for (int64_t i = nb; i < padded.rank(); ++i) {
     dims[i] = (dims[i] + 15) / 16 * 16;
+  }
   padded.set_dimensions(dims);
   if (dot->shape().has_layout()) padded.set_layout(dot->shape().layout());
   HloInstruction* call = AddNew(c, HloOpcode::kCustomCall, padded,
@@ -399,7 +400,7 @@ absl::StatusOr<HloInstruction*> UpcastF8Dot(
   s.set_element_type(PT::kF16);
   HloInstruction* wide_dot =
       c->AddInstruction(dot->CloneWithNewOperands(s, dot->operands()));
-  wide_dot->set_name(dot->name() + ".f16");
+  wide_dot->set_name(c->parent()->NewInstructionName(dot->name()));
   HloInstruction* back =
       AddNew(c, HloOpcode::kConvert, dot->shape(), {wide_dot});
   if (absl::Status st = ReplaceInstruction(dot, back); !st.ok()) return st;
