@@ -21,7 +21,8 @@ namespace {
 using PT = PrimitiveType;
 
 bool SupportsEpilogue(PT t) {
-  return t == PT::kF16 || t == PT::kBF16 || t == PT::kF32 || t == PT::kF64;
+  return t == PT::kF16 || t == PT::kBF16 || t == PT::kF32 || t == PT::kF64 ||
+         t == PT::kF8E4M3FN || t == PT::kF8E5M2;
 }
 
 // A broadcast of a scalar constant; its value.
@@ -127,6 +128,10 @@ absl::StatusOr<bool> FuseVectorBias(RewriteState& state, HloInstruction* h,
   }
   // The call takes the columns in the result's order: [.., N] as a vector.
   if (columns > 1 || bias->shape().rank() != columns) return false;
+  if (call->attrs().custom_call->target == kCublasLtMatmulF8Target) {
+    bias = F8VectorBias(config, bias, call->shape().element_type());
+    if (bias == nullptr) return false;
+  }
   config.epilogue = GemmEpilogue::kBias;
   std::vector<HloInstruction*> operands = Operands(call);
   operands.push_back(bias);
@@ -161,6 +166,9 @@ absl::StatusOr<bool> FuseMatrixBias(RewriteState& state, HloInstruction* h,
        config.epilogue != GemmEpilogue::kBias) ||
       c->shape().element_type() != call->shape().element_type() ||
       c->shape().dimensions() != call->shape().dimensions() ||
+      // cuBLASLt takes no f8 matrix bias.
+      c->shape().element_type() == PT::kF8E4M3FN ||
+      c->shape().element_type() == PT::kF8E5M2 ||
       (!state.IsLtCall(call) && !overwrite)) {
     return false;
   }
@@ -248,6 +256,10 @@ absl::StatusOr<bool> FuseGelu(RewriteState& state, HloInstruction* h,
     return false;
   }
   const bool aux = call->user_count() > 4;  // the pattern reads it 4 times
+  // gemm_config.h: an f8 call has no aux output.
+  if (aux && call->attrs().custom_call->target == kCublasLtMatmulF8Target) {
+    return false;
+  }
   std::optional<GemmEpilogue> e = std::nullopt;
   if (config.epilogue == GemmEpilogue::kDefault ||
       config.epilogue == GemmEpilogue::kBias) {

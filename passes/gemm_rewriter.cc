@@ -12,6 +12,49 @@
 
 namespace xlite {
 namespace gemm_rewriter {
+
+std::vector<int64_t> MajorToMinor(const Shape& s) {
+  std::vector<int64_t> order(s.rank());
+  if (s.has_layout() && s.layout().minor_to_major().size() == s.rank()) {
+    for (int64_t i = 0; i < s.rank(); ++i) {
+      order[i] = s.layout().minor_to_major()[s.rank() - 1 - i];
+    }
+  } else {
+    std::iota(order.begin(), order.end(), 0);
+  }
+  return order;
+}
+
+GemmBackendConfig ConfigFor(const HloInstruction* dot,
+                            const DotDimensionNumbers& d) {
+  GemmBackendConfig c;
+  c.alpha_real = 1;
+  c.dnums = d;
+  const std::vector<Precision>& p = dot->attrs().operand_precision;
+  for (int i = 0; i < 2; ++i) {
+    const Precision q = i < static_cast<int>(p.size()) ? p[i]
+                                                       : Precision::kDefault;
+    c.operand_precision.push_back(q == Precision::kHighest ? "HIGHEST"
+                                  : q == Precision::kHigh  ? "HIGH"
+                                                           : "DEFAULT");
+  }
+  const FrontendAttributes& f = dot->frontend_attributes();
+  auto flag = [&](const char* key) {
+    auto it = f.find(key);
+    return it != f.end() && it->second == "true";
+  };
+  c.grad_x = flag("grad_x");
+  c.grad_y = flag("grad_y");
+  const int64_t nb = d.lhs_batch_dimensions.size();
+  auto stride = [&](const Shape& s) {
+    return s.rank() == nb + 1 ? s.dimensions(nb)
+                              : s.dimensions(nb) * s.dimensions(nb + 1);
+  };
+  c.lhs_stride = stride(dot->operand(0)->shape());
+  c.rhs_stride = stride(dot->operand(1)->shape());
+  return c;
+}
+
 namespace {
 
 using PT = PrimitiveType;
@@ -48,19 +91,6 @@ bool TypesSupported(PT a, PT b, PT out) {
     default:
       return false;
   }
-}
-
-// The operand's dimensions from most major to most minor.
-std::vector<int64_t> MajorToMinor(const Shape& s) {
-  std::vector<int64_t> order(s.rank());
-  if (s.has_layout() && s.layout().minor_to_major().size() == s.rank()) {
-    for (int64_t i = 0; i < s.rank(); ++i) {
-      order[i] = s.layout().minor_to_major()[s.rank() - 1 - i];
-    }
-  } else {
-    std::iota(order.begin(), order.end(), 0);
-  }
-  return order;
 }
 
 // Makes `batch` the most-major dimensions of operand `index` of `dot`
@@ -120,8 +150,8 @@ std::optional<DotPlan> PlanDot(const HloInstruction* dot,
   const PT at = a.element_type(), bt = b.element_type(),
            out = dot->shape().element_type();
   DotPlan plan;
-  if (IsF8(at) && IsF8(bt)) {
-    return std::nullopt;  // f8 dots go through MatchF8Dot
+  if (IsF8(at) || IsF8(bt)) {
+    return std::nullopt;  // f8 dots: RewriteF8Dot, else UpcastF8Dot
   }
   if (!TypesSupported(at, bt, out)) return std::nullopt;
   // XLA leaves tiny dots to its emitters (not s8 ones: they cannot).
@@ -150,36 +180,6 @@ std::optional<DotPlan> PlanDot(const HloInstruction* dot,
     if (order[i] != i) return std::nullopt;
   }
   return plan;
-}
-
-GemmBackendConfig ConfigFor(const HloInstruction* dot,
-                            const DotDimensionNumbers& d) {
-  GemmBackendConfig c;
-  c.alpha_real = 1;
-  c.dnums = d;
-  const std::vector<Precision>& p = dot->attrs().operand_precision;
-  for (int i = 0; i < 2; ++i) {
-    const Precision q = i < static_cast<int>(p.size()) ? p[i]
-                                                       : Precision::kDefault;
-    c.operand_precision.push_back(q == Precision::kHighest ? "HIGHEST"
-                                  : q == Precision::kHigh  ? "HIGH"
-                                                           : "DEFAULT");
-  }
-  const FrontendAttributes& f = dot->frontend_attributes();
-  auto flag = [&](const char* key) {
-    auto it = f.find(key);
-    return it != f.end() && it->second == "true";
-  };
-  c.grad_x = flag("grad_x");
-  c.grad_y = flag("grad_y");
-  const int64_t nb = d.lhs_batch_dimensions.size();
-  auto stride = [&](const Shape& s) {
-    return s.rank() == nb + 1 ? s.dimensions(nb)
-                              : s.dimensions(nb) * s.dimensions(nb + 1);
-  };
-  c.lhs_stride = stride(dot->operand(0)->shape());
-  c.rhs_stride = stride(dot->operand(1)->shape());
-  return c;
 }
 
 absl::Status RewriteDot(RewriteState& state, HloInstruction* dot,
@@ -270,6 +270,12 @@ absl::StatusOr<bool> RunGemmRewriter(HloModule& module,
     if (fusions.contains(c)) continue;
     for (HloInstruction* dot : InstructionsWithOpcode(c, HloOpcode::kDot)) {
       if (HasControlDeps(dot)) continue;
+      absl::StatusOr<bool> f8 = RewriteF8Dot(state, dot);
+      if (!f8.ok()) return f8.status();
+      if (*f8) continue;
+      absl::StatusOr<HloInstruction*> upcast = UpcastF8Dot(dot, options);
+      if (!upcast.ok()) return upcast.status();
+      dot = *upcast;
       if (std::optional<DotPlan> plan = PlanDot(dot, options)) {
         if (absl::Status s = RewriteDot(state, dot, *plan); !s.ok()) return s;
       }
@@ -279,6 +285,7 @@ absl::StatusOr<bool> RunGemmRewriter(HloModule& module,
       again = false;
       for (HloInstruction* h : c->MakeInstructionPostOrder()) {
         absl::StatusOr<bool> fused = FuseEpilogue(state, h);
+        if (fused.ok() && !*fused) fused = FuseF8Output(state, h);
         if (!fused.ok()) return fused.status();
         if (*fused) {
           again = true;

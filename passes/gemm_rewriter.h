@@ -17,9 +17,21 @@
 //    the result's major dimensions (BIAS), an add of a full matrix (beta = 1
 //    and operand c, aliased to the result when it may be overwritten), a
 //    max with zero (RELU), the tanh GELU that jax.nn.gelu emits (GELU, or
-//    GELU_AUX when the pre-activation has other users), and for f8 the
-//    per-tensor scales convert(x) * broadcast(scale) (or / scale).
-//  - Each call returns (d, [aux], s8 workspace), its users reading d
+//    GELU_AUX when the pre-activation has other users).
+//  - f8 (gemm_rewriter_f8.cc, compute capability >= 8.9): a matrix dot
+//    whose operands are f8 values, plain or dequantized (convert, times or
+//    divided by a broadcast scalar scale, then bitcast / broadcast / copy /
+//    reshape / slice / transpose, which move onto the f8 value), becomes
+//    __cublas$lt$matmul$f8(a, b, a_scale, b_scale, c_scale=1, d_scale=1)
+//    when cuBLASLt takes the types (not e5m2 x e5m2; result bf16, f16, f32,
+//    e4m3fn, or e5m2 for mixed inputs). Operands are made K-major by a
+//    transpose and padded to multiples of 16 (the result sliced back).
+//    Folded afterwards (gemm_f8_output_fusion.cc): a result scale (into
+//    a_scale while that is 1), a clamp to the f8 range plus convert to f8
+//    (f8 result, d_scale), max |result| beside it (damax_output), and BIAS
+//    (bf16/f16 only) / RELU / GELU. An f8 x f8 dot that is not rewritten
+//    computes in f16 (bf16 for a bf16 result) through the path above.
+//  - Each call returns (d, [aux | amax], s8 workspace), its users reading d
 //    through get-tuple-element.
 
 #include "absl/status/statusor.h"
