@@ -23,7 +23,10 @@ std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kFft) return "fft";
   if (IsLinalg(hlo)) return "linalg";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
-  if (!reduction.has_value()) return "loop";
+  if (!reduction.has_value()) {
+    if (TiledTransposeOf(hlo).has_value()) return "transpose";
+    return "loop";
+  }
   return reduction->is_row ? "row-reduction" : "column-reduction";
 }
 
@@ -49,6 +52,9 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
                                   params)
                : EmitColumnReduction(target, module, hlo, *reduction, name,
                                      params);
+  }
+  if (std::optional<TransposeTiling> tiling = TiledTransposeOf(hlo)) {
+    return EmitTransposeKernel(target, module, hlo, *tiling, name, params);
   }
   return EmitLoopKernel(target, module, hlo, name, params);
 }

@@ -10,7 +10,10 @@
 //     minor, a warp per row (several rows per warp for short rows), partial
 //     results combined by warp shuffles;
 //   - column reduction (column_reduction.cc): reduced dimensions physically
-//     major, a 32-column tile per block, partials through shared memory.
+//     major, a 32-column tile per block, partials through shared memory;
+//   - tiled transpose (transpose_kernel.cc): a 32x32 tile per block read
+//     along the operand's minor dimension into shared memory and written
+//     along the result's.
 // Any reducer computation is applied through ElementalEmitter::EmitApplied.
 //
 // A kernel takes one pointer per array: every array leaf of every operand
@@ -58,7 +61,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator", "top-k", "fft" or "linalg".
+/// "rng-bit-generator", "top-k", "fft", "linalg" or "transpose".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.

@@ -84,6 +84,29 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
     const ReductionShape& shape, const std::string& name,
     const std::vector<KernelParam>& params);
 
+/// A tiled transpose: its hero (a transpose, or a copy changing layout)
+/// and the normalized view of the hero's operand (transpose_kernel.cc).
+struct TransposeTiling {
+  const HloInstruction* hero = nullptr;
+  /// Normalized dimensions, in the operand's physical order: each a run of
+  /// operand dimensions (major to minor) that stays together.
+  std::vector<std::vector<int64_t>> runs;
+  std::vector<int64_t> sizes;
+  /// The normalized dimension that becomes the result's minor one, the
+  /// operand's minor one, and the others.
+  int64_t a = -1;
+  int64_t c = -1;
+  std::vector<int64_t> batch;
+};
+/// The tiling of `hlo` when the transpose kernel computes it: its result
+/// is one transpose moving the minor dimension (large enough), followed
+/// only by elementwise instructions.
+std::optional<TransposeTiling> TiledTransposeOf(const HloInstruction* hlo);
+absl::StatusOr<LaunchDims> EmitTransposeKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const TransposeTiling& tiling, const std::string& name,
+    const std::vector<KernelParam>& params);
+
 }  // namespace xlite::codegen::gpu
 
 #endif  // XLITE_CODEGEN_GPU_KERNELS_H_
