@@ -45,7 +45,8 @@ ABSL_FLAG(std::string, passes, "",
 ABSL_FLAG(bool, list_passes, false,
           "print the registered pass names, comma-separated, sorted");
 ABSL_FLAG(std::string, stage, "hlo",
-          "what to print: hlo, buffer-assignment, llvm, asm, ptx, html, dot");
+          "what to print: hlo, buffer-assignment, llvm, asm, ptx, thunks, html, "
+          "dot");
 ABSL_FLAG(bool, emit_proto, false, "print the module as an HloModuleProto");
 ABSL_FLAG(bool, split_input_file, false,
           "split the input on lines '// -----' and handle each module");
@@ -135,7 +136,8 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     }
     return runtime::SerializeGpuImage(*image);
   }
-  if (platform == "gpu" && (stage == "llvm" || stage == "ptx")) {
+  if (platform == "gpu" &&
+      (stage == "llvm" || stage == "ptx" || stage == "thunks")) {
     // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
     absl::StatusOr<gpu::GpuCompileOptions> options =
         gpu::DefaultGpuCompileOptions(
@@ -153,6 +155,10 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
       return absl::Status(exe.status().code(),
                           absl::StrCat(filename, ": error: ",
                                        exe.status().message()));
+    }
+    if (stage == "thunks") {
+      // The launches as run (in-place copies already left out).
+      return runtime::ThunkSequenceToString((*exe)->thunks());
     }
     return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->ptx();
   }
@@ -214,7 +220,7 @@ int CheckStageAndPlatform(const std::string& stage,
                      (platform == "cpu" || platform == "gpu")) ||
                     ((stage == "llvm" || stage == "asm") && platform == "cpu") ||
                     ((stage == "llvm" || stage == "ptx" ||
-                      stage == "executable") &&
+                      stage == "thunks" || stage == "executable") &&
                      platform == "gpu");
   if (stage != "hlo" && !*assign_buffers) {
     if (stage == "buffer-assignment") {
@@ -226,6 +232,8 @@ int CheckStageAndPlatform(const std::string& stage,
       std::cerr << "error: --stage=asm needs --platform=cpu\n";
     } else if (stage == "ptx") {
       std::cerr << "error: --stage=ptx needs --platform=gpu\n";
+    } else if (stage == "thunks") {
+      std::cerr << "error: --stage=thunks needs --platform=gpu\n";
     } else if (stage == "executable") {
       std::cerr << "error: --stage=executable needs --platform=gpu\n";
     } else if (stage == "html" || stage == "dot") {

@@ -22,6 +22,7 @@ std::string KernelKind(const HloInstruction* hlo) {
   if (IsTopK(hlo)) return "top-k";
   if (hlo->opcode() == HloOpcode::kFft) return "fft";
   if (IsLinalg(hlo)) return "linalg";
+  if (IsInPlaceDynamicUpdateSlice(hlo)) return "dynamic-update-slice";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) {
     if (TiledTransposeOf(hlo).has_value()) return "transpose";
@@ -78,15 +79,17 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params) {
   const std::string kind = KernelKind(hlo);
-  if (kind != "scatter" && kind != "select-and-scatter") {
+  if (kind != "scatter" && kind != "select-and-scatter" &&
+      kind != "dynamic-update-slice") {
     absl::StatusOr<LaunchDims> dims =
         EmitKernel(target, module, hlo, name, params);
     if (!dims.ok()) return dims.status();
     return std::vector<KernelLaunch>{{name, *dims, {}}};
   }
   absl::StatusOr<std::vector<KernelLaunch>> launches =
-      kind == "scatter"
-          ? EmitScatterKernels(target, module, hlo, name, params)
+      kind == "scatter" ? EmitScatterKernels(target, module, hlo, name, params)
+      : kind == "dynamic-update-slice"
+          ? EmitInPlaceDusKernels(target, module, hlo, name, params)
           : EmitSelectAndScatterKernels(target, module, hlo, name, params);
   if (!launches.ok()) return launches.status();
   if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
@@ -102,6 +105,10 @@ bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
   const std::string kind = KernelKind(hlo);
   if (kind == "scatter") return ScatterReadsInPlace(hlo, operand_number);
   if (kind == "linalg") return LinalgReadsInPlace(hlo, operand_number);
+  if (kind == "dynamic-update-slice" &&
+      InPlaceDusReadsInPlace(hlo, operand_number)) {
+    return true;
+  }
   // The loop kernel's thread reads and writes each element; the sort
   // kernel's thread reads its row before sorting it.
   if (kind == "loop" || kind == "sort") return true;

@@ -13,7 +13,9 @@
 //     major, a 32-column tile per block, partials through shared memory;
 //   - tiled transpose (transpose_kernel.cc): a 32x32 tile per block read
 //     along the operand's minor dimension into shared memory and written
-//     along the result's.
+//     along the result's;
+//   - in-place dynamic-update-slice (dynamic_update_slice_kernel.cc): the
+//     operand copy (skipped in place), then the update window only.
 // Any reducer computation is applied through ElementalEmitter::EmitApplied.
 //
 // A kernel takes one pointer per array: every array leaf of every operand
@@ -61,7 +63,8 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator", "top-k", "fft", "linalg" or "transpose".
+/// "rng-bit-generator", "top-k", "fft", "linalg", "dynamic-update-slice" or
+/// "transpose".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.
@@ -76,7 +79,8 @@ struct KernelLaunch {
 
 /// Emits the kernels computing `hlo`, to be launched in order, each taking
 /// the KernelArguments: one (`name`) for most instructions; a scatter's
-/// result is initialized by a first launch ("<name>_init", a copy).
+/// result is initialized by a first launch ("<name>_init", a copy), and so
+/// is an in-place dynamic-update-slice's.
 absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);

@@ -84,6 +84,17 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
     const ReductionShape& shape, const std::string& name,
     const std::vector<KernelParam>& params);
 
+/// Whether `hlo` is a dynamic-update-slice (or a fusion rooted at one or
+/// at a tuple of them) whose operand the kernels may update in place, and
+/// whether operand `operand_number` is such an updated operand
+/// (dynamic_update_slice_kernel.cc).
+bool IsInPlaceDynamicUpdateSlice(const HloInstruction* hlo);
+bool InPlaceDusReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+/// The operand copy ("<name>_init", skipped in place) and the update window.
+absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// A tiled transpose: its hero (a transpose, or a copy changing layout)
 /// and the normalized view of the hero's operand (transpose_kernel.cc).
 struct TransposeTiling {
