@@ -26,6 +26,7 @@ std::string KernelKind(const HloInstruction* hlo) {
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
   if (!reduction.has_value()) {
     if (TiledTransposeOf(hlo).has_value()) return "transpose";
+    if (IsConcatenateKernel(hlo)) return "concatenate";
     return "loop";
   }
   return reduction->is_row ? "row-reduction" : "column-reduction";
@@ -56,6 +57,9 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
   }
   if (std::optional<TransposeTiling> tiling = TiledTransposeOf(hlo)) {
     return EmitTransposeKernel(target, module, hlo, *tiling, name, params);
+  }
+  if (IsConcatenateKernel(hlo)) {
+    return EmitConcatenateKernel(target, module, hlo, name, params);
   }
   return EmitLoopKernel(target, module, hlo, name, params);
 }

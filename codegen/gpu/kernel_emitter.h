@@ -14,6 +14,8 @@
 //   - tiled transpose (transpose_kernel.cc): a 32x32 tile per block read
 //     along the operand's minor dimension into shared memory and written
 //     along the result's;
+//   - concatenate (concatenate_kernel.cc): one thread per index of the
+//     longest operand, writing every operand's element there at its offset;
 //   - in-place dynamic-update-slice (dynamic_update_slice_kernel.cc): the
 //     operand copy (skipped in place), then the update window only.
 // Any reducer computation is applied through ElementalEmitter::EmitApplied.
@@ -63,8 +65,8 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator", "top-k", "fft", "linalg", "dynamic-update-slice" or
-/// "transpose".
+/// "rng-bit-generator", "top-k", "fft", "linalg", "dynamic-update-slice",
+/// "transpose" or "concatenate".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.

@@ -95,6 +95,15 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
 
+/// Whether the concatenate kernel computes `hlo`: a concatenate, or a
+/// fusion with an array result whose root is one (concatenate_kernel.cc).
+bool IsConcatenateKernel(const HloInstruction* hlo);
+/// One thread per index of the longest operand, writing each operand's
+/// element there at its offset.
+absl::StatusOr<LaunchDims> EmitConcatenateKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 /// A tiled transpose: its hero (a transpose, or a copy changing layout)
 /// and the normalized view of the hero's operand (transpose_kernel.cc).
 struct TransposeTiling {
