@@ -1,10 +1,12 @@
-// The concatenate kernel: a concatenate, or a fusion whose root is one,
-// launched over the largest operand (the one longest along the
+// The concatenate kernel: a concatenate, or a fusion whose result is a
+// concatenate followed only by elementwise instructions (read at the
+// result's index: the epilogue), launched over the largest operand (the one longest along the
 // concatenated dimension), as XLA's concatenate emitter does. Each thread
 // takes one index of that shape, in the result's physical order, and for
 // every operand whose extent along the dimension covers the index, computes
 // that operand's element (producers fused in through the elemental
-// emitter) and writes it at the operand's offset in the result. No thread
+// emitter), applies the epilogue to it at the operand's offset in the
+// result and writes it there. No thread
 // searches for the operand an element comes from: each operand's part is
 // written by the threads that cover it, and with one block per 256
 // indices a block writes a contiguous run of each part.
@@ -20,21 +22,33 @@ namespace {
 
 constexpr int64_t kMaxBlock = 256;
 
+bool IsConcatenate(const HloInstruction* i) {
+  return i->opcode() == HloOpcode::kConcatenate && i->operand_count() >= 2;
+}
+
+// The concatenate whose operands the kernel iterates over.
+const HloInstruction* ConcatenateHero(const HloInstruction* hlo) {
+  if (!hlo->shape().IsArray() || hlo->shape().rank() == 0) return nullptr;
+  if (hlo->opcode() != HloOpcode::kFusion) {
+    return IsConcatenate(hlo) ? hlo : nullptr;
+  }
+  std::optional<const HloInstruction*> hero =
+      FindElementwiseHero(ComputedRoot(hlo), IsConcatenate);
+  return hero.has_value() ? *hero : nullptr;
+}
+
 }  // namespace
 
 bool IsConcatenateKernel(const HloInstruction* hlo) {
-  const HloInstruction* root = ComputedRoot(hlo);
-  return (hlo->opcode() == HloOpcode::kFusion ||
-          hlo->opcode() == HloOpcode::kConcatenate) &&
-         root->opcode() == HloOpcode::kConcatenate &&
-         root->operand_count() >= 2 && hlo->shape().IsArray() &&
-         hlo->shape().rank() >= 1;
+  return ConcatenateHero(hlo) != nullptr;
 }
 
 absl::StatusOr<LaunchDims> EmitConcatenateKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params) {
-  const HloInstruction* concat = ComputedRoot(hlo);
+  const HloInstruction* root = ComputedRoot(hlo);
+  const HloInstruction* concat = ConcatenateHero(hlo);
+  if (concat == nullptr) return Unsupported(hlo, "a fusion not of a concatenate");
   const int64_t dim = concat->dimensions()[0];
   // The iteration space: the result's layout and sizes, the concatenated
   // dimension as long as the longest operand's.
@@ -79,7 +93,12 @@ absl::StatusOr<LaunchDims> EmitConcatenateKernel(
                 if (!v.ok()) return v.status();
                 Index out = index;
                 out[dim] = b.CreateAdd(index[dim], b.getInt64(at));
-                k.outputs[0].EmitWrite(b, out, *v);
+                llvm::Value* value = *v;
+                emitter.Bind(concat, -1, [value](const Index&) { return value; });
+                absl::StatusOr<llvm::Value*> result =
+                    emitter.ValueAt(root, -1, out);
+                if (!result.ok()) return result.status();
+                k.outputs[0].EmitWrite(b, out, *result);
                 return absl::OkStatus();
               });
           if (!part.ok()) return part;

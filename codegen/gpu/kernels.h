@@ -96,10 +96,11 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
     const std::string& name, const std::vector<KernelParam>& params);
 
 /// Whether the concatenate kernel computes `hlo`: a concatenate, or a
-/// fusion with an array result whose root is one (concatenate_kernel.cc).
+/// fusion with an array result that is one followed only by elementwise
+/// instructions (concatenate_kernel.cc).
 bool IsConcatenateKernel(const HloInstruction* hlo);
 /// One thread per index of the longest operand, writing each operand's
-/// element there at its offset.
+/// element (through the elementwise epilogue) there at its offset.
 absl::StatusOr<LaunchDims> EmitConcatenateKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);

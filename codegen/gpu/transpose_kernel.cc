@@ -25,7 +25,6 @@
 
 #include <algorithm>
 
-#include "absl/container/flat_hash_set.h"
 #include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
 #include "codegen/scalar_ops.h"
@@ -100,49 +99,6 @@ bool IsHeroCandidate(const HloInstruction* i) {
           !(i->shape() == i->operand(0)->shape()));
 }
 
-// The elementwise instructions from the root down (the root included) and
-// the transpose candidates they read; nullopt when one of them is used
-// outside that set (it would be read at another index).
-std::optional<const HloInstruction*> FindHero(const HloInstruction* root) {
-  absl::flat_hash_set<const HloInstruction*> chain;
-  std::vector<const HloInstruction*> heroes;
-  std::vector<const HloInstruction*> stack = {root};
-  while (!stack.empty()) {
-    const HloInstruction* i = stack.back();
-    stack.pop_back();
-    if (IsHeroCandidate(i)) {
-      if (std::find(heroes.begin(), heroes.end(), i) == heroes.end()) {
-        heroes.push_back(i);
-      }
-      continue;
-    }
-    if (i != root && !IsElementwiseOpcode(i->opcode())) continue;
-    if (!chain.insert(i).second) continue;
-    for (const HloInstruction* o : i->operands()) stack.push_back(o);
-  }
-  if (heroes.size() != 1) return std::nullopt;
-  const HloInstruction* hero = heroes.front();
-  if (hero != root && !IsElementwiseOpcode(root->opcode())) {
-    return std::nullopt;
-  }
-  if (!(hero->shape().dimensions() == root->shape().dimensions())) {
-    return std::nullopt;
-  }
-  for (const HloInstruction* i : chain) {
-    if (i != root && !(i->shape().dimensions() == root->shape().dimensions())) {
-      return std::nullopt;
-    }
-  }
-  chain.insert(hero);
-  for (const HloInstruction* i : chain) {
-    if (i == root) continue;
-    for (const HloInstruction* user : i->users()) {
-      if (!chain.contains(user)) return std::nullopt;
-    }
-  }
-  return hero;
-}
-
 bool LargeEnough(int64_t a, int64_t c) {
   return (a >= kMinSide && c >= kMinSide) ||
          (a >= kMinSideLarge && c >= kMinSideLarge && a * c >= kMinLargeArea);
@@ -156,7 +112,8 @@ std::optional<TransposeTiling> TiledTransposeOf(const HloInstruction* hlo) {
   if (hlo->opcode() != HloOpcode::kFusion && !IsHeroCandidate(hlo)) {
     return std::nullopt;
   }
-  std::optional<const HloInstruction*> hero = FindHero(root);
+  std::optional<const HloInstruction*> hero =
+      FindElementwiseHero(root, IsHeroCandidate);
   if (!hero.has_value()) return std::nullopt;
   TransposeTiling t;
   t.hero = *hero;
