@@ -1,6 +1,8 @@
 // dynamic-update-slice in place: a DUS, or a fusion whose root is a DUS or
 // a tuple of DUSes each updating a fusion parameter used by nothing else,
-// as two launches:
+// when a result shares a buffer with its operand (the kernel parameters
+// overlap; otherwise the loop kernel computes it in one launch), as two
+// launches:
 //   1. "<name>_init": every result leaf = its DUS's operand, one thread per
 //      element; a pure copy of kernel arguments, which the backend skips
 //      when buffer assignment gave the result the operand's buffer (the
@@ -178,6 +180,17 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
     init.copies.push_back({from, to});
     results.push_back(duses[i]->shape());
     updates.push_back(duses[i]->operand(1)->shape());
+  }
+  // As XLA, only a result sharing its operand's buffer takes the window
+  // kernel; apart, one loop kernel writes operand and update at once.
+  if (std::none_of(init.copies.begin(), init.copies.end(),
+                   [&](const std::pair<int64_t, int64_t>& c) {
+                     return !params[c.second].noalias;
+                   })) {
+    absl::StatusOr<LaunchDims> loop =
+        EmitLoopKernel(target, module, hlo, name, params);
+    if (!loop.ok()) return loop.status();
+    return std::vector<KernelLaunch>{{name, *loop, {}}};
   }
   absl::StatusOr<LaunchDims> dims = EmitPerElement(
       target, module, hlo, init.name, params, results,

@@ -90,7 +90,8 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
 /// (dynamic_update_slice_kernel.cc).
 bool IsInPlaceDynamicUpdateSlice(const HloInstruction* hlo);
 bool InPlaceDusReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
-/// The operand copy ("<name>_init", skipped in place) and the update window.
+/// The operand copy ("<name>_init", skipped in place) and the update window;
+/// one loop kernel when no result shares its operand's buffer.
 absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);
