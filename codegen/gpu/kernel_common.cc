@@ -173,6 +173,33 @@ std::optional<const HloInstruction*> FindElementwiseHero(
   return hero;
 }
 
+namespace {
+
+bool ReachesRootElementwise(const HloInstruction* value) {
+  if (value->IsRoot()) return true;
+  for (const HloInstruction* user : value->users()) {
+    if (!IsElementwiseOpcode(user->opcode()) ||
+        user->opcode() == HloOpcode::kCopy ||
+        !(user->shape().dimensions() == value->shape().dimensions()) ||
+        !ReachesRootElementwise(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ReadOnlyAtRootIndex(const HloInstruction* hlo, int64_t operand_number) {
+  if (hlo->opcode() != HloOpcode::kFusion || operand_number < 0 ||
+      operand_number >= hlo->fused_computation()->num_parameters()) {
+    return false;
+  }
+  const HloInstruction* param =
+      hlo->fused_computation()->parameter_instruction(operand_number);
+  return !param->users().empty() && ReachesRootElementwise(param);
+}
+
 int64_t PowerOfTwoAtLeast(int64_t n) {
   int64_t p = 1;
   while (p < n) p *= 2;

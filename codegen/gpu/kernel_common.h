@@ -81,6 +81,13 @@ std::optional<const HloInstruction*> FindElementwiseHero(
     const HloInstruction* root,
     const std::function<bool(const HloInstruction*)>& is_hero);
 
+/// Whether fusion `hlo` reads its operand `operand_number` only through
+/// elementwise instructions (no copy) up to the root, so at the root's
+/// index alone: a kernel that computes each root element from those reads
+/// just before writing it (the epilogue of a transpose or concatenate) may
+/// then write over that operand. False for other instructions.
+bool ReadOnlyAtRootIndex(const HloInstruction* hlo, int64_t operand_number);
+
 /// Smallest power of two >= n (n >= 1).
 int64_t PowerOfTwoAtLeast(int64_t n);
 

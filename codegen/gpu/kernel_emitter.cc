@@ -116,6 +116,12 @@ bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
   // The loop kernel's thread reads and writes each element; the sort
   // kernel's thread reads its row before sorting it.
   if (kind == "loop" || kind == "sort") return true;
+  // The transpose and concatenate kernels read the epilogue's other inputs
+  // at the element they write.
+  if ((kind == "transpose" || kind == "concatenate") &&
+      ReadOnlyAtRootIndex(hlo, operand_number)) {
+    return true;
+  }
   // Any kernel is safe with an operand it never reads (a fusion parameter
   // nothing uses).
   return hlo->opcode() == HloOpcode::kFusion && operand_number >= 0 &&
