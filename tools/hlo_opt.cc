@@ -159,6 +159,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
         gpu::GpuExecutable::Compile(std::move(*module), *options);
     if (!exe.ok()) return InFile(filename, exe.status());
     if (stage == "thunks") {
+      // The launches as run (in-place copies already left out).
       return runtime::ThunkSequenceToString((*exe)->thunks());
     }
     return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->ptx();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
@@ -128,6 +129,75 @@ int64_t ProductOf(const Shape& shape, absl::Span<const int64_t> dims) {
   int64_t product = 1;
   for (int64_t d : dims) product *= shape.dimensions(d);
   return product;
+}
+
+std::optional<const HloInstruction*> FindElementwiseHero(
+    const HloInstruction* root,
+    const std::function<bool(const HloInstruction*)>& is_hero) {
+  absl::flat_hash_set<const HloInstruction*> chain;
+  std::vector<const HloInstruction*> heroes;
+  std::vector<const HloInstruction*> stack = {root};
+  while (!stack.empty()) {
+    const HloInstruction* i = stack.back();
+    stack.pop_back();
+    if (is_hero(i)) {
+      if (std::find(heroes.begin(), heroes.end(), i) == heroes.end()) {
+        heroes.push_back(i);
+      }
+      continue;
+    }
+    if (i != root && !IsElementwiseOpcode(i->opcode())) continue;
+    if (!chain.insert(i).second) continue;
+    for (const HloInstruction* o : i->operands()) stack.push_back(o);
+  }
+  if (heroes.size() != 1) return std::nullopt;
+  const HloInstruction* hero = heroes.front();
+  if (hero != root && !IsElementwiseOpcode(root->opcode())) {
+    return std::nullopt;
+  }
+  if (!(hero->shape().dimensions() == root->shape().dimensions())) {
+    return std::nullopt;
+  }
+  for (const HloInstruction* i : chain) {
+    if (i != root && !(i->shape().dimensions() == root->shape().dimensions())) {
+      return std::nullopt;
+    }
+  }
+  chain.insert(hero);
+  for (const HloInstruction* i : chain) {
+    if (i == root) continue;
+    for (const HloInstruction* user : i->users()) {
+      if (!chain.contains(user)) return std::nullopt;
+    }
+  }
+  return hero;
+}
+
+namespace {
+
+bool ReachesRootElementwise(const HloInstruction* value) {
+  if (value->IsRoot()) return true;
+  for (const HloInstruction* user : value->users()) {
+    if (!IsElementwiseOpcode(user->opcode()) ||
+        user->opcode() == HloOpcode::kCopy ||
+        !(user->shape().dimensions() == value->shape().dimensions()) ||
+        !ReachesRootElementwise(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+bool ReadOnlyAtRootIndex(const HloInstruction* hlo, int64_t operand_number) {
+  if (hlo->opcode() != HloOpcode::kFusion || operand_number < 0 ||
+      operand_number >= hlo->fused_computation()->num_parameters()) {
+    return false;
+  }
+  const HloInstruction* param =
+      hlo->fused_computation()->parameter_instruction(operand_number);
+  return !param->users().empty() && ReachesRootElementwise(param);
 }
 
 int64_t PowerOfTwoAtLeast(int64_t n) {

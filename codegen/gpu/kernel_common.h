@@ -71,6 +71,23 @@ int64_t ProductOf(const Shape& shape, absl::Span<const int64_t> dims);
 std::optional<AtomicOp> AtomicCombinerOf(const HloComputation& combiner,
                                          const Shape& shape);
 
+/// The one instruction `is_hero` accepts that `root` reaches through
+/// elementwise instructions of its dimensions only (`root` itself, or an
+/// operand of that elementwise chain), when neither it nor any instruction
+/// of the chain but `root` has a user outside the chain: the kernel may
+/// then give the hero's value at the root's index. nullopt otherwise (none,
+/// several, or read elsewhere at another index).
+std::optional<const HloInstruction*> FindElementwiseHero(
+    const HloInstruction* root,
+    const std::function<bool(const HloInstruction*)>& is_hero);
+
+/// Whether fusion `hlo` reads its operand `operand_number` only through
+/// elementwise instructions (no copy) up to the root, so at the root's
+/// index alone: a kernel that computes each root element from those reads
+/// just before writing it (the epilogue of a transpose or concatenate) may
+/// then write over that operand. False for other instructions.
+bool ReadOnlyAtRootIndex(const HloInstruction* hlo, int64_t operand_number);
+
 /// Smallest power of two >= n (n >= 1).
 int64_t PowerOfTwoAtLeast(int64_t n);
 

@@ -22,8 +22,13 @@ std::string KernelKind(const HloInstruction* hlo) {
   if (IsTopK(hlo)) return "top-k";
   if (hlo->opcode() == HloOpcode::kFft) return "fft";
   if (IsLinalg(hlo)) return "linalg";
+  if (IsInPlaceDynamicUpdateSlice(hlo)) return "dynamic-update-slice";
   std::optional<ReductionShape> reduction = ClassifyReduction(hlo);
-  if (!reduction.has_value()) return "loop";
+  if (!reduction.has_value()) {
+    if (TiledTransposeOf(hlo).has_value()) return "transpose";
+    if (IsConcatenateKernel(hlo)) return "concatenate";
+    return "loop";
+  }
   return reduction->is_row ? "row-reduction" : "column-reduction";
 }
 
@@ -50,6 +55,12 @@ absl::StatusOr<LaunchDims> EmitAnyKernel(
                : EmitColumnReduction(target, module, hlo, *reduction, name,
                                      params);
   }
+  if (std::optional<TransposeTiling> tiling = TiledTransposeOf(hlo)) {
+    return EmitTransposeKernel(target, module, hlo, *tiling, name, params);
+  }
+  if (IsConcatenateKernel(hlo)) {
+    return EmitConcatenateKernel(target, module, hlo, name, params);
+  }
   return EmitLoopKernel(target, module, hlo, name, params);
 }
 
@@ -72,15 +83,17 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params) {
   const std::string kind = KernelKind(hlo);
-  if (kind != "scatter" && kind != "select-and-scatter") {
+  if (kind != "scatter" && kind != "select-and-scatter" &&
+      kind != "dynamic-update-slice") {
     absl::StatusOr<LaunchDims> dims =
         EmitKernel(target, module, hlo, name, params);
     if (!dims.ok()) return dims.status();
     return std::vector<KernelLaunch>{{name, *dims, {}}};
   }
   absl::StatusOr<std::vector<KernelLaunch>> launches =
-      kind == "scatter"
-          ? EmitScatterKernels(target, module, hlo, name, params)
+      kind == "scatter" ? EmitScatterKernels(target, module, hlo, name, params)
+      : kind == "dynamic-update-slice"
+          ? EmitInPlaceDusKernels(target, module, hlo, name, params)
           : EmitSelectAndScatterKernels(target, module, hlo, name, params);
   if (!launches.ok()) return launches.status();
   if (absl::Status s = DefineComplexHelpers(module); !s.ok()) return s;
@@ -96,9 +109,19 @@ bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number) {
   const std::string kind = KernelKind(hlo);
   if (kind == "scatter") return ScatterReadsInPlace(hlo, operand_number);
   if (kind == "linalg") return LinalgReadsInPlace(hlo, operand_number);
+  if (kind == "dynamic-update-slice" &&
+      InPlaceDusReadsInPlace(hlo, operand_number)) {
+    return true;
+  }
   // The loop kernel's thread reads and writes each element; the sort
   // kernel's thread reads its row before sorting it.
   if (kind == "loop" || kind == "sort") return true;
+  // The transpose and concatenate kernels read the epilogue's other inputs
+  // at the element they write.
+  if ((kind == "transpose" || kind == "concatenate") &&
+      ReadOnlyAtRootIndex(hlo, operand_number)) {
+    return true;
+  }
   // Any kernel is safe with an operand it never reads (a fusion parameter
   // nothing uses).
   return hlo->opcode() == HloOpcode::kFusion && operand_number >= 0 &&

@@ -10,7 +10,14 @@
 //     minor, a warp per row (several rows per warp for short rows), partial
 //     results combined by warp shuffles;
 //   - column reduction (column_reduction.cc): reduced dimensions physically
-//     major, a 32-column tile per block, partials through shared memory.
+//     major, a 32-column tile per block, partials through shared memory;
+//   - tiled transpose (transpose_kernel.cc): a 32x32 tile per block read
+//     along the operand's minor dimension into shared memory and written
+//     along the result's;
+//   - concatenate (concatenate_kernel.cc): one thread per index of the
+//     longest operand, writing every operand's element there at its offset;
+//   - in-place dynamic-update-slice (dynamic_update_slice_kernel.cc): the
+//     operand copy (skipped in place), then the update window only.
 // Any reducer computation is applied through ElementalEmitter::EmitApplied.
 //
 // A kernel takes one pointer per array: every array leaf of every operand
@@ -58,7 +65,8 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
-/// "rng-bit-generator", "top-k", "fft" or "linalg".
+/// "rng-bit-generator", "top-k", "fft", "linalg", "dynamic-update-slice",
+/// "transpose" or "concatenate".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.
@@ -73,7 +81,8 @@ struct KernelLaunch {
 
 /// Emits the kernels computing `hlo`, to be launched in order, each taking
 /// the KernelArguments: one (`name`) for most instructions; a scatter's
-/// result is initialized by a first launch ("<name>_init", a copy).
+/// result is initialized by a first launch ("<name>_init", a copy), and so
+/// is an in-place dynamic-update-slice's.
 absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params);

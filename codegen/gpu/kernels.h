@@ -84,6 +84,51 @@ absl::StatusOr<LaunchDims> EmitColumnReduction(
     const ReductionShape& shape, const std::string& name,
     const std::vector<KernelParam>& params);
 
+/// Whether `hlo` is a dynamic-update-slice (or a fusion rooted at one or
+/// at a tuple of them) whose operand the kernels may update in place, and
+/// whether operand `operand_number` is such an updated operand
+/// (dynamic_update_slice_kernel.cc).
+bool IsInPlaceDynamicUpdateSlice(const HloInstruction* hlo);
+bool InPlaceDusReadsInPlace(const HloInstruction* hlo, int64_t operand_number);
+/// The operand copy ("<name>_init", skipped in place) and the update window;
+/// one loop kernel when no result shares its operand's buffer.
+absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// Whether the concatenate kernel computes `hlo`: a concatenate, or a
+/// fusion with an array result that is one followed only by elementwise
+/// instructions (concatenate_kernel.cc).
+bool IsConcatenateKernel(const HloInstruction* hlo);
+/// One thread per index of the longest operand, writing each operand's
+/// element (through the elementwise epilogue) there at its offset.
+absl::StatusOr<LaunchDims> EmitConcatenateKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
+/// A tiled transpose: its hero (a transpose, or a copy changing layout)
+/// and the normalized view of the hero's operand (transpose_kernel.cc).
+struct TransposeTiling {
+  const HloInstruction* hero = nullptr;
+  /// Normalized dimensions, in the operand's physical order: each a run of
+  /// operand dimensions (major to minor) that stays together.
+  std::vector<std::vector<int64_t>> runs;
+  std::vector<int64_t> sizes;
+  /// The normalized dimension that becomes the result's minor one, the
+  /// operand's minor one, and the others.
+  int64_t a = -1;
+  int64_t c = -1;
+  std::vector<int64_t> batch;
+};
+/// The tiling of `hlo` when the transpose kernel computes it: its result
+/// is one transpose moving the minor dimension (large enough), followed
+/// only by elementwise instructions.
+std::optional<TransposeTiling> TiledTransposeOf(const HloInstruction* hlo);
+absl::StatusOr<LaunchDims> EmitTransposeKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const TransposeTiling& tiling, const std::string& name,
+    const std::vector<KernelParam>& params);
+
 }  // namespace xlite::codegen::gpu
 
 #endif  // XLITE_CODEGEN_GPU_KERNELS_H_

@@ -46,6 +46,8 @@ ABSL_FLAG(int64_t, max_elements, 256,
           "blocks and warps)");
 ABSL_FLAG(bool, arbitrary_reducers, false,
           "reducers that are not monoids, inits that are not identities");
+ABSL_FLAG(bool, tile_sized_transposes, false,
+          "transposes of rank 2-3 operands with sides >= 16");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
@@ -67,6 +69,7 @@ DifferentialOptions Options() {
   o.module.max_instructions = absl::GetFlag(FLAGS_max_instructions);
   o.module.max_elements = absl::GetFlag(FLAGS_max_elements);
   o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
+  o.module.tile_sized_transposes = absl::GetFlag(FLAGS_tile_sized_transposes);
   return o;
 }
 

@@ -14,11 +14,12 @@ namespace xlite::fuzz {
 namespace {
 
 void RunSeeds(uint64_t first, uint64_t count, bool run_passes,
-              int64_t max_elements = 256) {
+              int64_t max_elements = 256, bool tile_sized_transposes = false) {
   DifferentialOptions options;
   options.backend = Backend::kGpuEmulator;
   options.run_passes = run_passes;
   options.module.max_elements = max_elements;
+  options.module.tile_sized_transposes = tile_sized_transposes;
   RunSeedsExpectingNoFailure(first, count, options);
 }
 
@@ -31,6 +32,12 @@ TEST(GpuEmulatorDifferential, WithoutPasses) { RunSeeds(300, 75, false); }
 // overwriting an operand it never reads, once refused).
 TEST(GpuEmulatorDifferential, LargeArrays) {
   RunSeeds(70410, 60, true, 16384);
+}
+
+// Transposes of tile-sized operands: the tiled transpose kernel, with the
+// producers and consumers fusion gives it.
+TEST(GpuEmulatorDifferential, TiledTransposes) {
+  RunSeeds(90000, 60, true, 16384, /*tile_sized_transposes=*/true);
 }
 
 }  // namespace

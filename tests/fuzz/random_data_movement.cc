@@ -89,8 +89,29 @@ bool Generator::Reshape(Comp& c) {
   return true;
 }
 
+// A fresh operand for a tiled transpose: rank 2 or 3, every dimension at
+// least 16, within max_elements; nullopt when that bound is below 256.
+std::optional<Value> Generator::TileSizedOperand(Comp& c) {
+  static const std::vector<int64_t> kSides = {16, 17, 31, 33, 40, 64, 67, 100};
+  if (options_.max_elements < 16 * 16) return std::nullopt;
+  std::vector<int64_t> dims;
+  const int64_t rank = ch_.Range(2, 3);
+  for (int64_t i = 0; i < rank; ++i) dims.push_back(ch_.Pick(kSides));
+  while (Product(dims) > options_.max_elements && dims.size() > 2) {
+    dims.erase(dims.begin());
+  }
+  // 16x16 fits: halving the largest side (down to 16) ends.
+  while (Product(dims) > options_.max_elements) {
+    int64_t& largest = *std::max_element(dims.begin(), dims.end());
+    largest = std::max<int64_t>(16, largest / 2);
+  }
+  return Get(c, RandomType(kAnyClass), dims);
+}
+
 bool Generator::Transpose(Comp& c) {
-  const Value x = Any(c);
+  std::optional<Value> tile_sized;
+  if (options_.tile_sized_transposes) tile_sized = TileSizedOperand(c);
+  const Value x = tile_sized.has_value() ? *tile_sized : Any(c);
   const std::vector<int64_t> perm = Permutation(ch_, x.shape.rank());
   std::vector<int64_t> dims;
   for (int64_t p : perm) dims.push_back(x.shape.dims[p]);

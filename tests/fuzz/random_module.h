@@ -47,6 +47,11 @@ struct RandomModuleOptions {
   /// identities (results XLA leaves undefined; xlite promises XLA:CPU's
   /// order). Off: add, multiply, max, min, and, or, xor, arg-max.
   bool arbitrary_reducers = false;
+  /// Every transpose takes an operand of rank 2 or 3 whose
+  /// dimensions are all at least 16 (as many as max_elements allows), so
+  /// that the GPU's tiled transpose kernel is reached (when the
+  /// permutation moves the minor dimension). Off: every draw as before.
+  bool tile_sized_transposes = false;
 };
 
 /// The HLO text of a random module.

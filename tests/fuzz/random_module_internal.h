@@ -225,6 +225,7 @@ class Generator {
   // random_data_movement.cc
   bool Broadcast(Comp& c);
   bool Reshape(Comp& c);
+  std::optional<Value> TileSizedOperand(Comp& c);
   bool Transpose(Comp& c);
   bool Slice(Comp& c);
   bool DynamicSlice(Comp& c);

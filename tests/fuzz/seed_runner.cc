@@ -25,6 +25,9 @@ void RunSeedsExpectingNoFailure(uint64_t first, uint64_t count,
         << platform << " --first_seed=" << seed
         << " --seeds=1 --run_passes=" << options.run_passes
         << " --max_elements=" << options.module.max_elements
+        << (options.module.tile_sized_transposes
+                ? " --tile_sized_transposes"
+                : "")
         << " --dump_dir=DIR, then --reduce=DIR/seed_" << seed << ".hlo)";
   }
   std::cout << "seeds " << first << ".." << first + count - 1 << " ("
