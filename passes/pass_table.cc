@@ -95,159 +95,183 @@ PassInfo GpuFusionPass(std::string name, std::string description,
   return info;
 }
 
+// XLA's simplification passes, backend-neutral.
+std::vector<PassInfo> SimplificationPasses() {
+  return {
+    {"dce",
+     "removes unused side-effect-free instructions and uncalled "
+     "computations",
+     {{"remove_dead_computations", Type::kBool, "true",
+       "also remove computations nothing calls"}},
+     [](const PassOptions& o) {
+       const bool computations = o.GetBool("remove_dead_computations");
+       return std::make_unique<FunctionPass>(
+           "dce", [computations](HloModule& m) {
+             return RunDce(m, computations);
+           });
+     }},
+    {"cse",
+     "merges identical instructions (commutative operands in either order)",
+     {{"only_scalar_constants", Type::kBool, "false",
+       "merge only scalar constants among constants"}},
+     [](const PassOptions& o) {
+       const bool scalars = o.GetBool("only_scalar_constants");
+       return std::make_unique<FunctionPass>(
+           "cse", [scalars](HloModule& m) { return RunCse(m, scalars); });
+     }},
+    {"constant-folding",
+     "evaluates instructions whose operands are all constants",
+     {{"max_elements", Type::kInt, "1000000",
+       "largest result (elements) to fold"}},
+     [](const PassOptions& o) {
+       const int64_t max = o.GetInt("max_elements");
+       return std::make_unique<FunctionPass>(
+           "constant-folding",
+           [max](HloModule& m) { return RunConstantFolding(m, max); });
+     }},
+    Simple("algsimp", "table-driven algebraic simplifier",
+           &RunAlgebraicSimplifier),
+    Simple("tuple-simplifier",
+           "forwards get-tuple-element(tuple) and rebuilt tuples",
+           &RunTupleSimplifier),
+    Simple("call-inliner", "inlines call instructions", &RunCallInliner),
+    Simple("flatten-call-graph",
+           "gives every call site its own copy of the computation",
+           &RunFlattenCallGraph),
+    Simple("while-loop-simplifier",
+           "removes zero/one-trip loops, constant and dead loop state",
+           &RunWhileLoopSimplifier),
+    Simple("zero-sized-hlo-elimination",
+           "replaces element-less instructions by constants",
+           &RunZeroSizedHloElimination),
+    Simple("sort-simplifier", "drops unused operands of variadic sorts",
+           &RunSortSimplifier),
+    Simple("opt-barrier-expander", "removes optimization barriers",
+           &RunOptBarrierExpander),
+    Simple("reshape-mover",
+           "moves reshapes/transposes past elementwise operations",
+           &RunReshapeMover),
+  };
+}
+
+// Rewrites into what one device on one stream runs (both backends).
+std::vector<PassInfo> LoweringPasses() {
+  return {
+    Simple("async-to-sync",
+           "async start/update/done chains become their synchronous op",
+           &ConvertAsyncToSync),
+    Simple("scan-to-while", "scans of arrays become while loops",
+           &ConvertScanToWhile),
+    Simple("single-device-collectives",
+           "one device's collectives become copies (zeros for an unfed "
+           "collective-permute), its device ids 0",
+           &RewriteSingleDeviceCollectives),
+    Simple("annotation-call-remover",
+           "sharding and host-placement annotation calls become copies, "
+           "AllocateBuffer zeros",
+           &RemoveAnnotationCalls),
+    Simple("batch-norm-expander",
+           "batch-norm-training/-inference/-grad become reductions and "
+           "elementwise ops (in f64)",
+           &ExpandBatchNorms),
+  };
+}
+
+// Target passes: block scaling, all-reduce code motion, GPU fusion and
+// GEMMs.
+std::vector<PassInfo> TargetPasses() {
+  return {
+    {"block-scaling-rewriter",
+     "rewrites block-scaled dots for cuDNN or into HLO; expands "
+     "(de)quantize",
+     {{"cudnn_version", Type::kVersion, "0.0.0",
+       "cuDNN version X.Y.Z of the target (0: none; from --gpu-spec / "
+       "--cudnn-version)"},
+      {"compute_capability", Type::kComputeCapability, "0.0",
+       "compute capability M.m[a|f] of the target, as XLA writes it "
+       "(from --gpu-spec)"}},
+     [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+       BlockScalingTarget target;
+       const DottedVersion v = o.GetVersion("cudnn_version");
+       target.cudnn = {v.major, v.minor, v.patch};
+       const ComputeCapability cc =
+           o.GetComputeCapability("compute_capability");
+       target.compute_capability_major = cc.major;
+       target.compute_capability_minor = cc.minor;
+       return std::make_unique<FunctionPass>(
+           "block-scaling-rewriter", [target](HloModule& m) {
+             return RunBlockScalingRewriter(m, target);
+           });
+     }},
+    Simple("block-scaled-dot-global-scale-fusion",
+           "folds multiply(block_scaled_dot, broadcast(scalar)) into the "
+           "call's global scale",
+           &RunBlockScaledDotGlobalScaleFusion),
+    {"while-loop-all-reduce-code-motion",
+     "moves all-reduces whose results are only accumulated out of loops",
+     {{"enable_reduce_scatter", Type::kBool, "false",
+       "also move reduce-scatters (the loop then accumulates unscattered values)"},
+      {"run_setup_passes", Type::kBool, "false",
+       "first sink converts below all-reduces"}},
+     [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+       AllReduceCodeMotionOptions options;
+       options.enable_reduce_scatter = o.GetBool("enable_reduce_scatter");
+       options.run_setup_passes = o.GetBool("run_setup_passes");
+       return std::make_unique<FunctionPass>(
+           "while-loop-all-reduce-code-motion", [options](HloModule& m) {
+             return RunWhileLoopAllReduceCodeMotion(m, options);
+           });
+     }},
+    GpuFusionPass("priority-fusion",
+                  "GPU producer-consumer fusion by a priority queue of "
+                  "estimated time saved",
+                  &RunPriorityFusion),
+    GpuFusionPass("multi_output_fusion",
+                  "GPU sibling and producer-consumer multi-output fusion",
+                  &RunGpuMultiOutputFusion),
+    {"gemm-rewriter",
+     "rewrites dots into cuBLAS / cuBLASLt custom calls with XLA's backend "
+     "config, fusing alpha, bias, ReLU and GELU epilogues",
+     {{"compute_capability", Type::kComputeCapability, "9.0",
+       "compute capability M.m[a|f] of the target (f8 GEMMs from 8.9)"},
+      {"cublaslt", Type::kBool, "true",
+       "use __cublas$lt$matmul and its epilogues (XLA's "
+       "--xla_gpu_enable_cublaslt)"},
+      {"size_threshold", Type::kInt, "100",
+       "dots with (rows + columns) * k below this stay dots"}},
+     [](const PassOptions& o) -> std::unique_ptr<HloPass> {
+       GemmRewriterOptions options;
+       const ComputeCapability cc =
+           o.GetComputeCapability("compute_capability");
+       options.compute_capability_major = cc.major;
+       options.compute_capability_minor = cc.minor;
+       options.cublaslt = o.GetBool("cublaslt");
+       options.size_threshold = o.GetInt("size_threshold");
+       return std::make_unique<FunctionPass>(
+           "gemm-rewriter", [options](HloModule& m) {
+             return RunGemmRewriter(m, options);
+           });
+     }},
+    Simple("gemm-call-expander",
+           "writes cuBLAS GEMM custom calls back as a dot and its epilogue "
+           "(for backends without cuBLAS)",
+           &RunGemmCallExpansion),
+    Simple("dot-decomposer",
+           "canonicalizes dots to [batch, M, K] x [batch, K, N]",
+           &RunDotDecomposer),
+  };
+}
+
 }  // namespace
 
 const PassRegistry& PassRegistry::Global() {
-  static const PassRegistry* const kRegistry = new PassRegistry({
-      {"dce",
-       "removes unused side-effect-free instructions and uncalled "
-       "computations",
-       {{"remove_dead_computations", Type::kBool, "true",
-         "also remove computations nothing calls"}},
-       [](const PassOptions& o) {
-         const bool computations = o.GetBool("remove_dead_computations");
-         return std::make_unique<FunctionPass>(
-             "dce", [computations](HloModule& m) {
-               return RunDce(m, computations);
-             });
-       }},
-      {"cse",
-       "merges identical instructions (commutative operands in either order)",
-       {{"only_scalar_constants", Type::kBool, "false",
-         "merge only scalar constants among constants"}},
-       [](const PassOptions& o) {
-         const bool scalars = o.GetBool("only_scalar_constants");
-         return std::make_unique<FunctionPass>(
-             "cse", [scalars](HloModule& m) { return RunCse(m, scalars); });
-       }},
-      {"constant-folding",
-       "evaluates instructions whose operands are all constants",
-       {{"max_elements", Type::kInt, "1000000",
-         "largest result (elements) to fold"}},
-       [](const PassOptions& o) {
-         const int64_t max = o.GetInt("max_elements");
-         return std::make_unique<FunctionPass>(
-             "constant-folding",
-             [max](HloModule& m) { return RunConstantFolding(m, max); });
-       }},
-      Simple("algsimp", "table-driven algebraic simplifier",
-             &RunAlgebraicSimplifier),
-      Simple("tuple-simplifier",
-             "forwards get-tuple-element(tuple) and rebuilt tuples",
-             &RunTupleSimplifier),
-      Simple("call-inliner", "inlines call instructions", &RunCallInliner),
-      Simple("flatten-call-graph",
-             "gives every call site its own copy of the computation",
-             &RunFlattenCallGraph),
-      Simple("while-loop-simplifier",
-             "removes zero/one-trip loops, constant and dead loop state",
-             &RunWhileLoopSimplifier),
-      Simple("zero-sized-hlo-elimination",
-             "replaces element-less instructions by constants",
-             &RunZeroSizedHloElimination),
-      Simple("sort-simplifier", "drops unused operands of variadic sorts",
-             &RunSortSimplifier),
-      Simple("opt-barrier-expander", "removes optimization barriers",
-             &RunOptBarrierExpander),
-      Simple("async-to-sync",
-             "async start/update/done chains become their synchronous op",
-             &ConvertAsyncToSync),
-      Simple("scan-to-while", "scans of arrays become while loops",
-             &ConvertScanToWhile),
-      Simple("single-device-collectives",
-             "one device's collectives become copies (zeros for an unfed "
-             "collective-permute), its device ids 0",
-             &RewriteSingleDeviceCollectives),
-      Simple("annotation-call-remover",
-             "sharding and host-placement annotation calls become copies, "
-             "AllocateBuffer zeros",
-             &RemoveAnnotationCalls),
-      Simple("batch-norm-expander",
-             "batch-norm-training/-inference/-grad become reductions and "
-             "elementwise ops (in f64)",
-             &ExpandBatchNorms),
-      Simple("reshape-mover",
-             "moves reshapes/transposes past elementwise operations",
-             &RunReshapeMover),
-      {"block-scaling-rewriter",
-       "rewrites block-scaled dots for cuDNN or into HLO; expands "
-       "(de)quantize",
-       {{"cudnn_version", Type::kVersion, "0.0.0",
-         "cuDNN version X.Y.Z of the target (0: none; from --gpu-spec / "
-         "--cudnn-version)"},
-        {"compute_capability", Type::kComputeCapability, "0.0",
-         "compute capability M.m[a|f] of the target, as XLA writes it "
-         "(from --gpu-spec)"}},
-       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
-         BlockScalingTarget target;
-         const DottedVersion v = o.GetVersion("cudnn_version");
-         target.cudnn = {v.major, v.minor, v.patch};
-         const ComputeCapability cc =
-             o.GetComputeCapability("compute_capability");
-         target.compute_capability_major = cc.major;
-         target.compute_capability_minor = cc.minor;
-         return std::make_unique<FunctionPass>(
-             "block-scaling-rewriter", [target](HloModule& m) {
-               return RunBlockScalingRewriter(m, target);
-             });
-       }},
-      Simple("block-scaled-dot-global-scale-fusion",
-             "folds multiply(block_scaled_dot, broadcast(scalar)) into the "
-             "call's global scale",
-             &RunBlockScaledDotGlobalScaleFusion),
-      {"while-loop-all-reduce-code-motion",
-       "moves all-reduces whose results are only accumulated out of loops",
-       {{"enable_reduce_scatter", Type::kBool, "false",
-         "also move reduce-scatters (the loop then accumulates unscattered values)"},
-        {"run_setup_passes", Type::kBool, "false",
-         "first sink converts below all-reduces"}},
-       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
-         AllReduceCodeMotionOptions options;
-         options.enable_reduce_scatter = o.GetBool("enable_reduce_scatter");
-         options.run_setup_passes = o.GetBool("run_setup_passes");
-         return std::make_unique<FunctionPass>(
-             "while-loop-all-reduce-code-motion", [options](HloModule& m) {
-               return RunWhileLoopAllReduceCodeMotion(m, options);
-             });
-       }},
-      GpuFusionPass("priority-fusion",
-                    "GPU producer-consumer fusion by a priority queue of "
-                    "estimated time saved",
-                    &RunPriorityFusion),
-      GpuFusionPass("multi_output_fusion",
-                    "GPU sibling and producer-consumer multi-output fusion",
-                    &RunGpuMultiOutputFusion),
-      {"gemm-rewriter",
-       "rewrites dots into cuBLAS / cuBLASLt custom calls with XLA's backend "
-       "config, fusing alpha, bias, ReLU and GELU epilogues",
-       {{"compute_capability", Type::kComputeCapability, "9.0",
-         "compute capability M.m[a|f] of the target (f8 GEMMs from 8.9)"},
-        {"cublaslt", Type::kBool, "true",
-         "use __cublas$lt$matmul and its epilogues (XLA's "
-         "--xla_gpu_enable_cublaslt)"},
-        {"size_threshold", Type::kInt, "100",
-         "dots with (rows + columns) * k below this stay dots"}},
-       [](const PassOptions& o) -> std::unique_ptr<HloPass> {
-         GemmRewriterOptions options;
-         const ComputeCapability cc =
-             o.GetComputeCapability("compute_capability");
-         options.compute_capability_major = cc.major;
-         options.compute_capability_minor = cc.minor;
-         options.cublaslt = o.GetBool("cublaslt");
-         options.size_threshold = o.GetInt("size_threshold");
-         return std::make_unique<FunctionPass>(
-             "gemm-rewriter", [options](HloModule& m) {
-               return RunGemmRewriter(m, options);
-             });
-       }},
-      Simple("gemm-call-expander",
-             "writes cuBLAS GEMM custom calls back as a dot and its epilogue "
-             "(for backends without cuBLAS)",
-             &RunGemmCallExpansion),
-      Simple("dot-decomposer",
-             "canonicalizes dots to [batch, M, K] x [batch, K, N]",
-             &RunDotDecomposer),
-  });
+  static const PassRegistry* const kRegistry = [] {
+    std::vector<PassInfo> passes = SimplificationPasses();
+    for (std::vector<PassInfo> more : {LoweringPasses(), TargetPasses()}) {
+      for (PassInfo& info : more) passes.push_back(std::move(info));
+    }
+    return new PassRegistry(std::move(passes));
+  }();
   return *kRegistry;
 }
 
