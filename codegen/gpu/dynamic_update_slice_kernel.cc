@@ -66,24 +66,6 @@ std::vector<const HloInstruction*> InPlaceDuses(const HloInstruction* hlo) {
   return duses;
 }
 
-// The kernel argument of `hlo`'s operand `operand_number`, or of result
-// leaf `leaf` (-1: an array result).
-int64_t ArgumentIndex(const std::vector<KernelArgument>& args, bool output,
-                      int64_t operand_number, int64_t leaf) {
-  for (size_t a = 0; a < args.size(); ++a) {
-    if (args[a].is_output != output) continue;
-    if (!output && args[a].operand_number == operand_number &&
-        args[a].index.empty()) {
-      return a;
-    }
-    if (output && (leaf < 0 ? args[a].index.empty()
-                            : args[a].index == ShapeIndex{leaf})) {
-      return a;
-    }
-  }
-  return -1;
-}
-
 // One thread per element of the largest of `shapes`; `body(i, index)` for
 // leaf i at its own `index` where it has that element.
 absl::StatusOr<LaunchDims> EmitPerElement(
@@ -171,11 +153,11 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitInPlaceDusKernels(
   std::vector<Shape> results, updates;
   for (size_t i = 0; i < duses.size(); ++i) {
     const HloInstruction* operand = duses[i]->operand(0);
-    const int64_t from = ArgumentIndex(
+    const int64_t from = KernelArgumentIndex(
         args, false,
         hlo->opcode() == HloOpcode::kFusion ? operand->parameter_number() : 0,
         -1);
-    const int64_t to = ArgumentIndex(args, true, 0, tuple ? i : -1);
+    const int64_t to = KernelArgumentIndex(args, true, 0, tuple ? i : -1);
     if (from < 0 || to < 0) return Unsupported(hlo, "its DUS arguments");
     init.copies.push_back({from, to});
     results.push_back(duses[i]->shape());

@@ -242,4 +242,20 @@ std::optional<AtomicOp> AtomicCombinerOf(const HloComputation& combiner,
   }
 }
 
+int64_t KernelArgumentIndex(const std::vector<KernelArgument>& args,
+                            bool output, int64_t operand_number, int64_t leaf) {
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (args[a].is_output != output) continue;
+    if (!output && args[a].operand_number == operand_number &&
+        args[a].index.empty()) {
+      return static_cast<int64_t>(a);
+    }
+    if (output && (leaf < 0 ? args[a].index.empty()
+                            : args[a].index == ShapeIndex{leaf})) {
+      return static_cast<int64_t>(a);
+    }
+  }
+  return -1;
+}
+
 }  // namespace xlite::codegen::gpu

@@ -31,6 +31,12 @@ struct KernelScope {
   std::vector<IrArray> outputs;
 };
 
+/// The position in `args` of `hlo`'s operand `operand_number` (an array
+/// operand, output false) or of result leaf `leaf` (output true; -1: an
+/// array result); -1 when there is none.
+int64_t KernelArgumentIndex(const std::vector<KernelArgument>& args,
+                            bool output, int64_t operand_number, int64_t leaf);
+
 /// The instruction whose elements the kernel computes: the fused root for a
 /// fusion, `hlo` itself otherwise.
 const HloInstruction* ComputedRoot(const HloInstruction* hlo);

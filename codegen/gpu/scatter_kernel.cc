@@ -215,24 +215,6 @@ absl::StatusOr<LaunchDims> EmitUpdates(KernelTarget& target,
                    /*cooperative=*/false);
 }
 
-// The kernel argument that is `hlo`'s operand `operand_number` / result
-// leaf `leaf`.
-int64_t ArgumentOf(const std::vector<KernelArgument>& args, bool output,
-                   int64_t operand_number, int64_t leaf) {
-  for (size_t a = 0; a < args.size(); ++a) {
-    if (args[a].is_output != output) continue;
-    if (!output && args[a].operand_number == operand_number &&
-        args[a].index.empty()) {
-      return a;
-    }
-    if (output && (leaf < 0 ? args[a].index.empty()
-                            : args[a].index == ShapeIndex{leaf})) {
-      return a;
-    }
-  }
-  return -1;
-}
-
 }  // namespace
 
 absl::StatusOr<std::vector<KernelLaunch>> EmitScatterKernels(
@@ -262,8 +244,8 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitScatterKernels(
       }
       operand_number = source->parameter_number();
     }
-    const int64_t from = ArgumentOf(args, false, operand_number, -1);
-    const int64_t to = ArgumentOf(args, true, 0, n == 1 && !hlo->shape().IsTuple() ? -1 : i);
+    const int64_t from = KernelArgumentIndex(args, false, operand_number, -1);
+    const int64_t to = KernelArgumentIndex(args, true, 0, n == 1 && !hlo->shape().IsTuple() ? -1 : i);
     if (from < 0 || to < 0) {
       init.copies.clear();
       break;
