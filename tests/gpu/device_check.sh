@@ -49,7 +49,8 @@ for want_path in sorted(glob.glob(os.path.join(want_dir, "out_*.npy"))):
     if want.shape != got.shape:
         bad.append(f"{os.path.basename(want_path)}: shape {got.shape} vs {want.shape}")
     elif want.dtype.kind in "fc":
-        tol = {2: 2e-2, 4: 2e-4, 8: 1e-9}.get(want.dtype.itemsize, 2e-2)
+        width = want.dtype.itemsize // (2 if want.dtype.kind == "c" else 1)
+        tol = {2: 2e-2, 4: 2e-4, 8: 1e-9}.get(width, 2e-2)
         w, g = want.astype(np.complex128), got.astype(np.complex128)
         if not np.allclose(g, w, rtol=tol, atol=tol, equal_nan=True):
             bad.append(f"{os.path.basename(want_path)}: max error {np.nanmax(np.abs(g - w))}")
