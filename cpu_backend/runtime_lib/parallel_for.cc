@@ -20,10 +20,12 @@ int64_t ReadThreads() {
   return std::max<int64_t>(1, std::thread::hardware_concurrency());
 }
 
-// The pool's workers: one fewer than the threads, the caller being one.
+// The pool's workers: one fewer than the threads, the caller being one;
+// not spinning when idle.
 Eigen::ThreadPool& Pool() {
   static Eigen::ThreadPool pool(
-      static_cast<int>(std::max<int64_t>(1, ContractionThreads() - 1)));
+      static_cast<int>(std::max<int64_t>(1, ContractionThreads() - 1)),
+      /*allow_spinning=*/false);
   return pool;
 }
 

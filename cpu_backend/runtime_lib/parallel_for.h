@@ -5,16 +5,19 @@
 // products and convolutions split over. One pool per process, made on
 // first use, with one thread per core (the caller works too); a call
 // splits only when each task keeps at least kMinMultiplyAddsPerTask, about
-// 100 us of one core's GEMM, so small calls stay inline.
+// 100 us of one core's GEMM, so small calls stay inline. Idle workers
+// sleep rather than spin, so that they leave the cores to the emitted code
+// between library calls.
 
 #include <cstdint>
 #include <functional>
 
 namespace xlite::cpu {
 
-/// Multiply-adds one task must keep for a call to split: 2^21, about
-/// 100 us at 40 GFLOP/s, one core's AVX-512 f32 GEMM rate.
-inline constexpr int64_t kMinMultiplyAddsPerTask = int64_t{1} << 21;
+/// Multiply-adds one task must keep for a call to split: 2^23, about
+/// 120 us at 70 G multiply-adds/s, one core's AVX-512 f32 GEMM rate
+/// (hlo-run --profile on the benchmark programs' dots).
+inline constexpr int64_t kMinMultiplyAddsPerTask = int64_t{1} << 23;
 
 /// Threads a call may use: the machine's cores, or XLITE_CPU_THREADS when
 /// that is a positive number (read once).
