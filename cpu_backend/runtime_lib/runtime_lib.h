@@ -214,8 +214,10 @@ int32_t xlite_cpu_fft(int32_t complex_type, int32_t fft_type, const void* in,
 // Matrix product (matmul.cc)
 // ---------------------------------------------------------------------------
 
-/// out[b] = op(lhs[b]) * op(rhs[b]) for b < batch, single-threaded Eigen
-/// GEMM in the element type (f32, f64, c64, c128). out is [batch, m, n];
+/// out[b] = op(lhs[b]) * op(rhs[b]) for b < batch, Eigen GEMM in the
+/// element type (f32, f64, c64, c128), built for the best instruction set
+/// the CPU has and split over threads when large (contraction_kernels.h,
+/// parallel_for.h). out is [batch, m, n];
 /// lhs is [batch, m, k], or [batch, k, m] when `transpose_lhs`; rhs is
 /// [batch, k, n], or [batch, n, k] when `transpose_rhs` (plain transposes,
 /// no conjugation). `out` must not overlap the operands. k = 0 gives zeros.
@@ -229,8 +231,8 @@ int32_t xlite_cpu_matmul(int32_t type, const void* lhs, const void* rhs,
 // ---------------------------------------------------------------------------
 
 /// HLO `convolution` with feature_group_count = batch_group_count = 1 and
-/// 1 to 3 (`spatial_rank`) spatial dimensions, by im2col and a
-/// single-threaded Eigen GEMM in the element type (f32 or f64):
+/// 1 to 3 (`spatial_rank`) spatial dimensions, by im2col and Eigen GEMM
+/// in the element type (f32 or f64), as xlite_cpu_matmul's:
 ///   input  [batch, in_0, ..., in_{r-1}, in_features],
 ///   kernel [window_0, ..., window_{r-1}, in_features, out_features],
 ///   out    [batch, out_0, ..., out_{r-1}, out_features],
