@@ -118,6 +118,63 @@ absl::StatusOr<bool> UpdatesInPlace(EmitterContext& ctx,
   return *out == *in;
 }
 
+// Whether `root`'s results are reductions (of a fusion, or the leaves of a
+// multi-output one) that keep the most minor dimension of `out`: those are
+// computed in joint lanes.
+bool ReducesInLanes(const HloInstruction* root, const Shape& out) {
+  if (out.rank() == 0 || out.dimensions(codegen::MajorToMinor(out).back()) < 2) {
+    return false;
+  }
+  auto is_reduction = [](const HloInstruction* hlo) {
+    return hlo->opcode() == HloOpcode::kReduce ||
+           hlo->opcode() == HloOpcode::kReduceWindow;
+  };
+  if (root->opcode() == HloOpcode::kTuple) {
+    return std::any_of(root->operands().begin(), root->operands().end(),
+                       is_reduction);
+  }
+  return is_reduction(root);
+}
+
+// Lanes per group: a 64-byte cache line of 4-byte elements, 8 of wider.
+int64_t LaneWidth(const Shape& out) {
+  return BitWidth(out.element_type()) > 32 ? 8 : 16;
+}
+
+// Writes leaves `leaves` (-1: an array-shaped root) of `root` to `outs`
+// (arrays of one shape), in joint lanes where ReducesInLanes.
+absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
+                         const HloInstruction* root,
+                         const std::vector<int64_t>& leaves,
+                         const std::vector<IrArray>& outs) {
+  const Shape& shape = outs[0].shape();
+  if (ReducesInLanes(root, shape)) {
+    return codegen::EmitLaneLoopNest(
+        b, shape, LaneWidth(shape),
+        [&](absl::Span<const Index> lanes, int64_t dim) -> absl::Status {
+          ElementalEmitter::Scope scope(emitter);
+          for (size_t l = 0; l < leaves.size(); ++l) {
+            absl::StatusOr<std::vector<llvm::Value*>> v =
+                emitter.ValuesAt(root, leaves[l], lanes, dim);
+            if (!v.ok()) return v.status();
+            for (size_t k = 0; k < lanes.size(); ++k) {
+              outs[l].EmitWrite(b, lanes[k], (*v)[k]);
+            }
+          }
+          return absl::OkStatus();
+        });
+  }
+  return codegen::EmitLoopNest(b, shape, [&](const Index& index) {
+    ElementalEmitter::Scope scope(emitter);
+    for (size_t l = 0; l < leaves.size(); ++l) {
+      absl::StatusOr<llvm::Value*> v = emitter.ValueAt(root, leaves[l], index);
+      if (!v.ok()) return v.status();
+      outs[l].EmitWrite(b, index, *v);
+    }
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace
 
 absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
@@ -137,13 +194,7 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
   } else if (!hlo->shape().IsTuple()) {
     absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
     if (!out.ok()) return out.status();
-    status = codegen::EmitLoopNest(b, hlo->shape(), [&](const Index& index) {
-      ElementalEmitter::Scope scope(emitter);
-      absl::StatusOr<llvm::Value*> v = emitter.ValueAt(root, -1, index);
-      if (!v.ok()) return v.status();
-      out->EmitWrite(b, index, *v);
-      return absl::OkStatus();
-    });
+    status = WriteLeaves(b, emitter, root, {-1}, {*out});
   } else {
     // One loop nest per distinct leaf shape; leaves of one shape share it.
     std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
@@ -161,17 +212,7 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
         if (!out.ok()) return out.status();
         outs.push_back(*out);
       }
-      status = codegen::EmitLoopNest(
-          b, outs[0].shape(), [&](const Index& index) -> absl::Status {
-            ElementalEmitter::Scope scope(emitter);
-            for (size_t k = 0; k < leaves.size(); ++k) {
-              absl::StatusOr<llvm::Value*> v =
-                  emitter.ValueAt(root, leaves[k], index);
-              if (!v.ok()) return v.status();
-              outs[k].EmitWrite(b, index, *v);
-            }
-            return absl::OkStatus();
-          });
+      status = WriteLeaves(b, emitter, root, leaves, outs);
       if (!status.ok()) break;
     }
   }
