@@ -1,5 +1,6 @@
 #include "codegen/loops.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -69,24 +70,32 @@ absl::Status EmitLoopNestOverBounds(llvm::IRBuilderBase& b,
   return EmitLoopNest(b, shape, body);
 }
 
+int64_t LaneDimension(const Shape& shape) {
+  const llvm::SmallVector<int64_t, 6> order = MajorToMinor(shape);
+  for (auto d = order.rbegin(); d != order.rend(); ++d) {
+    if (shape.dimensions(*d) > 1) return *d;
+  }
+  return -1;
+}
+
 absl::Status EmitLaneLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
                               int64_t width, const LanesBody& body) {
   if (shape.ElementCount() == 0) return absl::OkStatus();
-  const llvm::SmallVector<int64_t, 6> order = MajorToMinor(shape);
-  const int64_t dim = order.back();
+  // The lanes run along the most minor dimension longer than 1 (a result
+  // f32[4096,1] has its lanes along dimension 0); the others are the outer
+  // loops, major to minor.
+  llvm::SmallVector<int64_t, 6> order = MajorToMinor(shape);
+  const int64_t dim = LaneDimension(shape);
+  order.erase(std::find(order.begin(), order.end(), dim));
   const int64_t n = shape.dimensions(dim);
   std::vector<int64_t> outer_bounds;
-  for (size_t i = 0; i + 1 < order.size(); ++i) {
-    outer_bounds.push_back(shape.dimensions(order[i]));
-  }
+  for (int64_t d : order) outer_bounds.push_back(shape.dimensions(d));
   return EmitLoopNestOverBounds(b, outer_bounds, [&](const Index& outer) {
     // The lanes of the group starting at `start` in `dim`.
     auto group = [&](llvm::Value* start, int64_t count) {
       std::vector<Index> lanes(count, Index(shape.rank(), nullptr));
       for (int64_t k = 0; k < count; ++k) {
-        for (size_t i = 0; i + 1 < order.size(); ++i) {
-          lanes[k][order[i]] = outer[i];
-        }
+        for (size_t i = 0; i < order.size(); ++i) lanes[k][order[i]] = outer[i];
         lanes[k][dim] =
             k == 0 ? start : b.CreateAdd(start, b.getInt64(k), "", true, true);
       }

@@ -119,12 +119,10 @@ absl::StatusOr<bool> UpdatesInPlace(EmitterContext& ctx,
 }
 
 // Whether `root`'s results are reductions (of a fusion, or the leaves of a
-// multi-output one) that keep the most minor dimension of `out`: those are
-// computed in joint lanes.
+// multi-output one) with a dimension longer than 1: those are computed in
+// joint lanes along the most minor such dimension of `out`.
 bool ReducesInLanes(const HloInstruction* root, const Shape& out) {
-  if (out.rank() == 0 || out.dimensions(codegen::MajorToMinor(out).back()) < 2) {
-    return false;
-  }
+  if (codegen::LaneDimension(out) < 0) return false;
   auto is_reduction = [](const HloInstruction* hlo) {
     return hlo->opcode() == HloOpcode::kReduce ||
            hlo->opcode() == HloOpcode::kReduceWindow;
