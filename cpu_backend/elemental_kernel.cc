@@ -118,37 +118,58 @@ absl::StatusOr<bool> UpdatesInPlace(EmitterContext& ctx,
   return *out == *in;
 }
 
-// Whether `root`'s results are reductions (of a fusion, or the leaves of a
-// multi-output one) with a dimension longer than 1: those are computed in
-// joint lanes along the most minor such dimension of `out`.
-bool ReducesInLanes(const HloInstruction* root, const Shape& out) {
-  if (codegen::LaneDimension(out) < 0) return false;
-  auto is_reduction = [](const HloInstruction* hlo) {
-    return hlo->opcode() == HloOpcode::kReduce ||
-           hlo->opcode() == HloOpcode::kReduceWindow;
-  };
-  if (root->opcode() == HloOpcode::kTuple) {
-    return std::any_of(root->operands().begin(), root->operands().end(),
-                       is_reduction);
-  }
-  return is_reduction(root);
+bool IsReduction(const HloInstruction* hlo) {
+  return hlo->opcode() == HloOpcode::kReduce ||
+         hlo->opcode() == HloOpcode::kReduceWindow;
 }
 
-// Lanes per group: a 64-byte cache line of 4-byte elements, 8 of wider.
-int64_t LaneWidth(const Shape& out) {
-  return BitWidth(out.element_type()) > 32 ? 8 : 16;
+// The reduction among `root`'s results (the first of a tuple root's), or
+// null: those are computed in joint lanes.
+const HloInstruction* LaneReduction(const HloInstruction* root) {
+  if (root->opcode() != HloOpcode::kTuple) {
+    return IsReduction(root) ? root : nullptr;
+  }
+  auto it = std::find_if(root->operands().begin(), root->operands().end(),
+                         IsReduction);
+  return it == root->operands().end() ? nullptr : *it;
+}
+
+// Lanes per group. When the lanes of `reduction`'s result dimension `dim`
+// are adjacent in its operand's memory (a column sum), two 64-byte lines
+// of them (the pair the adjacent-line prefetcher fetches); otherwise each
+// lane is a stream of its own, and one line's worth keeps them few.
+int64_t LaneWidth(const HloInstruction* reduction, const Shape& out,
+                  int64_t dim) {
+  const Shape& in = reduction->operand(0)->shape();
+  int64_t in_dim = dim;
+  if (reduction->opcode() == HloOpcode::kReduce) {
+    std::vector<int64_t> kept;
+    for (int64_t d = 0; d < in.rank(); ++d) {
+      if (std::find(reduction->dimensions().begin(),
+                    reduction->dimensions().end(),
+                    d) == reduction->dimensions().end()) {
+        kept.push_back(d);
+      }
+    }
+    in_dim = kept[dim];
+  }
+  const bool adjacent = codegen::MajorToMinor(in).back() == in_dim;
+  const int64_t bytes = std::max<int64_t>(BitWidth(out.element_type()) / 8, 1);
+  return std::clamp<int64_t>((adjacent ? 128 : 64) / bytes, 8, 32);
 }
 
 // Writes leaves `leaves` (-1: an array-shaped root) of `root` to `outs`
-// (arrays of one shape), in joint lanes where ReducesInLanes.
+// (arrays of one shape), in joint lanes where a result is a reduction.
 absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
                          const HloInstruction* root,
                          const std::vector<int64_t>& leaves,
                          const std::vector<IrArray>& outs) {
   const Shape& shape = outs[0].shape();
-  if (ReducesInLanes(root, shape)) {
+  const HloInstruction* reduction = LaneReduction(root);
+  const int64_t lane_dim = codegen::LaneDimension(shape);
+  if (reduction != nullptr && lane_dim >= 0) {
     return codegen::EmitLaneLoopNest(
-        b, shape, LaneWidth(shape),
+        b, shape, LaneWidth(reduction, shape, lane_dim),
         [&](absl::Span<const Index> lanes, int64_t dim) -> absl::Status {
           ElementalEmitter::Scope scope(emitter);
           for (size_t l = 0; l < leaves.size(); ++l) {
