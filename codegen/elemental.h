@@ -148,8 +148,8 @@ class ElementalEmitter {
       int64_t dim);
   // accs[i][k]: reduction `hlo`'s accumulator of result i in lane k, each
   // holding its init value.
-  absl::StatusOr<std::vector<std::vector<llvm::AllocaInst*>>>
-  LaneAccumulators(const HloInstruction* hlo, size_t width);
+  absl::StatusOr<std::vector<std::vector<llvm::AllocaInst*>>> LaneAccumulators(
+      const HloInstruction* hlo, size_t width);
   // Runs the reducer of `hlo` once per lane: values[i][k] is operand i's
   // next element in lane k.
   absl::Status AccumulateLanes(

@@ -166,8 +166,7 @@ absl::Status ElementalEmitter::AccumulateLanes(
   for (size_t k = 0; k < accs[0].size(); ++k) {
     std::vector<llvm::Value*> args;
     for (size_t i = 0; i < n; ++i) {
-      args.push_back(
-          b_.CreateLoad(accs[i][k]->getAllocatedType(), accs[i][k]));
+      args.push_back(b_.CreateLoad(accs[i][k]->getAllocatedType(), accs[i][k]));
     }
     for (size_t i = 0; i < n; ++i) args.push_back(values[i][k]);
     absl::StatusOr<std::vector<llvm::Value*>> next =
@@ -272,33 +271,33 @@ absl::StatusOr<Lanes> ElementalEmitter::JointReduceWindow(
   absl::Status status;
   {
     Scope scope(*this);
-    status = EmitLoopNestOverBounds(
-        b_, bounds, [&](const Index& w) -> absl::Status {
-        // Lane 0 decides for all: the lanes differ only along `dim`, where
-        // every lane is inside.
-        auto [pos, inside] = WindowPosition(b_, window, in, lanes[0], w);
-        llvm::Function* f = b_.GetInsertBlock()->getParent();
-        auto* body = llvm::BasicBlock::Create(b_.getContext(), "rw.in", f);
-        auto* skip = llvm::BasicBlock::Create(b_.getContext(), "rw.skip", f);
-        b_.CreateCondBr(inside, body, skip);
-        b_.SetInsertPoint(body);
-        {
-          Scope inner(*this);
-          const std::vector<Index> at = MoveLanes(lanes, dim, pos, dim);
-          std::vector<Lanes> values;
-          for (int64_t i = 0; i < n; ++i) {
-            absl::StatusOr<Lanes> v = ValuesAt(hlo->operand(i), -1, at, dim);
-            if (!v.ok()) return v.status();
-            values.push_back(*std::move(v));
+    status =
+        EmitLoopNestOverBounds(b_, bounds, [&](const Index& w) -> absl::Status {
+          // Lane 0 decides for all: the lanes differ only along `dim`, where
+          // every lane is inside.
+          auto [pos, inside] = WindowPosition(b_, window, in, lanes[0], w);
+          llvm::Function* f = b_.GetInsertBlock()->getParent();
+          auto* body = llvm::BasicBlock::Create(b_.getContext(), "rw.in", f);
+          auto* skip = llvm::BasicBlock::Create(b_.getContext(), "rw.skip", f);
+          b_.CreateCondBr(inside, body, skip);
+          b_.SetInsertPoint(body);
+          {
+            Scope inner(*this);
+            const std::vector<Index> at = MoveLanes(lanes, dim, pos, dim);
+            std::vector<Lanes> values;
+            for (int64_t i = 0; i < n; ++i) {
+              absl::StatusOr<Lanes> v = ValuesAt(hlo->operand(i), -1, at, dim);
+              if (!v.ok()) return v.status();
+              values.push_back(*std::move(v));
+            }
+            if (absl::Status s = AccumulateLanes(hlo, *accs, values); !s.ok()) {
+              return s;
+            }
           }
-          if (absl::Status s = AccumulateLanes(hlo, *accs, values); !s.ok()) {
-            return s;
-          }
-        }
-        b_.CreateBr(skip);
-        b_.SetInsertPoint(skip);
-        return absl::OkStatus();
-      });
+          b_.CreateBr(skip);
+          b_.SetInsertPoint(skip);
+          return absl::OkStatus();
+        });
   }
   if (!status.ok()) return status;
   return LaneResults(hlo, leaf, lanes, *accs);

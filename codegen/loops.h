@@ -36,8 +36,8 @@ absl::Status EmitLoopNestOverBounds(llvm::IRBuilderBase& b,
                                     absl::Span<const int64_t> bounds,
                                     const IndexBody& body);
 
-using LanesBody = std::function<absl::Status(absl::Span<const Index> lanes,
-                                             int64_t dim)>;
+using LanesBody =
+    std::function<absl::Status(absl::Span<const Index> lanes, int64_t dim)>;
 
 /// The most minor dimension of `shape`'s layout that is longer than 1; -1
 /// when there is none.
