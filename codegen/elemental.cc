@@ -62,6 +62,7 @@ absl::Status NameBackend(absl::Status status, absl::string_view backend) {
 
 void ElementalEmitter::Bind(const HloInstruction* instruction, int64_t leaf,
                             Generator generator) {
+  bound_.insert({instruction, leaf});
   generators_[{instruction, leaf}] = std::move(generator);
 }
 

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -57,6 +58,17 @@ class ElementalEmitter {
   /// The value of `instruction` at `index`, memoized.
   absl::StatusOr<llvm::Value*> ValueAt(const HloInstruction* instruction,
                                        int64_t leaf, const Index& index);
+
+  /// The values of `instruction` (leaf `leaf`) at `lanes`, indices that are
+  /// equal but in dimension `dim`, where lane k is lane 0 plus k ("joint
+  /// lanes", elemental_lanes.cc). Reductions that keep `dim` compute their
+  /// lanes in one loop nest with one accumulator per lane, so each lane is
+  /// reduced in exactly its own order while the lanes' operand elements are
+  /// read together (from one cache line when `dim` is physically minor);
+  /// elementwise ops pass the lanes on; anything else is ValueAt per lane.
+  absl::StatusOr<std::vector<llvm::Value*>> ValuesAt(
+      const HloInstruction* instruction, int64_t leaf,
+      absl::Span<const Index> lanes, int64_t dim);
 
   /// Emits `computation` (scalar-shaped, or a tuple of scalars) applied to
   /// `arguments` (one per leaf of its parameters, in order), inline; returns
@@ -120,6 +132,41 @@ class ElementalEmitter {
   absl::StatusOr<Generator> Convolution(const HloInstruction* hlo);
   absl::StatusOr<Generator> Gather(const HloInstruction* hlo);
 
+  // Joint-lane forms (elemental_lanes.cc). JointValues and its cases
+  // return an empty vector where they do not apply (ValuesAt then falls
+  // back to ValueAt per lane).
+  absl::StatusOr<std::vector<llvm::Value*>> JointValues(
+      const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
+      int64_t dim);
+  absl::StatusOr<std::vector<llvm::Value*>> JointElementwise(
+      const HloInstruction* hlo, absl::Span<const Index> lanes, int64_t dim);
+  absl::StatusOr<std::vector<llvm::Value*>> JointReduce(
+      const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
+      int64_t dim);
+  absl::StatusOr<std::vector<llvm::Value*>> JointReduceWindow(
+      const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
+      int64_t dim);
+  // accs[i][k]: reduction `hlo`'s accumulator of result i in lane k, each
+  // holding its init value.
+  absl::StatusOr<std::vector<std::vector<llvm::AllocaInst*>>> LaneAccumulators(
+      const HloInstruction* hlo, size_t width);
+  // Runs the reducer of `hlo` once per lane: values[i][k] is operand i's
+  // next element in lane k.
+  absl::Status AccumulateLanes(
+      const HloInstruction* hlo,
+      const std::vector<std::vector<llvm::AllocaInst*>>& accs,
+      const std::vector<std::vector<llvm::Value*>>& values);
+  // The accumulators' final values of leaf `leaf` (every leaf memoized).
+  std::vector<llvm::Value*> LaneResults(
+      const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
+      const std::vector<std::vector<llvm::AllocaInst*>>& accs);
+  // The memoized value of (instruction, leaf, index) or null.
+  llvm::Value* Memoized(const HloInstruction* instruction, int64_t leaf,
+                        const Index& index);
+  void MemoizeLanes(const HloInstruction* hlo, int64_t leaf,
+                    absl::Span<const Index> lanes,
+                    absl::Span<llvm::Value* const> values);
+
   // Clamped dynamic start indices (i64) of operands first..first+rank-1,
   // each within [0, dim - size].
   absl::StatusOr<Index> ClampedStarts(const HloInstruction* hlo,
@@ -131,6 +178,9 @@ class ElementalEmitter {
   llvm::IRBuilderBase& b_;
   llvm::Module& module_;
   std::map<Key, Generator> generators_;
+  // What Bind gave a generator (memory, applied parameters): never
+  // computed from operands.
+  std::set<Key> bound_;
   struct CacheKey {
     const HloInstruction* instruction;
     int64_t leaf;

@@ -36,6 +36,20 @@ absl::Status EmitLoopNestOverBounds(llvm::IRBuilderBase& b,
                                     absl::Span<const int64_t> bounds,
                                     const IndexBody& body);
 
+using LanesBody =
+    std::function<absl::Status(absl::Span<const Index> lanes, int64_t dim)>;
+
+/// The most minor dimension of `shape`'s layout that is longer than 1; -1
+/// when there is none.
+int64_t LaneDimension(const Shape& shape);
+
+/// Like EmitLoopNest, but dimension LaneDimension(shape) (which must
+/// exist) is walked `width` indices at a time: `body` gets `width` lanes,
+/// indices equal but in that dimension, `dim`, where lane k is lane 0 plus
+/// k; a remainder of n % width indices gets one last, narrower group.
+absl::Status EmitLaneLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
+                              int64_t width, const LanesBody& body);
+
 }  // namespace xlite::codegen
 
 #endif  // XLITE_CODEGEN_LOOPS_H_

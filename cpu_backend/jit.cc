@@ -77,7 +77,12 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine) {
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
-  llvm::PassBuilder pb(machine);
+  // SLP vectorization as clang's -O2 has it: the joint lanes of a
+  // reduction (codegen ValuesAt) are W scalar chains that it turns into
+  // vector ones, each lane's operations unchanged.
+  llvm::PipelineTuningOptions tuning;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder pb(machine, tuning);
   pb.registerModuleAnalyses(mam);
   pb.registerCGSCCAnalyses(cgam);
   pb.registerFunctionAnalyses(fam);
