@@ -84,8 +84,7 @@ absl::StatusOr<LaunchDims> EmitPerElement(
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   for (size_t i = 0; i < shapes.size(); ++i) {
     const Shape& shape = shapes[i];
     absl::Status s = EmitIf(

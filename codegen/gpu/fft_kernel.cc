@@ -89,8 +89,7 @@ absl::StatusOr<LaunchDims> EmitFftKernel(
   llvm::Type* f64 = b.getDoubleTy();
   llvm::AllocaInst* acc_re = EntryAlloca(b, f64);
   llvm::AllocaInst* acc_im = EntryAlloca(b, f64);
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(elements)), [&]() -> absl::Status {
         const Index o = DelinearizeRowMajor(b, linear, out);

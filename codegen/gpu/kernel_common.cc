@@ -258,4 +258,9 @@ int64_t KernelArgumentIndex(const std::vector<KernelArgument>& args,
   return -1;
 }
 
+llvm::Value* GlobalThreadIndex64(KernelScope& k, int64_t block) {
+  return k.b.CreateAdd(k.b.CreateMul(BlockIndex64(k), k.b.getInt64(block)),
+                       ThreadIndex64(k));
+}
+
 }  // namespace xlite::codegen::gpu

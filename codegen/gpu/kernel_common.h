@@ -55,6 +55,9 @@ LaunchDims EndKernel(KernelScope& k, int64_t grid, int64_t block,
 /// blockIdx.x and threadIdx.x as i64.
 llvm::Value* BlockIndex64(KernelScope& k);
 llvm::Value* ThreadIndex64(KernelScope& k);
+/// blockIdx.x * block + threadIdx.x as i64 (a launch of `block` threads
+/// per block over a 1-D grid).
+llvm::Value* GlobalThreadIndex64(KernelScope& k, int64_t block);
 
 /// Emits `then` under `condition` (in its own memoization scope); the
 /// builder continues after it.

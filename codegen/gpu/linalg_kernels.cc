@@ -341,8 +341,7 @@ absl::StatusOr<LaunchDims> EmitLinalgKernel(
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(batches)), [&]() -> absl::Status {
         Shape batch_shape(PrimitiveType::kS64,

@@ -223,8 +223,7 @@ absl::StatusOr<LaunchDims> EmitRngBitGeneratorKernel(
   llvm::Value* key = in.EmitRead(b, {b.getInt64(0)});
   llvm::Value* counter = in.EmitRead(b, {b.getInt64(1)});
   llvm::Value* high = in.EmitRead(b, {b.getInt64(plan.long_state ? 2 : 0)});
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s =
       EmitIf(k, b.CreateICmpEQ(linear, b.getInt64(0)), [&]() -> absl::Status {
         EmitNewState(k, plan, in, k.outputs[0], counter, high);

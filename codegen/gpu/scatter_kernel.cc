@@ -149,8 +149,7 @@ absl::StatusOr<LaunchDims> EmitInit(KernelTarget& target, llvm::Module& module,
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(elements)), [&]() -> absl::Status {
         for (int64_t i = 0; i < n; ++i) {
@@ -203,8 +202,7 @@ absl::StatusOr<LaunchDims> EmitUpdates(KernelTarget& target,
     if (!s.ok()) return s;
     return EndKernel(k, 1, 1, /*cooperative=*/false);
   }
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(elements)), [&]() -> absl::Status {
         Index u = DelinearizeRowMajor(b, linear, updates);

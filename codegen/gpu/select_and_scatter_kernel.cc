@@ -113,8 +113,7 @@ absl::StatusOr<LaunchDims> EmitInitValue(
   if (absl::Status s = BeginKernel(k, hlo, name, params, kBlock); !s.ok()) {
     return s;
   }
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(elements)), [&]() -> absl::Status {
         const Shape& shape = hlo->shape();
@@ -167,8 +166,7 @@ absl::StatusOr<LaunchDims> EmitSelections(
     return EndKernel(k, 1, 1, /*cooperative=*/false);
   }
   const int64_t elements = source.ElementCount();
-  llvm::Value* linear = b.CreateAdd(
-      b.CreateMul(BlockIndex64(k), b.getInt64(kBlock)), ThreadIndex64(k));
+  llvm::Value* linear = GlobalThreadIndex64(k, kBlock);
   absl::Status s = EmitIf(
       k, b.CreateICmpULT(linear, b.getInt64(elements)), [&]() -> absl::Status {
         Index si = DelinearizeRowMajor(b, linear, source);
