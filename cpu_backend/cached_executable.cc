@@ -84,6 +84,7 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::FromCacheEntry(
   if (!exe.ok()) return exe.status();
   if (absl::Status s = (*exe)->LinkObject(entry.object); !s.ok()) return s;
   if (absl::Status s = (*exe)->LayOutConstants(&entry); !s.ok()) return s;
+  (*exe)->MakeBufferPool();
   (*exe)->from_cache_ = true;
   return exe;
 }

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <functional>
 
+#include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/instruction_fusion.h"
@@ -28,14 +29,6 @@
 #include "passes/registry.h"
 
 namespace xlite::cpu {
-
-AlignedBuffer::AlignedBuffer(int64_t size) : size_(size) {
-  const int64_t rounded = ((size > 0 ? size : 1) + 63) / 64 * 64;
-  data_ = static_cast<uint8_t*>(std::aligned_alloc(64, rounded));
-  std::memset(data_, 0, rounded);
-}
-
-AlignedBuffer::~AlignedBuffer() { std::free(data_); }
 
 namespace {
 
@@ -141,6 +134,7 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
   if (!object.ok()) return object.status();
   if (absl::Status s = exe->LinkObject(*object); !s.ok()) return s;
   if (absl::Status s = exe->LayOutConstants(nullptr); !s.ok()) return s;
+  exe->MakeBufferPool();
   if (keep != nullptr) *keep = exe->ToCacheEntry(*std::move(object));
   return exe;
 }
@@ -219,6 +213,15 @@ const Literal* LeafOf(const Literal& literal, const ShapeIndex& index) {
 
 }  // namespace
 
+void CpuExecutable::MakeBufferPool() {
+  std::vector<int64_t> sizes;
+  for (const runtime::Allocation& a : assignment_->allocations()) {
+    sizes.push_back(a.kind == runtime::Allocation::Kind::kConstant ? -1
+                                                                   : a.size);
+  }
+  pool_ = std::make_unique<BufferPool>(std::move(sizes));
+}
+
 absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
                                            const RunOptions& options) const {
   const HloComputation* entry = module_->entry_computation();
@@ -229,18 +232,26 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
                      arguments.size()));
   }
   const auto& allocations = assignment_->allocations();
-  std::vector<std::unique_ptr<AlignedBuffer>> owned(allocations.size());
+  // Buffers kept from an earlier run (or fresh ones), given back after.
+  BufferSet owned = pool_->Take();
+  absl::Cleanup give_back = [&] { pool_->Give(std::move(owned)); };
   std::vector<void*> table(allocations.size(), nullptr);
-  // Arguments first (not timed), then the module's own buffers and its run.
+  for (size_t i = 0; i < allocations.size(); ++i) {
+    AlignedBuffer* buffer =
+        allocations[i].kind == runtime::Allocation::Kind::kConstant
+            ? constants_[i].get()
+            : owned[i].get();
+    if (buffer == nullptr || buffer->data() == nullptr) {
+      return absl::ResourceExhaustedError(
+          absl::StrCat("out of memory for a buffer of ", allocations[i].size,
+                       " bytes"));
+    }
+    table[i] = buffer->data();
+  }
+  // Arguments first (not timed), then the module's run.
   for (size_t i = 0; i < allocations.size(); ++i) {
     const runtime::Allocation& a = allocations[i];
-    if (a.kind == runtime::Allocation::Kind::kConstant) {
-      table[i] = constants_[i]->data();
-      continue;
-    }
     if (a.kind != runtime::Allocation::Kind::kParameter) continue;
-    owned[i] = std::make_unique<AlignedBuffer>(a.size);
-    table[i] = owned[i]->data();
     const HloInstruction* param = params[a.parameter_number];
     const Literal* leaf =
         LeafOf(arguments[a.parameter_number], a.parameter_index);
@@ -263,11 +274,6 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
     }
   }
   const auto execute_start = std::chrono::steady_clock::now();
-  for (size_t i = 0; i < allocations.size(); ++i) {
-    if (table[i] != nullptr) continue;
-    owned[i] = std::make_unique<AlignedBuffer>(allocations[i].size);
-    table[i] = owned[i]->data();
-  }
   RunContext context;
   context.replica_id = options.replica_id;
   context.partition_id = options.partition_id;

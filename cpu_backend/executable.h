@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "cpu_backend/buffer_pool.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
 #include "cpu_backend/profile_site.h"
@@ -67,21 +68,6 @@ struct RunOptions {
   double* execute_seconds = nullptr;
 };
 
-/// A 64-byte aligned block of bytes.
-class AlignedBuffer {
- public:
-  explicit AlignedBuffer(int64_t size);
-  ~AlignedBuffer();
-  AlignedBuffer(const AlignedBuffer&) = delete;
-  AlignedBuffer& operator=(const AlignedBuffer&) = delete;
-  uint8_t* data() const { return data_; }
-  int64_t size() const { return size_; }
-
- private:
-  uint8_t* data_;
-  int64_t size_;
-};
-
 class CpuExecutable {
  public:
   /// Compiles `module` (takes it over): the cpu pipeline, copy insertion,
@@ -131,12 +117,15 @@ class CpuExecutable {
   /// The constant allocations' bytes: from `stored` (allocation index ->
   /// bytes) when given, else from the constant instructions' literals.
   absl::Status LayOutConstants(const CacheEntry* stored);
+  /// The pool of the buffers runs use: every allocation but the constants.
+  void MakeBufferPool();
 
   std::unique_ptr<HloModule> module_;
   std::unique_ptr<runtime::BufferAssignment> assignment_;
   std::unique_ptr<CpuJit> jit_;
   void (*entry_)(void**, RunContext*) = nullptr;
   std::vector<std::unique_ptr<AlignedBuffer>> constants_;  // by allocation
+  std::unique_ptr<BufferPool> pool_;
   std::string llvm_ir_;
   std::string asm_;
   bool from_cache_ = false;
