@@ -3,6 +3,7 @@
 
 #include "codegen/float_ops.h"
 
+#include "codegen/float_approximations_ir.h"
 #include "codegen/math_library.h"
 #include "codegen/op_error.h"
 #include "llvm/IR/Intrinsics.h"
@@ -90,6 +91,30 @@ std::optional<llvm::Intrinsic::ID> ExactIntrinsic(HloOpcode op) {
   }
 }
 
+// e^x: f32 (and the narrow floats computing in it) by the polynomial the
+// evaluator uses too, f64 by libm.
+llvm::Value* EmitExp(llvm::IRBuilderBase& b, llvm::Value* x) {
+  return x->getType()->isFloatTy() ? EmitExpF32(b, x)
+                                   : EmitMathCall(b, "exp", {x});
+}
+
+// f32 exp, tanh and log as polynomials (float_approximations_ir.h), or
+// null.
+llvm::Value* EmitApproximation(llvm::IRBuilderBase& b, HloOpcode op,
+                               llvm::Value* x) {
+  if (!x->getType()->isFloatTy()) return nullptr;
+  switch (op) {
+    case HloOpcode::kExp:
+      return EmitExpF32(b, x);
+    case HloOpcode::kTanh:
+      return EmitTanhF32(b, x);
+    case HloOpcode::kLog:
+      return EmitLogF32(b, x);
+    default:
+      return nullptr;
+  }
+}
+
 }  // namespace
 
 llvm::Value* EmitFloatMax(llvm::IRBuilderBase& b, llvm::Value* x,
@@ -117,6 +142,7 @@ llvm::Value* EmitFloatMin(llvm::IRBuilderBase& b, llvm::Value* x,
 absl::StatusOr<llvm::Value*> EmitFloatUnary(llvm::IRBuilderBase& b,
                                             HloOpcode op, PrimitiveType type,
                                             llvm::Value* x) {
+  if (llvm::Value* y = EmitApproximation(b, op, x)) return y;
   if (const char* name = LibmName(op)) return EmitMathCall(b, name, {x});
   if (std::optional<llvm::Intrinsic::ID> id = ExactIntrinsic(op)) {
     return b.CreateUnaryIntrinsic(*id, x);
@@ -137,7 +163,7 @@ absl::StatusOr<llvm::Value*> EmitFloatUnary(llvm::IRBuilderBase& b,
                           b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
     case HloOpcode::kLogistic: {
       // 1 / (1 + exp(-x))
-      llvm::Value* e = EmitMathCall(b, "exp", {b.CreateFNeg(x)});
+      llvm::Value* e = EmitExp(b, b.CreateFNeg(x));
       return b.CreateFDiv(Constant(x, 1), b.CreateFAdd(Constant(x, 1), e));
     }
     case HloOpcode::kReal:

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "hlo/evaluator/element_types.h"
+#include "hlo/evaluator/float_approximations.h"
 #include "hlo/evaluator/internal.h"
 
 namespace xlite::eval {
@@ -13,6 +14,24 @@ namespace {
 
 template <typename C>
 using UnsignedOf = std::make_unsigned_t<C>;
+
+// exp, log and tanh: f32 (and the narrow floats, computing in f32) by the
+// polynomials emitted code uses too (float_approximations.h), f64 by libm.
+template <typename C>
+C Exp(C x) {
+  if constexpr (std::is_same_v<C, float>) return approx::ExpF32(x);
+  return std::exp(x);
+}
+template <typename C>
+C Log(C x) {
+  if constexpr (std::is_same_v<C, float>) return approx::LogF32(x);
+  return std::log(x);
+}
+template <typename C>
+C Tanh(C x) {
+  if constexpr (std::is_same_v<C, float>) return approx::TanhF32(x);
+  return std::tanh(x);
+}
 
 // ------------------------------------------------------------- loops
 
@@ -204,9 +223,9 @@ absl::StatusOr<Literal> Unary(const HloInstruction& hlo, const Literal& a) {
                                : x > 0       ? C(1)
                                : x < 0       ? C(-1)
                                              : x)
-      XLITE_FLOAT_UNARY(kExp, std::exp(x))
+      XLITE_FLOAT_UNARY(kExp, Exp(x))
       XLITE_FLOAT_UNARY(kExpm1, std::expm1(x))
-      XLITE_FLOAT_UNARY(kLog, std::log(x))
+      XLITE_FLOAT_UNARY(kLog, Log(x))
       XLITE_FLOAT_UNARY(kLog1p, std::log1p(x))
       XLITE_FLOAT_UNARY(kSqrt, std::sqrt(x))
       XLITE_FLOAT_UNARY(kRsqrt, C(1) / std::sqrt(x))
@@ -214,7 +233,7 @@ absl::StatusOr<Literal> Unary(const HloInstruction& hlo, const Literal& a) {
       XLITE_FLOAT_UNARY(kSin, std::sin(x))
       XLITE_FLOAT_UNARY(kCos, std::cos(x))
       XLITE_FLOAT_UNARY(kTan, std::tan(x))
-      XLITE_FLOAT_UNARY(kTanh, std::tanh(x))
+      XLITE_FLOAT_UNARY(kTanh, Tanh(x))
       XLITE_FLOAT_UNARY(kSinh, std::sinh(x))
       XLITE_FLOAT_UNARY(kCosh, std::cosh(x))
       XLITE_FLOAT_UNARY(kAsin, std::asin(x))
@@ -227,7 +246,7 @@ absl::StatusOr<Literal> Unary(const HloInstruction& hlo, const Literal& a) {
       XLITE_FLOAT_UNARY(kCeil, std::ceil(x))
       XLITE_FLOAT_UNARY(kRoundNearestAfz, std::round(x))
       XLITE_FLOAT_UNARY(kRoundNearestEven, std::nearbyint(x))
-      XLITE_FLOAT_UNARY(kLogistic, C(1) / (C(1) + std::exp(-x)))
+      XLITE_FLOAT_UNARY(kLogistic, C(1) / (C(1) + Exp(-x)))
       XLITE_FLOAT_UNARY(kErf, std::erf(x))
       XLITE_FLOAT_UNARY(kReal, x)
       XLITE_FLOAT_UNARY(kImag, C(0))
