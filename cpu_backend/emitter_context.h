@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "codegen/elemental.h"
 #include "codegen/ir_array.h"
+#include "cpu_backend/alias_scopes.h"
 #include "cpu_backend/profile_site.h"
 #include "hlo/ir/module.h"
 #include "llvm/IR/IRBuilder.h"
@@ -65,6 +66,9 @@ class EmitterContext {
 
   std::string UniqueName(const std::string& base);
 
+  /// The slices behind the addresses SliceAddress made (alias_scopes.h).
+  const SliceAliasing& aliasing() const { return aliasing_; }
+
   /// Profiling (profile_emitter.cc): every instruction that runs code gets
   /// a site in `sites` and is bracketed by calls that time it.
   void EnableProfiling(std::vector<ProfileSite>* sites) {
@@ -88,6 +92,7 @@ class EmitterContext {
   int next_id_ = 0;
   std::vector<ProfileSite>* profile_sites_ = nullptr;
   absl::flat_hash_map<const HloInstruction*, int32_t> profile_ids_;
+  SliceAliasing aliasing_;
 };
 
 // The families of instruction emission (one file each).

@@ -37,10 +37,20 @@ llvm::Value* EmitterContext::SliceAddress(llvm::IRBuilderBase& b,
   llvm::Function* f = b.GetInsertBlock()->getParent();
   llvm::Value* table = f->getArg(0);
   llvm::Type* ptr = llvm::PointerType::get(context(), 0);
-  llvm::Value* base = b.CreateLoad(
+  llvm::LoadInst* base = b.CreateLoad(
       ptr, b.CreateConstInBoundsGEP1_64(ptr, table, slice.allocation));
-  if (slice.offset == 0) return base;
-  return b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, slice.offset);
+  // The table does not change while the module runs: LLVM may hoist
+  // these loads out of loops.
+  base->setMetadata(llvm::LLVMContext::MD_invariant_load,
+                    llvm::MDNode::get(context(), {}));
+  base->setMetadata(llvm::LLVMContext::MD_nonnull,
+                    llvm::MDNode::get(context(), {}));
+  llvm::Value* address =
+      slice.offset == 0
+          ? base
+          : b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, slice.offset);
+  aliasing_.Note(address, slice);
+  return address;
 }
 
 absl::StatusOr<IrArray> EmitterContext::ArrayFor(
@@ -229,6 +239,7 @@ absl::Status EmitModule(const HloModule& module,
     return codegen::NameBackend(s, "cpu");
   }
   b.CreateRetVoid();
+  ctx.aliasing().Annotate(llvm_module);
   std::string errors;
   llvm::raw_string_ostream os(errors);
   if (llvm::verifyModule(llvm_module, &os)) {
