@@ -36,12 +36,12 @@ TEST(SliceAliasing, DisjointSlicesAndOnlyThoseClaimNoAlias) {
   llvm::Value* x = base;  // allocation 0, [0, 64)
   llvm::Value* y = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, 64);
   llvm::Value* z = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), base, 32);
-  llvm::Value* w = b.CreateLoad(
-      ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), 1));
+  llvm::Value* w =
+      b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), 1));
   aliasing.Note(x, {0, 0, 64});
-  aliasing.Note(y, {0, 64, 64});   // beside x
-  aliasing.Note(z, {0, 32, 64});   // overlaps x and y
-  aliasing.Note(w, {1, 0, 64});    // another allocation
+  aliasing.Note(y, {0, 64, 64});  // beside x
+  aliasing.Note(z, {0, 32, 64});  // overlaps x and y
+  aliasing.Note(w, {1, 0, 64});   // another allocation
   auto element = [&](llvm::Value* p, int64_t i) {
     return b.CreateInBoundsGEP(b.getFloatTy(), p, b.getInt64(i));
   };

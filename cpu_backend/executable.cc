@@ -8,25 +8,25 @@
 #include "absl/cleanup/cleanup.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
-#include "cpu_backend/instruction_fusion.h"
-#include "cpu_backend/reshape_to_bitcast.h"
-#include "cpu_backend/sibling_fusion.h"
 #include "cpu_backend/cache_entry.h"
 #include "cpu_backend/compile_cache.h"
+#include "cpu_backend/instruction_fusion.h"
+#include "cpu_backend/reshape_to_bitcast.h"
 #include "cpu_backend/rng_order.h"
-#include "cpu_backend/scaled_dot_expansion.h"
 #include "cpu_backend/runtime_symbols.h"
+#include "cpu_backend/scaled_dot_expansion.h"
+#include "cpu_backend/sibling_fusion.h"
 #include "cpu_backend/tree_reduction.h"
-#include "passes/async_to_sync.h"
-#include "passes/blocked_scans.h"
-#include "passes/scan_to_while.h"
 #include "cpu_backend/unfuse_non_elemental.h"
 #include "hlo/text/printer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
-#include "passes/layout_consistency.h"
+#include "passes/async_to_sync.h"
+#include "passes/blocked_scans.h"
 #include "passes/gemm_call_expansion.h"
+#include "passes/layout_consistency.h"
 #include "passes/registry.h"
+#include "passes/scan_to_while.h"
 
 namespace xlite::cpu {
 
@@ -44,12 +44,10 @@ absl::Status RunPipeline(HloModule& module) {
 absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass :
        {&ConvertAsyncToSync, &ConvertScanToWhile, &ExpandScaledDots,
-        &RunGemmCallExpansion,
-        &OrderRandomOpsAsEvaluated, &RewriteReductionsAsTrees,
-        &RewriteScansAsBlocks, &UnfuseNonElementalFusions,
-        &MakeLayoutsConsistent, &ReshapesToBitcasts, &FuseInstructions,
-        &FuseSiblings,
-        &runtime::InsertCopies}) {
+        &RunGemmCallExpansion, &OrderRandomOpsAsEvaluated,
+        &RewriteReductionsAsTrees, &RewriteScansAsBlocks,
+        &UnfuseNonElementalFusions, &MakeLayoutsConsistent, &ReshapesToBitcasts,
+        &FuseInstructions, &FuseSiblings, &runtime::InsertCopies}) {
     if (absl::StatusOr<bool> changed = (*pass)(module); !changed.ok()) {
       return changed.status();
     }
@@ -242,9 +240,8 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
             ? constants_[i].get()
             : owned[i].get();
     if (buffer == nullptr || buffer->data() == nullptr) {
-      return absl::ResourceExhaustedError(
-          absl::StrCat("out of memory for a buffer of ", allocations[i].size,
-                       " bytes"));
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "out of memory for a buffer of ", allocations[i].size, " bytes"));
     }
     table[i] = buffer->data();
   }
@@ -281,12 +278,13 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
   context.profile = options.profile;
   const int64_t started = options.profile ? ProfileCounters::Now() : 0;
   entry_(table.data(), &context);
-  if (options.profile) options.profile->AddRun(ProfileCounters::Now() - started);
+  if (options.profile)
+    options.profile->AddRun(ProfileCounters::Now() - started);
   if (options.execute_seconds != nullptr) {
-    *options.execute_seconds = std::chrono::duration<double>(
-                                   std::chrono::steady_clock::now() -
-                                   execute_start)
-                                   .count();
+    *options.execute_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                      execute_start)
+            .count();
   }
   if (context.status != 0) {
     return absl::InternalError(absl::StrCat(

@@ -47,10 +47,10 @@ struct CacheEntry;
 
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
 /// scans to while loops, scaled-dot to its expansion, the random ops
-/// chained in the evaluator's order, XLA:CPU's tree reductions and blocked scans, fusions
-/// of non-elemental instructions to calls, consistent layouts, loop and
-/// reduction fusion, then the copies buffer assignment needs. Compile runs
-/// it; hlo-opt runs it before printing the cpu buffer assignment.
+/// chained in the evaluator's order, XLA:CPU's tree reductions and blocked
+/// scans, fusions of non-elemental instructions to calls, consistent layouts,
+/// loop and reduction fusion, then the copies buffer assignment needs. Compile
+/// runs it; hlo-opt runs it before printing the cpu buffer assignment.
 absl::Status PrepareForCpu(HloModule& module);
 
 struct RunOptions {

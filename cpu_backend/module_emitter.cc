@@ -76,8 +76,7 @@ llvm::FunctionCallee EmitterContext::Runtime(const std::string& name,
 
 absl::Status EmitterContext::EmitComputation(
     llvm::IRBuilderBase& b, const HloComputation& computation) {
-  for (const HloInstruction* instruction :
-       assignment_.Schedule(&computation)) {
+  for (const HloInstruction* instruction : assignment_.Schedule(&computation)) {
     if (absl::Status s = EmitInstruction(b, instruction); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -145,8 +144,9 @@ absl::Status EmitterContext::EmitInstructionCode(
     case HloOpcode::kInfeed:
     case HloOpcode::kOutfeed:
       return codegen::Unsupported(
-          instruction, "host transfers (send, recv, infeed, outfeed) are not "
-                       "supported by the cpu backend");
+          instruction,
+          "host transfers (send, recv, infeed, outfeed) are not "
+          "supported by the cpu backend");
     case HloOpcode::kReplicaId:
     case HloOpcode::kPartitionId:
       return EmitDeviceId(*this, b, instruction);

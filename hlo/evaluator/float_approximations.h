@@ -90,8 +90,7 @@ typename Ops::V TanhF32(const Ops& o, typename Ops::V x) {
   p = o.Fma(p, u, o.K(-0x1.555552p-2f));
   const V small = o.Fma(o.Mul(a, u), p, a);
   const V e = ExpF32(o, o.Add(a, a));
-  const V large =
-      o.Sub(o.K(1.0f), o.Div(o.K(2.0f), o.Add(e, o.K(1.0f))));
+  const V large = o.Sub(o.K(1.0f), o.Div(o.K(2.0f), o.Add(e, o.K(1.0f))));
   return o.CopySign(o.Select(o.Lt(a, o.K(0.5f)), small, large), x);
 }
 
