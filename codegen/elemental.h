@@ -143,6 +143,10 @@ class ElementalEmitter {
   absl::StatusOr<std::vector<llvm::Value*>> JointReduce(
       const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
       int64_t dim);
+  // A dot's values at `lanes` (one lane: ValueAt's), one accumulator per
+  // lane, each summed in the same order (elemental_contraction.cc).
+  absl::StatusOr<std::vector<llvm::Value*>> DotLanes(
+      const HloInstruction* hlo, absl::Span<const Index> lanes, int64_t dim);
   absl::StatusOr<std::vector<llvm::Value*>> JointReduceWindow(
       const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
       int64_t dim);

@@ -28,7 +28,6 @@ PrimitiveType Accumulation(PrimitiveType lhs, PrimitiveType rhs,
   return widest > 32 ? PrimitiveType::kF64 : PrimitiveType::kF32;
 }
 
-
 // acc + x * y in the accumulation type.
 llvm::Value* MultiplyAdd(llvm::IRBuilderBase& b, PrimitiveType type,
                          llvm::Value* acc, llvm::Value* x, llvm::Value* y) {
@@ -76,69 +75,134 @@ absl::StatusOr<llvm::Value*> RoundResult(llvm::IRBuilderBase& b,
 
 absl::StatusOr<Generator> ElementalEmitter::Dot(const HloInstruction* hlo) {
   return [this, hlo](const Index& index) -> absl::StatusOr<llvm::Value*> {
-    const DotDimensionNumbers& d = hlo->attrs().dot->dnums;
-    const HloInstruction* lhs = hlo->operand(0);
-    const HloInstruction* rhs = hlo->operand(1);
-    const PrimitiveType lt = lhs->shape().element_type();
-    const PrimitiveType rt = rhs->shape().element_type();
-    const PrimitiveType out_type = hlo->shape().element_type();
-    const PrimitiveType acc_type = Accumulation(lt, rt, out_type);
-    auto free_dims = [](int64_t rank, const std::vector<int64_t>& batch,
-                        const std::vector<int64_t>& contracting) {
-      std::vector<int64_t> free;
-      for (int64_t i = 0; i < rank; ++i) {
-        if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
-            std::find(contracting.begin(), contracting.end(), i) ==
-                contracting.end()) {
-          free.push_back(i);
-        }
-      }
-      return free;
-    };
-    const auto lfree = free_dims(lhs->shape().rank(), d.lhs_batch_dimensions,
-                                 d.lhs_contracting_dimensions);
-    const auto rfree = free_dims(rhs->shape().rank(), d.rhs_batch_dimensions,
-                                 d.rhs_contracting_dimensions);
-    Index li(lhs->shape().rank(), nullptr), ri(rhs->shape().rank(), nullptr);
-    size_t o = 0;
-    for (size_t k = 0; k < d.lhs_batch_dimensions.size(); ++k, ++o) {
-      li[d.lhs_batch_dimensions[k]] = index[o];
-      ri[d.rhs_batch_dimensions[k]] = index[o];
-    }
-    for (int64_t dim : lfree) li[dim] = index[o++];
-    for (int64_t dim : rfree) ri[dim] = index[o++];
-    std::vector<int64_t> bounds;
-    for (int64_t dim : d.lhs_contracting_dimensions) {
-      bounds.push_back(lhs->shape().dimensions(dim));
-    }
-    llvm::Type* acc_llvm = ValueType(acc_type, b_.getContext());
-    llvm::AllocaInst* acc = EntryAlloca(b_, acc_llvm);
-    b_.CreateStore(llvm::Constant::getNullValue(acc_llvm), acc);
-    Scope scope(*this);
-    absl::Status status = EmitLoopNestOverBounds(
-        b_, bounds, [&](const Index& c) -> absl::Status {
-          Scope inner(*this);
-          for (size_t k = 0; k < c.size(); ++k) {
-            li[d.lhs_contracting_dimensions[k]] = c[k];
-            ri[d.rhs_contracting_dimensions[k]] = c[k];
-          }
-          absl::StatusOr<llvm::Value*> x = ValueAt(lhs, -1, li);
-          if (!x.ok()) return x.status();
-          absl::StatusOr<llvm::Value*> y = ValueAt(rhs, -1, ri);
-          if (!y.ok()) return y.status();
-          absl::StatusOr<llvm::Value*> xc = EmitConvert(b_, lt, acc_type, *x);
-          if (!xc.ok()) return xc.status();
-          absl::StatusOr<llvm::Value*> yc = EmitConvert(b_, rt, acc_type, *y);
-          if (!yc.ok()) return yc.status();
-          b_.CreateStore(MultiplyAdd(b_, acc_type,
-                                     b_.CreateLoad(acc_llvm, acc), *xc, *yc),
-                         acc);
-          return absl::OkStatus();
-        });
-    if (!status.ok()) return status;
-    return RoundResult(b_, acc_type, lt, rt, out_type,
-                       b_.CreateLoad(acc_llvm, acc));
+    absl::StatusOr<std::vector<llvm::Value*>> v = DotLanes(hlo, {index}, 0);
+    if (!v.ok()) return v.status();
+    return (*v)[0];
   };
+}
+
+namespace {
+
+// The dimensions of an operand of rank `rank` that are neither batch nor
+// contracting, in order.
+std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
+                              const std::vector<int64_t>& contracting) {
+  std::vector<int64_t> free;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
+        std::find(contracting.begin(), contracting.end(), i) ==
+            contracting.end()) {
+      free.push_back(i);
+    }
+  }
+  return free;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::DotLanes(
+    const HloInstruction* hlo, absl::Span<const Index> lanes, int64_t dim) {
+  const DotDimensionNumbers& d = hlo->attrs().dot->dnums;
+  const HloInstruction* lhs = hlo->operand(0);
+  const HloInstruction* rhs = hlo->operand(1);
+  const PrimitiveType lt = lhs->shape().element_type();
+  const PrimitiveType rt = rhs->shape().element_type();
+  const PrimitiveType out_type = hlo->shape().element_type();
+  const PrimitiveType acc_type = Accumulation(lt, rt, out_type);
+  const auto lfree = FreeDims(lhs->shape().rank(), d.lhs_batch_dimensions,
+                              d.lhs_contracting_dimensions);
+  const auto rfree = FreeDims(rhs->shape().rank(), d.rhs_batch_dimensions,
+                              d.rhs_contracting_dimensions);
+  const size_t width = lanes.size();
+  // Each lane's operand indices; ldim / rdim: the operand dimension the
+  // lanes move along (-1: the lanes share that operand's elements).
+  std::vector<Index> li(width, Index(lhs->shape().rank(), nullptr));
+  std::vector<Index> ri(width, Index(rhs->shape().rank(), nullptr));
+  int64_t ldim = -1, rdim = -1;
+  for (size_t k = 0; k < width; ++k) {
+    size_t o = 0;
+    for (size_t i = 0; i < d.lhs_batch_dimensions.size(); ++i, ++o) {
+      li[k][d.lhs_batch_dimensions[i]] = lanes[k][o];
+      ri[k][d.rhs_batch_dimensions[i]] = lanes[k][o];
+      if (width > 1 && static_cast<int64_t>(o) == dim) {
+        ldim = d.lhs_batch_dimensions[i];
+        rdim = d.rhs_batch_dimensions[i];
+      }
+    }
+    for (int64_t f : lfree) {
+      if (width > 1 && static_cast<int64_t>(o) == dim) ldim = f;
+      li[k][f] = lanes[k][o++];
+    }
+    for (int64_t f : rfree) {
+      if (width > 1 && static_cast<int64_t>(o) == dim) rdim = f;
+      ri[k][f] = lanes[k][o++];
+    }
+  }
+  std::vector<int64_t> bounds;
+  for (int64_t c : d.lhs_contracting_dimensions) {
+    bounds.push_back(lhs->shape().dimensions(c));
+  }
+  llvm::Type* acc_llvm = ValueType(acc_type, b_.getContext());
+  std::vector<llvm::AllocaInst*> accs;
+  for (size_t k = 0; k < width; ++k) {
+    accs.push_back(EntryAlloca(b_, acc_llvm));
+    b_.CreateStore(llvm::Constant::getNullValue(acc_llvm), accs.back());
+  }
+  // An operand's elements at the lanes' indices, converted to the
+  // accumulation type: read jointly when the lanes move through it, once
+  // when they share it.
+  auto read =
+      [&](const HloInstruction* operand, std::vector<Index>& at, int64_t along,
+          PrimitiveType type) -> absl::StatusOr<std::vector<llvm::Value*>> {
+    std::vector<llvm::Value*> values;
+    if (along >= 0) {
+      absl::StatusOr<std::vector<llvm::Value*>> v =
+          ValuesAt(operand, -1, at, along);
+      if (!v.ok()) return v.status();
+      values = *std::move(v);
+    } else {
+      absl::StatusOr<llvm::Value*> v = ValueAt(operand, -1, at[0]);
+      if (!v.ok()) return v.status();
+      values.assign(width, *v);
+    }
+    for (llvm::Value*& v : values) {
+      absl::StatusOr<llvm::Value*> c = EmitConvert(b_, type, acc_type, v);
+      if (!c.ok()) return c.status();
+      v = *c;
+    }
+    return values;
+  };
+  Scope scope(*this);
+  absl::Status status =
+      EmitLoopNestOverBounds(b_, bounds, [&](const Index& c) -> absl::Status {
+        Scope inner(*this);
+        for (size_t k = 0; k < width; ++k) {
+          for (size_t i = 0; i < c.size(); ++i) {
+            li[k][d.lhs_contracting_dimensions[i]] = c[i];
+            ri[k][d.rhs_contracting_dimensions[i]] = c[i];
+          }
+        }
+        absl::StatusOr<std::vector<llvm::Value*>> x = read(lhs, li, ldim, lt);
+        if (!x.ok()) return x.status();
+        absl::StatusOr<std::vector<llvm::Value*>> y = read(rhs, ri, rdim, rt);
+        if (!y.ok()) return y.status();
+        for (size_t k = 0; k < width; ++k) {
+          b_.CreateStore(
+              MultiplyAdd(b_, acc_type, b_.CreateLoad(acc_llvm, accs[k]),
+                          (*x)[k], (*y)[k]),
+              accs[k]);
+        }
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  std::vector<llvm::Value*> results;
+  for (size_t k = 0; k < width; ++k) {
+    absl::StatusOr<llvm::Value*> v = RoundResult(
+        b_, acc_type, lt, rt, out_type, b_.CreateLoad(acc_llvm, accs[k]));
+    if (!v.ok()) return v.status();
+    results.push_back(*v);
+  }
+  return results;
 }
 
 absl::StatusOr<Generator> ElementalEmitter::Convolution(
@@ -163,11 +227,12 @@ absl::StatusOr<Generator> ElementalEmitter::Convolution(
     const int64_t per_group_in = in_features / groups;
     const int64_t out_features =
         hlo->shape().dimensions(dn.output_feature_dimension);
-    const int64_t out_batch = hlo->shape().dimensions(dn.output_batch_dimension);
+    const int64_t out_batch =
+        hlo->shape().dimensions(dn.output_batch_dimension);
     llvm::Value* f = index[dn.output_feature_dimension];
     llvm::Value* batch = index[dn.output_batch_dimension];
-    llvm::Value* group =
-        b_.CreateSDiv(f, b_.getInt64(std::max<int64_t>(out_features / groups, 1)));
+    llvm::Value* group = b_.CreateSDiv(
+        f, b_.getInt64(std::max<int64_t>(out_features / groups, 1)));
     llvm::Value* bgroup = b_.CreateSDiv(
         f, b_.getInt64(std::max<int64_t>(out_features / batch_groups, 1)));
     llvm::Value* in_batch =
@@ -187,8 +252,8 @@ absl::StatusOr<Generator> ElementalEmitter::Convolution(
     llvm::AllocaInst* acc = EntryAlloca(b_, acc_llvm);
     b_.CreateStore(llvm::Constant::getNullValue(acc_llvm), acc);
     Scope scope(*this);
-    absl::Status status = EmitLoopNestOverBounds(
-        b_, bounds, [&](const Index& k) -> absl::Status {
+    absl::Status status =
+        EmitLoopNestOverBounds(b_, bounds, [&](const Index& k) -> absl::Status {
           Index li(ls.rank(), nullptr), ri(rs.rank(), nullptr);
           llvm::Value* c = k[spatial];
           li[dn.input_batch_dimension] = in_batch;
@@ -212,13 +277,15 @@ absl::StatusOr<Generator> ElementalEmitter::Convolution(
                                            w.window_dilation, 1)))),
                 b_.getInt64(w.padding_low));
             llvm::Value* q = b_.CreateSDiv(pos, b_.getInt64(ldil));
-            const int64_t in_dim = ls.dimensions(dn.input_spatial_dimensions[i]);
-            inside = b_.CreateAnd(inside, b_.CreateICmpSGE(pos, b_.getInt64(0)));
+            const int64_t in_dim =
+                ls.dimensions(dn.input_spatial_dimensions[i]);
+            inside =
+                b_.CreateAnd(inside, b_.CreateICmpSGE(pos, b_.getInt64(0)));
             inside = b_.CreateAnd(
                 inside, b_.CreateICmpEQ(b_.CreateSRem(pos, b_.getInt64(ldil)),
                                         b_.getInt64(0)));
-            inside = b_.CreateAnd(inside,
-                                  b_.CreateICmpSLT(q, b_.getInt64(in_dim)));
+            inside =
+                b_.CreateAnd(inside, b_.CreateICmpSLT(q, b_.getInt64(in_dim)));
             li[dn.input_spatial_dimensions[i]] = q;
           }
           llvm::Function* fn = b_.GetInsertBlock()->getParent();

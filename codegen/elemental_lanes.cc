@@ -89,6 +89,8 @@ absl::StatusOr<Lanes> ElementalEmitter::JointValues(
       return JointReduce(hlo, leaf, lanes, dim);
     case HloOpcode::kReduceWindow:
       return JointReduceWindow(hlo, leaf, lanes, dim);
+    case HloOpcode::kDot:
+      return DotLanes(hlo, lanes, dim);
     case HloOpcode::kCopy:
       if (leaf >= 0) break;
       return ValuesAt(hlo->operand(0), -1, lanes, dim);

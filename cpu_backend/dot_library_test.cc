@@ -165,6 +165,64 @@ TEST(DotLibrary, AroundTheThresholds) {
         kMatmul, Way::kLibrary);
 }
 
+// Emitted dots computed in joint lanes (16 adjacent results at once along
+// the result's minor dimension, when the operand they move through keeps
+// it minor) sum each result in the same order as the one-at-a-time loops:
+// each case is run beside the same dot with layouts that rule lanes out
+// (bit-equal), and against the evaluator (whose f32 sums run in Eigen's
+// order: near). Lane remainders, batch dimensions, lanes through the lhs,
+// integer and narrow types.
+TEST(EmittedDot, JointLanesSumAsOneAtATime) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {Dot("f32[37,9]{1,0}", "f32[9,45]{1,0}", "f32[37,45]{1,0}", kMatMul),
+       Dot("f32[37,9]{1,0}", "f32[9,45]{1,0}", "f32[37,45]{0,1}", kMatMul)},
+      {Dot("f32[5,6,19]{2,1,0}", "f32[5,6,21]{2,1,0}", "f32[5,19,21]{2,1,0}",
+           "lhs_batch_dims={0}, lhs_contracting_dims={1}, "
+           "rhs_batch_dims={0}, rhs_contracting_dims={1}"),
+       Dot("f32[5,6,19]{2,1,0}", "f32[5,6,21]{1,2,0}", "f32[5,19,21]{2,1,0}",
+           "lhs_batch_dims={0}, lhs_contracting_dims={1}, "
+           "rhs_batch_dims={0}, rhs_contracting_dims={1}")},
+      {Dot("f32[6,40]{1,0}", "f32[6]{0}", "f32[40]{0}",
+           "lhs_contracting_dims={0}, rhs_contracting_dims={0}"),
+       Dot("f32[6,40]{0,1}", "f32[6]{0}", "f32[40]{0}",
+           "lhs_contracting_dims={0}, rhs_contracting_dims={0}")},
+      {Dot("bf16[20,10]{1,0}", "bf16[10,18]{1,0}", "bf16[20,18]{1,0}", kMatMul),
+       Dot("bf16[20,10]{1,0}", "bf16[10,18]{0,1}", "bf16[20,18]{1,0}",
+           kMatMul)},
+      {Dot("s32[20,10]{1,0}", "s32[10,18]{1,0}", "s32[20,18]{1,0}", kMatMul),
+       Dot("s32[20,10]{1,0}", "s32[10,18]{0,1}", "s32[20,18]{1,0}", kMatMul)},
+      {Dot("f64[9,11]{1,0}", "f64[11,13]{1,0}", "f64[9,13]{1,0}", kMatMul),
+       Dot("f64[9,11]{1,0}", "f64[11,13]{0,1}", "f64[9,13]{1,0}", kMatMul)},
+  };
+  for (const auto& [lanes, single] : cases) {
+    SCOPED_TRACE(lanes);
+    absl::StatusOr<std::unique_ptr<HloModule>> reference =
+        ParseHloModule(lanes);
+    ASSERT_TRUE(reference.ok()) << reference.status();
+    std::mt19937_64 rng(5);
+    std::vector<Literal> args;
+    for (const HloInstruction* p :
+         (*reference)->entry_computation()->parameter_instructions()) {
+      args.push_back(RandomLiteral(p->shape(), rng));
+    }
+    absl::StatusOr<Literal> want = EvaluateModule(**reference, args);
+    ASSERT_TRUE(want.ok()) << want.status();
+    std::vector<Literal> results;
+    for (const std::string& text : {lanes, single}) {
+      absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+      ASSERT_TRUE(module.ok()) << module.status();
+      absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
+          CpuExecutable::Compile(*std::move(module));
+      ASSERT_TRUE(exe.ok()) << exe.status();
+      absl::StatusOr<Literal> got = (*exe)->Run(args);
+      ASSERT_TRUE(got.ok()) << got.status();
+      results.push_back(*std::move(got));
+    }
+    EXPECT_TRUE(results[0] == results[1]);
+    EXPECT_TRUE(Near(*want, results[0]));
+  }
+}
+
 TEST(DotLibrary, FusionsThatWrapADot) {
   // As XLA:CPU wraps dots (__ynn_fusion), and with a transpose and a copy
   // of a parameter between.

@@ -25,11 +25,12 @@ absl::Status BindOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const bool fusion = instruction->opcode() == HloOpcode::kFusion;
   // A fusion may have operands past its parameters (XLA allows it): they
   // are not read.
-  const int64_t count =
-      fusion ? std::min<int64_t>(
-                   instruction->operand_count(),
-                   instruction->fused_computation()->parameter_instructions().size())
-             : instruction->operand_count();
+  const int64_t count = fusion
+                            ? std::min<int64_t>(instruction->operand_count(),
+                                                instruction->fused_computation()
+                                                    ->parameter_instructions()
+                                                    .size())
+                            : instruction->operand_count();
   for (int64_t i = 0; i < count; ++i) {
     const HloInstruction* operand = instruction->operand(i);
     const HloInstruction* target =
@@ -55,11 +56,10 @@ absl::Status BindOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 absl::Status EmitArrayCopy(llvm::IRBuilderBase& b, const IrArray& from,
                            const IrArray& to) {
-  return codegen::EmitLoopNest(
-      b, to.shape(), [&](const Index& index) {
-        to.EmitWrite(b, index, from.EmitRead(b, index));
-        return absl::OkStatus();
-      });
+  return codegen::EmitLoopNest(b, to.shape(), [&](const Index& index) {
+    to.EmitWrite(b, index, from.EmitRead(b, index));
+    return absl::OkStatus();
+  });
 }
 
 namespace {
@@ -92,7 +92,8 @@ absl::Status EmitInPlaceUpdate(llvm::IRBuilderBase& b,
     absl::StatusOr<llvm::Value*> v = emitter.ValueAt(dus->operand(1), -1, u);
     if (!v.ok()) return v.status();
     Index at;
-    for (size_t d = 0; d < u.size(); ++d) at.push_back(b.CreateAdd(starts[d], u[d]));
+    for (size_t d = 0; d < u.size(); ++d)
+      at.push_back(b.CreateAdd(starts[d], u[d]));
     out.EmitWrite(b, at, *v);
     return absl::OkStatus();
   });
@@ -118,9 +119,12 @@ absl::StatusOr<bool> UpdatesInPlace(EmitterContext& ctx,
   return *out == *in;
 }
 
+// Results computed in joint lanes: reductions, and dots (emitted ones: a
+// dot the library computes is not an elemental kernel's root).
 bool IsReduction(const HloInstruction* hlo) {
   return hlo->opcode() == HloOpcode::kReduce ||
-         hlo->opcode() == HloOpcode::kReduceWindow;
+         hlo->opcode() == HloOpcode::kReduceWindow ||
+         hlo->opcode() == HloOpcode::kDot;
 }
 
 // The reduction among `root`'s results (the first of a tuple root's), or
@@ -134,6 +138,39 @@ const HloInstruction* LaneReduction(const HloInstruction* root) {
   return it == root->operands().end() ? nullptr : *it;
 }
 
+// Whether joint lanes along result dimension `dim` of `dot` read its
+// operands in memory order: the operand the lanes move through keeps that
+// dimension physically minor (a strided one would be gathered element by
+// element, over and over for every row of the other operand).
+bool DotLanesAreContiguous(const HloInstruction* dot, int64_t dim) {
+  const DotDimensionNumbers& d = dot->attrs().dot->dnums;
+  const int64_t batch = static_cast<int64_t>(d.lhs_batch_dimensions.size());
+  if (dim < batch) return false;
+  const HloInstruction* lhs = dot->operand(0);
+  const int64_t lhs_free =
+      lhs->shape().rank() - batch -
+      static_cast<int64_t>(d.lhs_contracting_dimensions.size());
+  const bool in_lhs = dim - batch < lhs_free;
+  const HloInstruction* operand = in_lhs ? lhs : dot->operand(1);
+  const auto& skip_batch =
+      in_lhs ? d.lhs_batch_dimensions : d.rhs_batch_dimensions;
+  const auto& skip_contracting =
+      in_lhs ? d.lhs_contracting_dimensions : d.rhs_contracting_dimensions;
+  int64_t free_index = in_lhs ? dim - batch : dim - batch - lhs_free;
+  for (int64_t i = 0; i < operand->shape().rank(); ++i) {
+    if (std::find(skip_batch.begin(), skip_batch.end(), i) !=
+            skip_batch.end() ||
+        std::find(skip_contracting.begin(), skip_contracting.end(), i) !=
+            skip_contracting.end()) {
+      continue;
+    }
+    if (free_index-- == 0) {
+      return codegen::MajorToMinor(operand->shape()).back() == i;
+    }
+  }
+  return false;
+}
+
 // Lanes per group. When the lanes of `reduction`'s result dimension `dim`
 // are adjacent in its operand's memory (a column sum), four 64-byte lines
 // of them (a 4096-row f32 column sum: 10 ms with two lines, 8 with four);
@@ -141,6 +178,11 @@ const HloInstruction* LaneReduction(const HloInstruction* root) {
 // them few (a row sum: 6 ms with 16 lanes, 8 with 32).
 int64_t LaneWidth(const HloInstruction* reduction, const Shape& out,
                   int64_t dim) {
+  const int64_t bytes = std::max<int64_t>(BitWidth(out.element_type()) / 8, 1);
+  // A dot's lanes are independent sums, a 64-byte line of them.
+  if (reduction->opcode() == HloOpcode::kDot) {
+    return std::clamp<int64_t>(64 / bytes, 8, 64);
+  }
   const Shape& in = reduction->operand(0)->shape();
   int64_t in_dim = dim;
   if (reduction->opcode() == HloOpcode::kReduce) {
@@ -155,7 +197,6 @@ int64_t LaneWidth(const HloInstruction* reduction, const Shape& out,
     in_dim = kept[dim];
   }
   const bool adjacent = codegen::MajorToMinor(in).back() == in_dim;
-  const int64_t bytes = std::max<int64_t>(BitWidth(out.element_type()) / 8, 1);
   return std::clamp<int64_t>((adjacent ? 256 : 64) / bytes, 8, 64);
 }
 
@@ -168,7 +209,9 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
   const Shape& shape = outs[0].shape();
   const HloInstruction* reduction = LaneReduction(root);
   const int64_t lane_dim = codegen::LaneDimension(shape);
-  if (reduction != nullptr && lane_dim >= 0) {
+  if (reduction != nullptr && lane_dim >= 0 &&
+      (reduction->opcode() != HloOpcode::kDot ||
+       DotLanesAreContiguous(reduction, lane_dim))) {
     return codegen::EmitLaneLoopNest(
         b, shape, LaneWidth(reduction, shape, lane_dim),
         [&](absl::Span<const Index> lanes, int64_t dim) -> absl::Status {
