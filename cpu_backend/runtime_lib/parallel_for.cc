@@ -47,8 +47,14 @@ void ParallelFor(int64_t tasks, const std::function<void(int64_t)>& f) {
     f(0);
     return;
   }
-  Eigen::Barrier done(static_cast<unsigned>(tasks - 1));
   Eigen::ThreadPool& pool = Pool();
+  // A worker waiting on tasks queued behind it could wait forever: a call
+  // from inside the pool runs its tasks itself.
+  if (pool.CurrentThreadId() != -1) {
+    for (int64_t t = 0; t < tasks; ++t) f(t);
+    return;
+  }
+  Eigen::Barrier done(static_cast<unsigned>(tasks - 1));
   for (int64_t t = 1; t < tasks; ++t) {
     pool.Schedule([&f, &done, t] {
       f(t);
