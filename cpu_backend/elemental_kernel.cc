@@ -303,15 +303,14 @@ absl::StatusOr<std::vector<runtime::Slice>> LeafSlices(
   return slices;
 }
 
-// True when a result of `hlo` shares memory with an operand: then only
-// the one-task, in-order walk is known to be safe.
-absl::StatusOr<bool> OverlapsOperand(EmitterContext& ctx,
-                                     const HloInstruction* hlo) {
+// True when a result of `hlo` shares memory with an operand (or either's
+// memory is not known): then only the one-task walk is known to be safe.
+bool OverlapsOperand(EmitterContext& ctx, const HloInstruction* hlo) {
   absl::StatusOr<std::vector<runtime::Slice>> outs = LeafSlices(ctx, hlo);
-  if (!outs.ok()) return outs.status();
+  if (!outs.ok()) return true;
   for (const HloInstruction* operand : hlo->operands()) {
     absl::StatusOr<std::vector<runtime::Slice>> ins = LeafSlices(ctx, operand);
-    if (!ins.ok()) return ins.status();
+    if (!ins.ok()) return true;
     for (const runtime::Slice& o : *outs) {
       for (const runtime::Slice& i : *ins) {
         if (o.allocation == i.allocation && o.offset < i.offset + i.size &&
@@ -326,16 +325,14 @@ absl::StatusOr<bool> OverlapsOperand(EmitterContext& ctx,
 
 // The iterations to split `hlo`'s kernel over, and into how many tasks at
 // most; 1 task: not split.
-absl::StatusOr<std::pair<int64_t, int64_t>> SplitOf(
+std::pair<int64_t, int64_t> SplitOf(
     EmitterContext& ctx, const HloInstruction* hlo,
     const std::vector<std::vector<int64_t>>& groups) {
   const std::pair<int64_t, int64_t> whole = {1, 1};
   if (groups.size() != 1) return whole;
   const int64_t max_tasks = MaxTasks(hlo);
   if (max_tasks <= 1) return whole;
-  absl::StatusOr<bool> overlaps = OverlapsOperand(ctx, hlo);
-  if (!overlaps.ok()) return overlaps.status();
-  if (*overlaps) return whole;
+  if (OverlapsOperand(ctx, hlo)) return whole;
   const Shape& shape = LeafShape(hlo, groups[0][0]);
   const int64_t trip =
       WalkFor(hlo, Root(hlo), groups[0], shape).SplitTripCount(shape);
@@ -365,10 +362,7 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
   }
   absl::StatusOr<std::vector<std::vector<int64_t>>> groups = LeafGroups(hlo);
   if (!groups.ok()) return groups.status();
-  absl::StatusOr<std::pair<int64_t, int64_t>> split =
-      SplitOf(ctx, hlo, *groups);
-  if (!split.ok()) return split.status();
-  const auto [trip, max_tasks] = *split;
+  const auto [trip, max_tasks] = SplitOf(ctx, hlo, *groups);
   // The kernel, or the part of it that runs [begin, end) of its split loop.
   llvm::Function* code = max_tasks > 1
                              ? ctx.NewKernelPart(b, hlo->name() + ".part")
