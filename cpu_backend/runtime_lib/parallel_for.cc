@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
 namespace xlite::cpu {
@@ -41,6 +42,10 @@ int64_t TasksFor(int64_t multiply_adds, int64_t limit) {
   return std::max<int64_t>(
       1, std::min({ContractionThreads(), by_work, limit}));
 }
+
+void ScheduleOnPool(std::function<void()> f) { Pool().Schedule(std::move(f)); }
+
+bool OnPoolThread() { return Pool().CurrentThreadId() != -1; }
 
 void ParallelFor(int64_t tasks, const std::function<void(int64_t)>& f) {
   if (tasks <= 1) {

@@ -1,5 +1,6 @@
 // xlite_cpu_parallel_range: the parts of a split kernel cover [0, count)
-// exactly once, in contiguous ranges, no more of them than asked for.
+// exactly once, in contiguous ranges, as many as max_tasks, the count and
+// kChunksPerThread per thread allow.
 
 #include <gtest/gtest.h>
 
@@ -39,8 +40,13 @@ TEST(ParallelRange, PartsCoverTheRangeOnceEach) {
       Record record(count);
       xlite_cpu_parallel_range(&Part, nullptr, &record, count, max_tasks);
       for (int64_t i = 0; i < count; ++i) EXPECT_EQ(record.visits[i], 1);
-      const int64_t tasks = std::min({count, max_tasks, ContractionThreads()});
-      EXPECT_EQ(static_cast<int64_t>(record.ranges.size()), tasks);
+      const int64_t threads =
+          std::min({count, max_tasks, ContractionThreads()});
+      const int64_t chunks =
+          threads <= 1
+              ? 1
+              : std::min({count, max_tasks, threads * kChunksPerThread});
+      EXPECT_EQ(static_cast<int64_t>(record.ranges.size()), chunks);
       std::sort(record.ranges.begin(), record.ranges.end());
       int64_t next = 0;
       for (const auto& [begin, end] : record.ranges) {

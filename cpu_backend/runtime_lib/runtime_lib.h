@@ -366,10 +366,11 @@ typedef void (*XliteKernelPart)(void** allocations, void* context,
                                 int64_t begin, int64_t end);
 
 /// Runs `part` over [0, count) split into at most `max_tasks` contiguous,
-/// near-equal ranges (fewer when ContractionThreads() (parallel_for.h) is
-/// smaller, or count is), on the thread pool, and returns when all are
-/// done. One task (XLITE_CPU_THREADS=1, max_tasks 1) is one call
-/// part(allocations, context, 0, count) on the calling thread.
+/// near-equal ranges, on at most ContractionThreads() threads
+/// (parallel_for.h; a few ranges per thread, each taken by the next free
+/// one), and returns when all are done. One thread (XLITE_CPU_THREADS=1,
+/// max_tasks 1) is one call part(allocations, context, 0, count) on the
+/// calling thread.
 void xlite_cpu_parallel_range(XliteKernelPart part, void** allocations,
                               void* context, int64_t count,
                               int64_t max_tasks);
