@@ -2,13 +2,50 @@
 // output index to the operand index it reads (or to a computed value).
 
 #include <algorithm>
+#include <optional>
+#include <vector>
 
 #include "codegen/elemental.h"
 #include "codegen/scalar_ops.h"
 #include "llvm/IR/GlobalVariable.h"
 
 namespace xlite::codegen {
+namespace {
 
+// For a bitcast from `in` to `out` whose dimensions longer than 1 have the
+// same sizes in the same physical order: the output dimension each operand
+// dimension equals (-1: a dimension of 1). nullopt for other bitcasts.
+std::optional<std::vector<int64_t>> BitcastSource(const Shape& in,
+                                                  const Shape& out) {
+  auto long_dims = [](const Shape& s) {
+    std::vector<int64_t> dims;
+    for (int64_t d : MajorToMinor(s)) {
+      if (s.dimensions(d) > 1) dims.push_back(d);
+    }
+    return dims;
+  };
+  const std::vector<int64_t> a = long_dims(in);
+  const std::vector<int64_t> b = long_dims(out);
+  if (a.size() != b.size()) return std::nullopt;
+  std::vector<int64_t> source(in.rank(), -1);
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (in.dimensions(a[k]) != out.dimensions(b[k])) return std::nullopt;
+    source[a[k]] = b[k];
+  }
+  return source;
+}
+
+// A bitcast's value: the operand's, reinterpreted when the element type
+// differs (same width).
+absl::StatusOr<llvm::Value*> Reinterpret(llvm::IRBuilderBase& b,
+                                         PrimitiveType type,
+                                         absl::StatusOr<llvm::Value*> v) {
+  llvm::Type* want = ValueType(type, b.getContext());
+  if (!v.ok() || (*v)->getType() == want) return v;
+  return b.CreateBitCast(*v, want);
+}
+
+}  // namespace
 
 absl::StatusOr<Index> ElementalEmitter::ClampedStarts(
     const HloInstruction* hlo, int64_t first_operand,
@@ -39,9 +76,21 @@ absl::StatusOr<Generator> ElementalEmitter::Reshape(
   const Shape& out = hlo->shape();
   const Shape& in = hlo->operand(0)->shape();
   if (hlo->opcode() == HloOpcode::kBitcast) {
-    // Same bytes: the output's physical position is the operand's.
-    return [this, hlo, out, in](
+    // Same bytes: the output's physical position is the operand's. When
+    // the two have the same dimensions longer than 1, in the same physical
+    // order (a transpose into another layout, dimensions of 1 added or
+    // dropped), each operand index is an output index: no division, and
+    // loops over it stay affine (vectorizable).
+    const std::optional<std::vector<int64_t>> source = BitcastSource(in, out);
+    return [this, hlo, out, in, source](
                const Index& index) -> absl::StatusOr<llvm::Value*> {
+      if (source) {
+        Index from(in.rank(), nullptr);
+        for (int64_t d = 0; d < in.rank(); ++d) {
+          from[d] = (*source)[d] < 0 ? b_.getInt64(0) : index[(*source)[d]];
+        }
+        return Reinterpret(b_, out.element_type(), ValueAt(hlo->operand(0), -1, from));
+      }
       llvm::Value* linear = b_.getInt64(0);
       const auto strides = PhysicalStrides(out);
       for (int64_t d = 0; d < out.rank(); ++d) {
@@ -55,14 +104,7 @@ absl::StatusOr<Generator> ElementalEmitter::Reshape(
         from[d] = b_.CreateURem(q, b_.getInt64(std::max<int64_t>(
                                        in.dimensions(d), 1)));
       }
-      absl::StatusOr<llvm::Value*> v = ValueAt(hlo->operand(0), -1, from);
-      if (!v.ok() || (*v)->getType() ==
-                         ValueType(out.element_type(), b_.getContext())) {
-        return v;
-      }
-      // A bitcast may also reinterpret the element type (same width).
-      return b_.CreateBitCast(*v,
-                              ValueType(out.element_type(), b_.getContext()));
+      return Reinterpret(b_, out.element_type(), ValueAt(hlo->operand(0), -1, from));
     };
   }
   return [this, hlo, out, in](const Index& index) {

@@ -6,11 +6,16 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
+#include "codegen/tiled_loops.h"
 #include "cpu_backend/emitter_context.h"
+#include "cpu_backend/kernel_loop_plan.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::cpu {
@@ -200,20 +205,56 @@ int64_t LaneWidth(const HloInstruction* reduction, const Shape& out,
   return std::clamp<int64_t>((adjacent ? 256 : 64) / bytes, 8, 64);
 }
 
-// Writes leaves `leaves` (-1: an array-shaped root) of `root` to `outs`
-// (arrays of one shape), in joint lanes where a result is a reduction.
-absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
-                         const HloInstruction* root,
-                         const std::vector<int64_t>& leaves,
-                         const std::vector<IrArray>& outs) {
-  const Shape& shape = outs[0].shape();
+// How one group of leaves (of one shape) is walked: in joint lanes when a
+// result is a reduction, else in tiles or in the result's layout order.
+struct Walk {
+  const HloInstruction* reduction = nullptr;
+  int64_t width = 0;
+  std::optional<codegen::Tiling> tiling;
+
+  // The iterations of the walk's split loop.
+  int64_t SplitTripCount(const Shape& shape) const {
+    if (reduction != nullptr) return codegen::LaneSplitTripCount(shape, width);
+    if (tiling) return codegen::TiledSplitTripCount(shape, *tiling);
+    return codegen::SplitTripCount(shape);
+  }
+};
+
+Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
+             const std::vector<int64_t>& leaves, const Shape& shape) {
+  Walk walk;
   const HloInstruction* reduction = LaneReduction(root);
   const int64_t lane_dim = codegen::LaneDimension(shape);
   if (reduction != nullptr && lane_dim >= 0 &&
       (reduction->opcode() != HloOpcode::kDot ||
        DotLanesAreContiguous(reduction, lane_dim))) {
+    walk.reduction = reduction;
+    walk.width = LaneWidth(reduction, shape, lane_dim);
+    return walk;
+  }
+  std::vector<const HloInstruction*> values;
+  for (int64_t l : leaves) {
+    values.push_back(l < 0 ? root : root->opcode() == HloOpcode::kTuple
+                                        ? root->operand(l)
+                                        : nullptr);
+  }
+  if (std::find(values.begin(), values.end(), nullptr) == values.end()) {
+    walk.tiling = ChooseTiling(hlo, values, shape);
+  }
+  return walk;
+}
+
+// Writes leaves `leaves` (-1: an array-shaped root) of `root` to `outs`
+// (arrays of one shape) as `walk` says; with `range`, only that part.
+absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
+                         const HloInstruction* root,
+                         const std::vector<int64_t>& leaves,
+                         const std::vector<IrArray>& outs, const Walk& walk,
+                         const codegen::SplitRange* range) {
+  const Shape& shape = outs[0].shape();
+  if (walk.reduction != nullptr) {
     return codegen::EmitLaneLoopNest(
-        b, shape, LaneWidth(reduction, shape, lane_dim),
+        b, shape, walk.width,
         [&](absl::Span<const Index> lanes, int64_t dim) -> absl::Status {
           ElementalEmitter::Scope scope(emitter);
           for (size_t l = 0; l < leaves.size(); ++l) {
@@ -225,9 +266,10 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
             }
           }
           return absl::OkStatus();
-        });
+        },
+        range);
   }
-  return codegen::EmitLoopNest(b, shape, [&](const Index& index) {
+  auto element = [&](const Index& index) {
     ElementalEmitter::Scope scope(emitter);
     for (size_t l = 0; l < leaves.size(); ++l) {
       absl::StatusOr<llvm::Value*> v = emitter.ValueAt(root, leaves[l], index);
@@ -235,7 +277,110 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
       outs[l].EmitWrite(b, index, *v);
     }
     return absl::OkStatus();
-  });
+  };
+  if (walk.tiling) {
+    return codegen::EmitTiledLoopNest(b, shape, *walk.tiling, element, range);
+  }
+  return codegen::EmitLoopNest(b, shape, element, nullptr, range);
+}
+
+// The leaves of `hlo`'s result, grouped by dimensions: one loop nest per
+// group ({-1} for an array result).
+absl::StatusOr<std::vector<std::vector<int64_t>>> LeafGroups(
+    const HloInstruction* hlo) {
+  if (!hlo->shape().IsTuple()) return std::vector<std::vector<int64_t>>{{-1}};
+  std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
+  for (int64_t l = 0; l < hlo->shape().tuple_shapes_size(); ++l) {
+    const Shape& leaf = hlo->shape().tuple_shapes(l);
+    if (!leaf.IsArray()) {
+      return codegen::Unsupported(hlo, "nested tuple results");
+    }
+    groups[{leaf.dimensions().begin(), leaf.dimensions().end()}].push_back(l);
+  }
+  std::vector<std::vector<int64_t>> result;
+  for (auto& [dims, leaves] : groups) result.push_back(std::move(leaves));
+  return result;
+}
+
+const Shape& LeafShape(const HloInstruction* hlo, int64_t leaf) {
+  return leaf < 0 ? hlo->shape() : hlo->shape().tuple_shapes(leaf);
+}
+
+// Writes every group of leaves, in the current kernel (part).
+absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                         ElementalEmitter& emitter, const HloInstruction* hlo,
+                         const std::vector<std::vector<int64_t>>& groups,
+                         const codegen::SplitRange* range) {
+  const HloInstruction* root = Root(hlo);
+  for (const std::vector<int64_t>& leaves : groups) {
+    std::vector<IrArray> outs;
+    for (int64_t l : leaves) {
+      absl::StatusOr<IrArray> out =
+          l < 0 ? ctx.ArrayFor(b, hlo) : ctx.ArrayFor(b, hlo, {l});
+      if (!out.ok()) return out.status();
+      outs.push_back(*out);
+    }
+    const Walk walk = WalkFor(hlo, root, leaves, LeafShape(hlo, leaves[0]));
+    absl::Status status =
+        WriteLeaves(b, emitter, root, leaves, outs, walk, range);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+// The slices of every array leaf of `hlo`'s result.
+absl::StatusOr<std::vector<runtime::Slice>> LeafSlices(
+    EmitterContext& ctx, const HloInstruction* hlo) {
+  std::vector<runtime::Slice> slices;
+  const Shape& shape = hlo->shape();
+  const int64_t n = shape.IsTuple() ? shape.tuple_shapes_size() : 1;
+  for (int64_t l = 0; l < n; ++l) {
+    const Shape& leaf = shape.IsTuple() ? shape.tuple_shapes(l) : shape;
+    if (!leaf.IsArray()) continue;
+    absl::StatusOr<runtime::Slice> slice =
+        shape.IsTuple() ? ctx.assignment().GetSlice(hlo, {l})
+                        : ctx.assignment().GetSlice(hlo, {});
+    if (!slice.ok()) return slice.status();
+    slices.push_back(*slice);
+  }
+  return slices;
+}
+
+// True when a result of `hlo` shares memory with an operand (or either's
+// memory is not known): then only the one-task walk is known to be safe.
+bool OverlapsOperand(EmitterContext& ctx, const HloInstruction* hlo) {
+  absl::StatusOr<std::vector<runtime::Slice>> outs = LeafSlices(ctx, hlo);
+  if (!outs.ok()) return true;
+  for (const HloInstruction* operand : hlo->operands()) {
+    absl::StatusOr<std::vector<runtime::Slice>> ins = LeafSlices(ctx, operand);
+    if (!ins.ok()) return true;
+    for (const runtime::Slice& o : *outs) {
+      for (const runtime::Slice& i : *ins) {
+        if (o.allocation == i.allocation && o.offset < i.offset + i.size &&
+            i.offset < o.offset + o.size) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+// The iterations to split `hlo`'s kernel over, and into how many tasks at
+// most; 1 task: not split.
+std::pair<int64_t, int64_t> SplitOf(
+    EmitterContext& ctx, const HloInstruction* hlo,
+    const std::vector<std::vector<int64_t>>& groups) {
+  const std::pair<int64_t, int64_t> whole = {1, 1};
+  if (groups.size() != 1) return whole;
+  const int64_t max_tasks = MaxTasks(hlo);
+  if (max_tasks <= 1) return whole;
+  if (OverlapsOperand(ctx, hlo)) return whole;
+  const Shape& shape = LeafShape(hlo, groups[0][0]);
+  const int64_t trip =
+      WalkFor(hlo, Root(hlo), groups[0], shape).SplitTripCount(shape);
+  if (trip <= 1) return whole;
+  return std::pair<int64_t, int64_t>{trip, std::min(trip, max_tasks)};
 }
 
 }  // namespace
@@ -243,44 +388,42 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
 absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                  const HloInstruction* hlo) {
   llvm::BasicBlock* caller = b.GetInsertBlock();
-  llvm::Function* kernel = ctx.NewKernel(b, hlo->name());
-  ElementalEmitter emitter(b, ctx.llvm_module());
-  if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
-  const HloInstruction* root = Root(hlo);
   absl::StatusOr<bool> in_place = UpdatesInPlace(ctx, hlo);
   if (!in_place.ok()) return in_place.status();
-  absl::Status status;
   if (*in_place) {
+    llvm::Function* kernel = ctx.NewKernel(b, hlo->name());
+    ElementalEmitter emitter(b, ctx.llvm_module());
+    if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
     absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
     if (!out.ok()) return out.status();
-    status = EmitInPlaceUpdate(b, emitter, root, *out);
-  } else if (!hlo->shape().IsTuple()) {
-    absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
-    if (!out.ok()) return out.status();
-    status = WriteLeaves(b, emitter, root, {-1}, {*out});
-  } else {
-    // One loop nest per distinct leaf shape; leaves of one shape share it.
-    std::map<std::vector<int64_t>, std::vector<int64_t>> groups;
-    for (int64_t l = 0; l < hlo->shape().tuple_shapes_size(); ++l) {
-      const Shape& leaf = hlo->shape().tuple_shapes(l);
-      if (!leaf.IsArray()) {
-        return codegen::Unsupported(hlo, "nested tuple results");
-      }
-      groups[{leaf.dimensions().begin(), leaf.dimensions().end()}].push_back(l);
-    }
-    for (const auto& [dims, leaves] : groups) {
-      std::vector<IrArray> outs;
-      for (int64_t l : leaves) {
-        absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo, {l});
-        if (!out.ok()) return out.status();
-        outs.push_back(*out);
-      }
-      status = WriteLeaves(b, emitter, root, leaves, outs);
-      if (!status.ok()) break;
-    }
+    absl::Status status = EmitInPlaceUpdate(b, emitter, Root(hlo), *out);
+    if (!status.ok()) return status;
+    b.CreateRetVoid();
+    b.SetInsertPoint(caller);
+    ctx.CallKernel(b, kernel);
+    return absl::OkStatus();
   }
+  absl::StatusOr<std::vector<std::vector<int64_t>>> groups = LeafGroups(hlo);
+  if (!groups.ok()) return groups.status();
+  const auto [trip, max_tasks] = SplitOf(ctx, hlo, *groups);
+  // The kernel, or the part of it that runs [begin, end) of its split loop.
+  llvm::Function* code = max_tasks > 1
+                             ? ctx.NewKernelPart(b, hlo->name() + ".part")
+                             : ctx.NewKernel(b, hlo->name());
+  ElementalEmitter emitter(b, ctx.llvm_module());
+  if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
+  codegen::SplitRange range{nullptr, nullptr};
+  if (max_tasks > 1) range = {code->getArg(2), code->getArg(3)};
+  absl::Status status = WriteGroups(ctx, b, emitter, hlo, *groups,
+                                    max_tasks > 1 ? &range : nullptr);
   if (!status.ok()) return status;
   b.CreateRetVoid();
+  llvm::Function* kernel = code;
+  if (max_tasks > 1) {
+    kernel = ctx.NewKernel(b, hlo->name());
+    ctx.CallKernelParts(b, code, trip, max_tasks);
+    b.CreateRetVoid();
+  }
   b.SetInsertPoint(caller);
   ctx.CallKernel(b, kernel);
   return absl::OkStatus();

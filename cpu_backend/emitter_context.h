@@ -38,6 +38,18 @@ class EmitterContext {
   /// with an entry block; the builder is positioned in it.
   llvm::Function* NewKernel(llvm::IRBuilderBase& b, const std::string& name);
 
+  /// A new internal function `void name(ptr allocations, ptr context, i64
+  /// begin, i64 end)`: the part of a kernel that runs the iterations
+  /// [begin, end) of its split loop (codegen/loops.h, SplitRange). The
+  /// builder is positioned in its entry block.
+  llvm::Function* NewKernelPart(llvm::IRBuilderBase& b,
+                                const std::string& name);
+
+  /// Runs kernel part `part` over [0, count) in at most `max_tasks` tasks
+  /// (xlite_cpu_parallel_range), from the current function.
+  void CallKernelParts(llvm::IRBuilderBase& b, llvm::Function* part,
+                       int64_t count, int64_t max_tasks);
+
   /// The address of `slice` inside the current function (whose first two
   /// arguments are the allocation table and the run context).
   llvm::Value* SliceAddress(llvm::IRBuilderBase& b,

@@ -28,6 +28,33 @@ llvm::Function* EmitterContext::NewKernel(llvm::IRBuilderBase& b,
   return f;
 }
 
+llvm::Function* EmitterContext::NewKernelPart(llvm::IRBuilderBase& b,
+                                              const std::string& name) {
+  llvm::Type* ptr = llvm::PointerType::get(context(), 0);
+  llvm::Type* i64 = b.getInt64Ty();
+  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context()),
+                                       {ptr, ptr, i64, i64}, false);
+  auto* f = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                   UniqueName(name), llvm_module_);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  b.SetInsertPoint(llvm::BasicBlock::Create(context(), "entry", f));
+  return f;
+}
+
+void EmitterContext::CallKernelParts(llvm::IRBuilderBase& b,
+                                     llvm::Function* part, int64_t count,
+                                     int64_t max_tasks) {
+  llvm::Type* ptr = llvm::PointerType::get(context(), 0);
+  llvm::Type* i64 = b.getInt64Ty();
+  llvm::FunctionCallee run = Runtime(
+      "xlite_cpu_parallel_range",
+      llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64},
+                              false));
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  b.CreateCall(run, {part, f->getArg(0), f->getArg(1), b.getInt64(count),
+                     b.getInt64(max_tasks)});
+}
+
 std::string EmitterContext::UniqueName(const std::string& base) {
   return absl::StrCat(base, ".", next_id_++);
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <thread>
+#include <utility>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
 namespace xlite::cpu {
@@ -42,13 +43,23 @@ int64_t TasksFor(int64_t multiply_adds, int64_t limit) {
       1, std::min({ContractionThreads(), by_work, limit}));
 }
 
+void ScheduleOnPool(std::function<void()> f) { Pool().Schedule(std::move(f)); }
+
+bool OnPoolThread() { return Pool().CurrentThreadId() != -1; }
+
 void ParallelFor(int64_t tasks, const std::function<void(int64_t)>& f) {
   if (tasks <= 1) {
     f(0);
     return;
   }
-  Eigen::Barrier done(static_cast<unsigned>(tasks - 1));
   Eigen::ThreadPool& pool = Pool();
+  // A worker waiting on tasks queued behind it could wait forever: a call
+  // from inside the pool runs its tasks itself.
+  if (pool.CurrentThreadId() != -1) {
+    for (int64_t t = 0; t < tasks; ++t) f(t);
+    return;
+  }
+  Eigen::Barrier done(static_cast<unsigned>(tasks - 1));
   for (int64_t t = 1; t < tasks; ++t) {
     pool.Schedule([&f, &done, t] {
       f(t);

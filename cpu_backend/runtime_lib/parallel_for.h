@@ -19,6 +19,10 @@ namespace xlite::cpu {
 /// (hlo-run --profile on the benchmark programs' dots).
 inline constexpr int64_t kMinMultiplyAddsPerTask = int64_t{1} << 23;
 
+/// Chunks per thread of a split kernel (xlite_cpu_parallel_range): taken
+/// in turn, so that one slow thread does not hold up the rest.
+inline constexpr int64_t kChunksPerThread = 4;
+
 /// Threads a call may use: the machine's cores, or XLITE_CPU_THREADS when
 /// that is a positive number (read once).
 int64_t ContractionThreads();
@@ -27,6 +31,12 @@ int64_t ContractionThreads();
 /// as ContractionThreads() allows with kMinMultiplyAddsPerTask each, at
 /// least 1.
 int64_t TasksFor(int64_t multiply_adds, int64_t limit);
+
+/// Runs `f` on a pool worker, later; returns at once.
+void ScheduleOnPool(std::function<void()> f);
+
+/// True on one of the pool's workers.
+bool OnPoolThread();
 
 /// Runs f(0) ... f(tasks - 1), f(0) on the calling thread, the others on
 /// the pool, and returns when all have.

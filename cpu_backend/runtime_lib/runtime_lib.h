@@ -360,6 +360,21 @@ void* xlite_cpu_alloc(int64_t bytes);
 /// Releases a block from xlite_cpu_alloc (null is ignored).
 void xlite_cpu_free(void* block);
 
+/// A part of a kernel: its iterations [begin, end) of `count`, with the
+/// kernel's allocation table and run context.
+typedef void (*XliteKernelPart)(void** allocations, void* context,
+                                int64_t begin, int64_t end);
+
+/// Runs `part` over [0, count) split into at most `max_tasks` contiguous,
+/// near-equal ranges, on at most ContractionThreads() threads
+/// (parallel_for.h; a few ranges per thread, each taken by the next free
+/// one), and returns when all are done. One thread (XLITE_CPU_THREADS=1,
+/// max_tasks 1) is one call part(allocations, context, 0, count) on the
+/// calling thread.
+void xlite_cpu_parallel_range(XliteKernelPart part, void** allocations,
+                              void* context, int64_t count,
+                              int64_t max_tasks);
+
 }  // extern "C"
 
 #endif  // XLITE_CPU_BACKEND_RUNTIME_LIB_RUNTIME_LIB_H_

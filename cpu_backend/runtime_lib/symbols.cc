@@ -35,6 +35,7 @@ std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
       Symbol("xlite_cpu_rng_uniform_s64", &xlite_cpu_rng_uniform_s64),
       Symbol("xlite_cpu_alloc", &xlite_cpu_alloc),
       Symbol("xlite_cpu_free", &xlite_cpu_free),
+      Symbol("xlite_cpu_parallel_range", &xlite_cpu_parallel_range),
   };
 }
 

@@ -60,7 +60,7 @@ TEST(Symbols, EveryFunctionOnceWithItsAddress) {
                        "xlite_cpu_batch_norm_grad", "xlite_cpu_rng_engine_init",
                        "xlite_cpu_rng_uniform_f64", "xlite_cpu_rng_normal_f64",
                        "xlite_cpu_rng_uniform_s64", "xlite_cpu_alloc",
-                       "xlite_cpu_free"}));
+                       "xlite_cpu_free", "xlite_cpu_parallel_range"}));
   EXPECT_EQ(symbols[0].second, reinterpret_cast<void*>(&xlite_cpu_sort));
 }
 
