@@ -1,6 +1,6 @@
 #include "codegen/float_approximations_ir.h"
 
-#include "hlo/evaluator/float_approximations.h"
+#include "hlo/ir/float_approximations.h"
 #include "llvm/IR/Intrinsics.h"
 
 namespace xlite::codegen {

@@ -1,7 +1,7 @@
 #ifndef XLITE_CODEGEN_FLOAT_APPROXIMATIONS_IR_H_
 #define XLITE_CODEGEN_FLOAT_APPROXIMATIONS_IR_H_
 
-// The f32 exp, tanh and log of hlo/evaluator/float_approximations.h as
+// The f32 exp, tanh and log of hlo/ir/float_approximations.h as
 // LLVM IR: the same template, instantiated on IR values, so emitted code
 // and the evaluator agree bit for bit. Straight-line code (selects, no
 // calls), which LLVM's vectorizers widen with the loop around it.

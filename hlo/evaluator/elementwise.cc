@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "hlo/evaluator/element_types.h"
-#include "hlo/evaluator/float_approximations.h"
+#include "hlo/ir/float_approximations.h"
 #include "hlo/evaluator/internal.h"
 
 namespace xlite::eval {

@@ -2,7 +2,7 @@
 // error bound in ulps over a sweep of every 61st f32 bit pattern (every
 // sign, exponent and a spread of mantissas), and the special values.
 
-#include "hlo/evaluator/float_approximations.h"
+#include "hlo/ir/float_approximations.h"
 
 #include <gtest/gtest.h>
 

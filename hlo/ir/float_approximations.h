@@ -1,5 +1,5 @@
-#ifndef XLITE_HLO_EVALUATOR_FLOAT_APPROXIMATIONS_H_
-#define XLITE_HLO_EVALUATOR_FLOAT_APPROXIMATIONS_H_
+#ifndef XLITE_HLO_IR_FLOAT_APPROXIMATIONS_H_
+#define XLITE_HLO_IR_FLOAT_APPROXIMATIONS_H_
 
 // exp, tanh and log of f32 (and of the narrow floats, which compute in
 // f32) as polynomial approximations, written once over an "operations"
@@ -181,4 +181,4 @@ inline float LogF32(float x) { return LogF32(ScalarF32Ops(), x); }
 
 }  // namespace xlite::approx
 
-#endif  // XLITE_HLO_EVALUATOR_FLOAT_APPROXIMATIONS_H_
+#endif  // XLITE_HLO_IR_FLOAT_APPROXIMATIONS_H_
