@@ -126,6 +126,20 @@ class ElementalEmitter {
   absl::StatusOr<Generator> Reduce(const HloInstruction* hlo, int64_t leaf);
   absl::StatusOr<Generator> ReduceWindow(const HloInstruction* hlo,
                                          int64_t leaf);
+  // A reassociable reduce at `index`, its operand's minor dimension
+  // folded `width` elements at a time (elemental_strips.cc).
+  absl::StatusOr<llvm::Value*> ReduceInStrips(const HloInstruction* hlo,
+                                              const Index& index,
+                                              int64_t width);
+  // One run of the minor dimension folded in strips (base: the run's
+  // index, its minor entry unused).
+  absl::StatusOr<llvm::Value*> FoldRun(const HloInstruction* hlo,
+                                       const Index& base, int64_t minor,
+                                       int64_t width);
+  // `operand`'s elements [start, start + width) along `minor` as a vector.
+  absl::StatusOr<llvm::Value*> StripVector(const HloInstruction* operand,
+                                           const Index& base, int64_t minor,
+                                           int64_t width, llvm::Value* start);
   absl::StatusOr<Generator> Map(const HloInstruction* hlo);
   absl::StatusOr<Generator> Dot(const HloInstruction* hlo);
   absl::StatusOr<Generator> RaggedDot(const HloInstruction* hlo);
@@ -196,6 +210,14 @@ class ElementalEmitter {
   };
   std::vector<std::map<CacheKey, llvm::Value*>> scopes_ = {{}};
 };
+
+/// The strip width ReduceInStrips folds reduce `hlo` with, or 0 when it
+/// does not apply: `hlo` is a reassociable single-operand reduce
+/// (IsReassociableReduce, hlo/ir/reducer.h) of f32, f64 or 8- to 64-bit
+/// integers over its operand's physically minor dimension, at least two
+/// strips long. Such reduces are computed one
+/// result at a time, not in joint lanes.
+int64_t StripWidth(const HloInstruction* hlo);
 
 /// Unimplemented error naming `hlo`, located when it came from text:
 /// "LINE:COL: error: cannot compile %name (opcode): what". Code here is

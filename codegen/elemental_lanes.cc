@@ -199,6 +199,8 @@ Lanes ElementalEmitter::LaneResults(
 absl::StatusOr<Lanes> ElementalEmitter::JointReduce(
     const HloInstruction* hlo, int64_t leaf, absl::Span<const Index> lanes,
     int64_t dim) {
+  // Folded in strips along the operand's memory, one result at a time.
+  if (StripWidth(hlo) > 0) return Lanes();
   const int64_t n = hlo->operand_count() / 2;
   const Shape& in = hlo->operand(0)->shape();
   std::vector<int64_t> reduced(hlo->dimensions().begin(),

@@ -12,7 +12,10 @@ namespace xlite::codegen {
 
 absl::StatusOr<Generator> ElementalEmitter::Reduce(const HloInstruction* hlo,
                                                    int64_t leaf) {
-  return [this, hlo, leaf](const Index& index) -> absl::StatusOr<llvm::Value*> {
+  const int64_t strip = StripWidth(hlo);
+  return [this, hlo, leaf,
+          strip](const Index& index) -> absl::StatusOr<llvm::Value*> {
+    if (strip > 0) return ReduceInStrips(hlo, index, strip);
     const int64_t n = hlo->operand_count() / 2;
     const Shape& in = hlo->operand(0)->shape();
     std::vector<llvm::AllocaInst*> accs;
@@ -62,8 +65,7 @@ absl::StatusOr<Generator> ElementalEmitter::Reduce(const HloInstruction* hlo,
     if (!status.ok()) return status;
     std::vector<llvm::Value*> results;
     for (int64_t i = 0; i < n; ++i) {
-      results.push_back(
-          b_.CreateLoad(accs[i]->getAllocatedType(), accs[i]));
+      results.push_back(b_.CreateLoad(accs[i]->getAllocatedType(), accs[i]));
     }
     if (leaf < 0) return results[0];
     // Memoize the sibling results of a variadic reduce.
@@ -116,8 +118,8 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
                              b_.CreateMul(w[d], b_.getInt64(wdil))),
                 b_.getInt64(wd.padding_low));
             llvm::Value* q = b_.CreateSDiv(pos, b_.getInt64(bdil));
-            inside = b_.CreateAnd(inside,
-                                  b_.CreateICmpSGE(pos, b_.getInt64(0)));
+            inside =
+                b_.CreateAnd(inside, b_.CreateICmpSGE(pos, b_.getInt64(0)));
             inside = b_.CreateAnd(
                 inside, b_.CreateICmpEQ(b_.CreateSRem(pos, b_.getInt64(bdil)),
                                         b_.getInt64(0)));
@@ -138,8 +140,7 @@ absl::StatusOr<Generator> ElementalEmitter::ReduceWindow(
                   b_.CreateLoad(accs[i]->getAllocatedType(), accs[i]));
             }
             for (int64_t i = 0; i < n; ++i) {
-              absl::StatusOr<llvm::Value*> v =
-                  ValueAt(hlo->operand(i), -1, at);
+              absl::StatusOr<llvm::Value*> v = ValueAt(hlo->operand(i), -1, at);
               if (!v.ok()) return v.status();
               args.push_back(*v);
             }

@@ -226,6 +226,7 @@ Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
   const HloInstruction* reduction = LaneReduction(root);
   const int64_t lane_dim = codegen::LaneDimension(shape);
   if (reduction != nullptr && lane_dim >= 0 &&
+      codegen::StripWidth(reduction) == 0 &&
       (reduction->opcode() != HloOpcode::kDot ||
        DotLanesAreContiguous(reduction, lane_dim))) {
     walk.reduction = reduction;
@@ -234,9 +235,9 @@ Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
   }
   std::vector<const HloInstruction*> values;
   for (int64_t l : leaves) {
-    values.push_back(l < 0 ? root : root->opcode() == HloOpcode::kTuple
-                                        ? root->operand(l)
-                                        : nullptr);
+    values.push_back(l < 0                                 ? root
+                     : root->opcode() == HloOpcode::kTuple ? root->operand(l)
+                                                           : nullptr);
   }
   if (std::find(values.begin(), values.end(), nullptr) == values.end()) {
     walk.tiling = ChooseTiling(hlo, values, shape);

@@ -184,5 +184,87 @@ TEST(KernelLoops, InPlaceUpdateStaysWhole) {
   EXPECT_EQ(c.want, c.got);
 }
 
+// Reassociable reducers (maximum, minimum, integer folds) along the
+// operand's minor dimension are folded in vector strips, one result at a
+// time: the same values as the evaluator's sequential (or tree) order,
+// NaN, -0 and +0 included, at run lengths that leave a remainder, with
+// other reduced dimensions around the runs, and through a column-major
+// operand whose minor dimension is dimension 0.
+TEST(KernelLoops, ReassociableReductionsFoldInStrips) {
+  struct Case {
+    const char* type;
+    const char* op;
+    const char* init;
+  };
+  const Case cases[] = {{"f32", "maximum", "-inf"}, {"f32", "minimum", "inf"},
+                        {"f64", "maximum", "-inf"}, {"s32", "add", "0"},
+                        {"u8", "maximum", "3"},     {"s64", "multiply", "1"},
+                        {"s16", "xor", "0"},        {"s8", "minimum", "100"}};
+  const char* shapes[][3] = {
+      // operand, reduced dimensions, result
+      {"[37,301]{1,0}", "{1}", "[37]"},
+      {"[5,7,300]{2,1,0}", "{0,2}", "[7]"},
+      {"[300,9]{0,1}", "{0}", "[9]"},
+      {"[64,65]{1,0}", "{0,1}", "[]"},
+  };
+  for (const Case& k : cases) {
+    for (const auto& shape : shapes) {
+      SCOPED_TRACE(std::string(k.type) + " " + k.op + " " + shape[0]);
+      const std::string t = k.type;
+      const bool is_float = t[0] == 'f';
+      // Floats: the input negated to [-8, 0] (its zeros -0), +0 where it
+      // was 3, NaN where it was 7 in row 3 of dimension 0.
+      const std::string sh = shape[0];
+      auto bc = [&](const std::string& name, const std::string& type,
+                    const std::string& value) {
+        return "  " + name + "s = " + type + "[] constant(" + value + ")\n  " +
+               name + " = " + type + sh + " broadcast(" + name +
+               "s), dimensions={}\n";
+      };
+      const std::string special =
+          is_float
+              ? bc("b3", t, "3") + bc("b7", t, "7") + bc("bn", t, "nan") +
+                    bc("bz", t, "0") + bc("r3", "s32", "3") + "  a = " + t +
+                    sh + " abs(x)\n  g = " + t + sh +
+                    " negate(a)\n  e3 = pred" + sh +
+                    " compare(x, b3), direction=EQ\n  w = " + t + sh +
+                    " select(e3, bz, g)\n  io = s32" + sh +
+                    " iota(), iota_dimension=0\n  ei = pred" + sh +
+                    " compare(io, r3), direction=EQ\n  e7 = pred" + sh +
+                    " compare(x, b7), direction=EQ\n  en = pred" + sh +
+                    " and(ei, e7)\n  y = " + t + sh + " select(en, bn, w)\n"
+              : "  y = " + t + sh + " copy(x)\n";
+      const std::string text =
+          "HloModule m\nf { a = " + t + "[] parameter(0)\n b = " + t +
+          "[] parameter(1)\n ROOT s = " + t + "[] " + k.op +
+          "(a, b) }\nENTRY e {\n  p = s32" + shape[0] + " parameter(0)\n" +
+          "  x = " + t + shape[0] + " convert(p)\n" + special + "  z = " + t +
+          "[] constant(" + k.init + ")\n  ROOT r = " + t + shape[2] +
+          " reduce(y, z), dimensions=" + shape[1] + ", to_apply=f\n}\n";
+      const Compiled c = CompileAndRun(text);
+      EXPECT_EQ(c.want, c.got);
+      EXPECT_NE(c.llvm_ir.find("llvm.vector.reduce."), std::string::npos);
+    }
+  }
+}
+
+TEST(KernelLoops, OrderedReductionsKeepTheTree) {
+  // A float sum rounds in its order; an integer sum from 5 counts the init
+  // value once per window of the tree order: both keep the evaluator's
+  // (XLA:CPU's) tree result.
+  for (const char* t : {"f32", "s32"}) {
+    SCOPED_TRACE(t);
+    const std::string type = t;
+    const Compiled c = CompileAndRun(
+        "HloModule m\nf { a = " + type + "[] parameter(0)\n b = " + type +
+        "[] parameter(1)\n ROOT s = " + type +
+        "[] add(a, b) }\nENTRY e {\n  p = s32[37,301] parameter(0)\n  x = " +
+        type + "[37,301] convert(p)\n  z = " + type +
+        "[] constant(5)\n  ROOT r = " + type +
+        "[37] reduce(x, z), dimensions={1}, to_apply=f\n}\n");
+    EXPECT_EQ(c.want, c.got);
+  }
+}
+
 }  // namespace
 }  // namespace xlite::cpu

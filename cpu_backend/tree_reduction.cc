@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "hlo/ir/opcode.h"
+#include "hlo/ir/reducer.h"
 
 namespace xlite::cpu {
 
@@ -16,6 +17,8 @@ bool NeedsTree(const HloInstruction* reduce) {
       !reduce->shape().IsArray()) {
     return false;
   }
+  // Any order gives the same result: no tree.
+  if (IsReassociableReduce(*reduce)) return false;
   const Shape& input = reduce->operand(0)->shape();
   // Nothing to reduce (the result is the init value): no tree, whose
   // windows would be 0 long.

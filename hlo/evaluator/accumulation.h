@@ -19,7 +19,7 @@ namespace xlite::eval {
 // acc = op(acc, x) for one binary opcode, rounding to the type every step.
 template <typename Tr>
 inline bool ApplyBinary(HloOpcode op, typename Tr::Storage& acc,
-                 typename Tr::Storage x) {
+                        typename Tr::Storage x) {
   using C = typename Tr::Compute;
   const C a = Tr::Load(acc), b = Tr::Load(x);
   if constexpr (Tr::kKind == Kind::kPred) {
@@ -76,14 +76,20 @@ inline bool ApplyBinary(HloOpcode op, typename Tr::Storage& acc,
         acc = Tr::Store(a * b);
         return true;
       case HloOpcode::kMaximum:
+        // As the elementwise maximum (and XLA): NaN wins, +0 above -0
+        // in either order.
         acc = Tr::Store(std::isnan(a)   ? a
                         : std::isnan(b) ? b
-                                        : (a >= b ? a : b));
+                        : a > b         ? a
+                        : b > a         ? b
+                                        : (std::signbit(a) ? b : a));
         return true;
       case HloOpcode::kMinimum:
         acc = Tr::Store(std::isnan(a)   ? a
                         : std::isnan(b) ? b
-                                        : (a <= b ? a : b));
+                        : a < b         ? a
+                        : b < a         ? b
+                                        : (std::signbit(a) ? a : b));
         return true;
       default:
         return false;
