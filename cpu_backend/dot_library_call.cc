@@ -4,9 +4,12 @@
 // (paired in dimension-number order) and n over rhs's free dimensions.
 // Each operand is passed in place when its layout already stores it as
 // [b][m][k] or, transposed, [b][k][m] (rhs likewise); a result stored
-// [b][n][m] is computed as out^T = rhs^T lhs^T. Anything else, and
-// operands of another type than the compute type (f16, bf16 widened to
-// f32), goes through a dense scratch copy.
+// [b][n][m] is computed as out^T = rhs^T lhs^T. Otherwise, when every
+// array of the compute type holds its matrices at one row and one column
+// stride and its batch at a few strides (strided_matrix.h), as in
+// attention's batch dots, xlite_cpu_matmul_strided reads and writes them
+// in place. Anything else, and operands of another type than the compute
+// type (f16, bf16 widened to f32), goes through a dense scratch copy.
 
 #include <algorithm>
 #include <numeric>
@@ -15,6 +18,8 @@
 #include "cpu_backend/contraction_calls.h"
 #include "cpu_backend/contraction_strategy.h"
 #include "cpu_backend/dense_arrays.h"
+#include "cpu_backend/library_calls.h"
+#include "cpu_backend/strided_matrix.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::cpu {
@@ -119,6 +124,43 @@ absl::StatusOr<std::pair<llvm::Value*, bool>> PassOperand(DenseArrays& arrays,
   return std::make_pair(*copy, false);
 }
 
+// True when `x` passes to xlite_cpu_matmul in place (PassOperand).
+bool DenseInPlace(const GemmOperand& x, PrimitiveType type) {
+  const Shape& shape = x.array.shape();
+  return shape.element_type() == type &&
+         (IsDenseIn(shape, Concat({x.batch, x.rows, x.cols})) ||
+          IsDenseIn(shape, Concat({x.batch, x.cols, x.rows})));
+}
+
+// The dot as one xlite_cpu_matmul_strided call on the arrays in place, when
+// the dense call would copy one of them and all three are of the compute
+// type and described by strides; false (nothing emitted) otherwise. The
+// result must not overlap the operands.
+bool EmitStridedCall(DenseArrays& arrays, llvm::IRBuilderBase& b,
+                     const GemmOperand& lhs, const GemmOperand& rhs,
+                     const GemmOperand& out, PrimitiveType type) {
+  if (DenseInPlace(lhs, type) && DenseInPlace(rhs, type) &&
+      DenseInPlace(out, type)) {
+    return false;
+  }
+  for (const GemmOperand* x : {&lhs, &rhs, &out}) {
+    if (x->array.shape().element_type() != type) return false;
+  }
+  const std::optional<StridedGemm> g =
+      DescribeStridedGemm({&lhs.array.shape(), lhs.batch, lhs.rows, lhs.cols},
+                          {&rhs.array.shape(), rhs.batch, rhs.rows, rhs.cols},
+                          {&out.array.shape(), out.batch, out.rows, out.cols});
+  if (!g) return false;
+  const std::vector<int64_t> strides(g->matrix_strides.begin(),
+                                     g->matrix_strides.end());
+  arrays.Call("xlite_cpu_matmul_strided",
+              {b.getInt32(static_cast<int32_t>(type)), lhs.array.base(),
+               rhs.array.base(), out.array.base(), b.getInt64(g->m),
+               b.getInt64(g->k), b.getInt64(g->n), EmitInt64Array(b, strides),
+               b.getInt64(g->batch_rank()), EmitInt64Array(b, g->batch)});
+  return true;
+}
+
 }  // namespace
 
 absl::Status EmitDotLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
@@ -161,6 +203,14 @@ absl::Status EmitDotLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   const int64_t n = Product(rs, rf);
 
   DenseArrays arrays(ctx, b);
+  GemmOperand lhs{operands[0], d.lhs_batch_dimensions, lf,
+                  d.lhs_contracting_dimensions};
+  GemmOperand rhs{operands[1], d.rhs_batch_dimensions,
+                  d.rhs_contracting_dimensions, rf};
+  if (!*overlap && EmitStridedCall(arrays, b, lhs, rhs,
+                                   GemmOperand{*out, ob, om, on}, *type)) {
+    return arrays.Finish();
+  }
   // A result stored [b][n][m] is the product of the transposes, swapped.
   const bool swap = !*overlap && out->shape().element_type() == *type &&
                     !IsDenseIn(out->shape(), Concat({ob, om, on})) &&
@@ -168,10 +218,6 @@ absl::Status EmitDotLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
   llvm::Value* result =
       swap ? out->base()
            : arrays.Output(*out, Concat({ob, om, on}), *type, !*overlap);
-  GemmOperand lhs{operands[0], d.lhs_batch_dimensions, lf,
-                  d.lhs_contracting_dimensions};
-  GemmOperand rhs{operands[1], d.rhs_batch_dimensions,
-                  d.rhs_contracting_dimensions, rf};
   if (swap) {
     std::swap(lhs.rows, lhs.cols);
     std::swap(rhs.rows, rhs.cols);

@@ -4,7 +4,9 @@
 // transposed and several contracting dimensions), element types, sizes on
 // both sides of the threshold, dot-wrapping fusions, a dot in a loop, and
 // convolutions with padding, strides, dilations, reversal, other
-// dim_labels and layouts. The emitted LLVM IR shows which way each went.
+// dim_labels and layouts; dots whose arrays the strided entry reads in place
+// (attention's batch dots) against the same dots made dense. The emitted
+// LLVM IR shows which way each went.
 
 #include <gtest/gtest.h>
 
@@ -26,9 +28,26 @@ using rtlib_test::RandomLiteral;
 
 enum class Way { kLibrary, kLoops };
 
+constexpr char kMatmul[] = "xlite_cpu_matmul";
+constexpr char kMatmulStrided[] = "xlite_cpu_matmul_strided";
+constexpr char kConv[] = "xlite_cpu_conv";
+
+// True when the generated code calls the runtime function `call`.
+bool CallsExactly(const CpuExecutable& exe, const std::string& call) {
+  return exe.llvm_ir().find(absl::StrCat("call i32 @", call, "(")) !=
+         std::string::npos;
+}
+
+// CallsExactly, but for kMatmul either matrix product entry.
+bool Calls(const CpuExecutable& exe, const std::string& call) {
+  return CallsExactly(exe, call) ||
+         (call == kMatmul && CallsExactly(exe, kMatmulStrided));
+}
+
 // Compiles and runs `text` and the evaluator on the same random arguments;
 // expects the results to match and `call` (a runtime function) to be
-// called from the generated code exactly when `way` is kLibrary.
+// called from the generated code exactly when `way` is kLibrary (kMatmul:
+// either matrix product entry).
 void Check(const std::string& text, const std::string& call, Way way,
            int seed = 1) {
   SCOPED_TRACE(text);
@@ -52,9 +71,7 @@ void Check(const std::string& text, const std::string& call, Way way,
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_TRUE(Near(*want, *got));
-  const bool calls = (*exe)->llvm_ir().find(absl::StrCat(
-                         "call i32 @", call, "(")) != std::string::npos;
-  EXPECT_EQ(calls, way == Way::kLibrary) << call;
+  EXPECT_EQ(Calls(**exe, call), way == Way::kLibrary) << call;
 }
 
 // A module whose root is one dot of `lhs` and `rhs` (shapes with layouts).
@@ -67,9 +84,6 @@ std::string Dot(const std::string& lhs, const std::string& rhs,
 }
 
 constexpr char kMatMul[] = "lhs_contracting_dims={1}, rhs_contracting_dims={0}";
-constexpr char kMatmul[] = "xlite_cpu_matmul";
-constexpr char kConv[] = "xlite_cpu_conv";
-
 TEST(DotLibrary, RowAndColumnMajorOperandsAndResults) {
   for (const char* ll : {"{1,0}", "{0,1}"}) {
     for (const char* rl : {"{1,0}", "{0,1}"}) {
@@ -163,6 +177,84 @@ TEST(DotLibrary, AroundTheThresholds) {
   // f16 goes to the library from 512 multiply-adds.
   Check(Dot("f16[8,8]{1,0}", "f16[8,8]{0,1}", "f16[8,8]{1,0}", kMatMul),
         kMatmul, Way::kLibrary);
+}
+
+// Compiles `strided` (a dot whose arrays xlite_cpu_matmul_strided reads and
+// writes in place) and `dense` (the same dot, with layouts that
+// xlite_cpu_matmul takes in place): the first calls the strided entry and
+// allocates no scratch, the second the dense one; on the same arguments
+// both match the evaluator, and each other bit for bit (the same GEMM and
+// split over threads, only where it reads and writes differs).
+void CheckStrided(const std::string& strided, const std::string& dense) {
+  SCOPED_TRACE(strided);
+  absl::StatusOr<std::unique_ptr<HloModule>> reference =
+      ParseHloModule(strided);
+  ASSERT_TRUE(reference.ok()) << reference.status();
+  std::mt19937_64 rng(11);
+  std::vector<Literal> args;
+  for (const HloInstruction* p :
+       (*reference)->entry_computation()->parameter_instructions()) {
+    args.push_back(RandomLiteral(p->shape(), rng));
+  }
+  absl::StatusOr<Literal> want = EvaluateModule(**reference, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  std::vector<Literal> results;
+  for (const std::string& text : {strided, dense}) {
+    absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+    ASSERT_TRUE(module.ok()) << module.status();
+    CompileOptions options;
+    options.keep_llvm_ir = true;
+    absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
+        CpuExecutable::Compile(*std::move(module), options);
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    const bool is_strided = results.empty();
+    EXPECT_EQ(CallsExactly(**exe, kMatmulStrided), is_strided);
+    EXPECT_NE(CallsExactly(**exe, kMatmul), is_strided);
+    // No scratch: xlite_cpu_alloc is not even declared.
+    EXPECT_EQ((*exe)->llvm_ir().find("@xlite_cpu_alloc("), std::string::npos);
+    absl::StatusOr<Literal> got = (*exe)->Run(args);
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_TRUE(Near(*want, *got));
+    results.push_back(*std::move(got));
+  }
+  EXPECT_TRUE(results[0] == results[1]);
+}
+
+TEST(DotLibrary, StridedAttentionScores) {
+  // Q K^T per (batch, head) of [batch, seq, head, dim] arrays.
+  constexpr char kDims[] =
+      "lhs_batch_dims={0,2}, lhs_contracting_dims={3}, "
+      "rhs_batch_dims={0,2}, rhs_contracting_dims={3}";
+  CheckStrided(Dot("f32[2,40,3,64]{3,2,1,0}", "f32[2,40,3,64]{3,2,1,0}",
+                   "f32[2,3,40,40]{3,2,1,0}", kDims),
+               Dot("f32[2,40,3,64]{3,1,2,0}", "f32[2,40,3,64]{3,1,2,0}",
+                   "f32[2,3,40,40]{3,2,1,0}", kDims));
+}
+
+TEST(DotLibrary, StridedAttentionValues) {
+  // V^T P^T per (batch, head): V [batch, seq, head, dim] contracted over
+  // seq, P [batch, head, query, seq].
+  constexpr char kDims[] =
+      "lhs_batch_dims={0,2}, lhs_contracting_dims={1}, "
+      "rhs_batch_dims={0,1}, rhs_contracting_dims={3}";
+  CheckStrided(Dot("f32[2,64,3,24]{3,2,1,0}", "f32[2,3,40,64]{3,2,1,0}",
+                   "f32[2,3,24,40]{3,2,1,0}", kDims),
+               Dot("f32[2,64,3,24]{1,3,2,0}", "f32[2,3,40,64]{3,2,1,0}",
+                   "f32[2,3,24,40]{3,2,1,0}", kDims));
+}
+
+TEST(DotLibrary, StridedBatchInTheMiddleAndTransposedResult) {
+  constexpr char kDims[] =
+      "lhs_batch_dims={1}, lhs_contracting_dims={2}, "
+      "rhs_batch_dims={1}, rhs_contracting_dims={0}";
+  for (const char* t : {"f32", "f64", "c64"}) {
+    CheckStrided(Dot(absl::StrCat(t, "[40,3,64]{2,1,0}"),
+                     absl::StrCat(t, "[64,3,48]{2,1,0}"),
+                     absl::StrCat(t, "[3,40,48]{1,2,0}"), kDims),
+                 Dot(absl::StrCat(t, "[40,3,64]{2,0,1}"),
+                     absl::StrCat(t, "[64,3,48]{2,0,1}"),
+                     absl::StrCat(t, "[3,40,48]{1,2,0}"), kDims));
+  }
 }
 
 // Emitted dots computed in joint lanes (16 adjacent results at once along

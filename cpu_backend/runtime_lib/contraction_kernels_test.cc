@@ -64,16 +64,17 @@ struct MatMulCase {
 TEST(ContractionKernels, EveryVariantMatchesBaselineMatMul) {
   std::mt19937_64 rng(1);
   const ContractionKernels& base = ChooseContractionKernels("baseline");
-  for (const MatMulCase& c : std::vector<MatMulCase>{{1, 1, 1, 1, false, false},
-                                                    {3, 5, 7, 2, true, false},
-                                                    {2, 33, 65, 17, false, true},
-                                                    {1, 130, 300, 70, true, true},
-                                                    {4, 64, 64, 64, false, false}}) {
+  for (const MatMulCase& c :
+       std::vector<MatMulCase>{{1, 1, 1, 1, false, false},
+                               {3, 5, 7, 2, true, false},
+                               {2, 33, 65, 17, false, true},
+                               {1, 130, 300, 70, true, true},
+                               {4, 64, 64, 64, false, false}}) {
     const std::vector<float> lhs = Random(c.batch * c.m * c.k, rng);
     const std::vector<float> rhs = Random(c.batch * c.k * c.n, rng);
-    MatMulBlock whole = {kTypeF32, lhs.data(), rhs.data(), nullptr,
-                         c.m, c.k, c.n, c.tl, c.tr,
-                         0, c.batch, 0, c.m, 0, c.n};
+    MatMulBlock whole =
+        DenseMatMulBlock(kTypeF32, lhs.data(), rhs.data(), nullptr, c.batch,
+                         c.m, c.k, c.n, c.tl, c.tr);
     std::vector<float> want(c.batch * c.m * c.n);
     whole.out = want.data();
     base.matmul(whole);
@@ -120,8 +121,8 @@ TEST(ContractionKernels, EveryVariantMatchesBaselineConv) {
   std::mt19937_64 rng(2);
   const ContractionKernels& base = ChooseContractionKernels("baseline");
   for (const ConvGeometry& g : {Conv3x3(1, 5, 3, 4), Conv3x3(2, 16, 16, 32)}) {
-    const std::vector<float> in = Random(g.batch * g.in_positions *
-                                             g.in_features, rng);
+    const std::vector<float> in =
+        Random(g.batch * g.in_positions * g.in_features, rng);
     const std::vector<float> kernel = Random(g.depth() * g.out_features, rng);
     std::vector<float> want(g.rows() * g.out_features);
     base.conv(g, false, in.data(), kernel.data(), want.data(), 0, g.rows());
@@ -147,8 +148,8 @@ TEST(ContractionKernels, ThreadedCallsMatchOneBaselineCall) {
     const std::vector<float> lhs = Random(c.batch * c.m * c.k, rng);
     const std::vector<float> rhs = Random(c.batch * c.k * c.n, rng);
     std::vector<float> want(c.batch * c.m * c.n), got(want.size(), NAN);
-    base.matmul({kTypeF32, lhs.data(), rhs.data(), want.data(), c.m, c.k, c.n,
-                 c.tl, c.tr, 0, c.batch, 0, c.m, 0, c.n});
+    base.matmul(DenseMatMulBlock(kTypeF32, lhs.data(), rhs.data(), want.data(),
+                                 c.batch, c.m, c.k, c.n, c.tl, c.tr));
     ASSERT_EQ(xlite_cpu_matmul(kTypeF32, lhs.data(), rhs.data(), got.data(),
                                c.batch, c.m, c.k, c.n, c.tl, c.tr),
               kStatusOk);
@@ -166,10 +167,10 @@ TEST(ContractionKernels, ThreadedCallsMatchOneBaselineCall) {
     spatial.insert(spatial.end(), {d.in, d.out, d.window, d.stride, d.pad_low,
                                    d.base_dilation, d.window_dilation, 0});
   }
-  ASSERT_EQ(xlite_cpu_conv(kTypeF32, in.data(), kernel.data(), got.data(), 2,
-                           g.batch, g.in_features, g.out_features,
-                           spatial.data()),
-            kStatusOk);
+  ASSERT_EQ(
+      xlite_cpu_conv(kTypeF32, in.data(), kernel.data(), got.data(), 2, g.batch,
+                     g.in_features, g.out_features, spatial.data()),
+      kStatusOk);
   ExpectNear(want, got, g.depth());
 }
 

@@ -36,35 +36,31 @@ using View = Eigen::Map<RowMajor<T>, 0, Eigen::OuterStride<>>;
 
 // The block of one batch's product. A transposed operand is the row-major
 // map of its stored shape, transposed: Eigen's GEMM packs either without a
-// copy.
+// copy, and the leading dimensions only change where the packing reads.
 template <typename T>
 void MatMulOne(const MatMulBlock& b, const T* x, const T* y, T* z) {
   const int64_t rows = b.row_end - b.row_begin;
   const int64_t cols = b.col_end - b.col_begin;
-  const int64_t m = b.m, k = b.k, n = b.n;
-  View<T> out(z + b.row_begin * n + b.col_begin, rows, cols,
-              Eigen::OuterStride<>(n));
-  if (!b.transpose_lhs && !b.transpose_rhs) {
-    out.noalias() = ConstView<T>(x + b.row_begin * k, rows, k,
-                                 Eigen::OuterStride<>(k)) *
-                    ConstView<T>(y + b.col_begin, k, cols,
-                                 Eigen::OuterStride<>(n));
+  const int64_t k = b.k;
+  const Eigen::OuterStride<> lx(b.lhs_ld), ly(b.rhs_ld);
+  View<T> out(z + b.row_begin * b.out_ld + b.col_begin, rows, cols,
+              Eigen::OuterStride<>(b.out_ld));
+  if (k == 0) {
+    out.setZero();
+  } else if (!b.transpose_lhs && !b.transpose_rhs) {
+    out.noalias() = ConstView<T>(x + b.row_begin * b.lhs_ld, rows, k, lx) *
+                    ConstView<T>(y + b.col_begin, k, cols, ly);
   } else if (b.transpose_lhs && !b.transpose_rhs) {
-    out.noalias() =
-        ConstView<T>(x + b.row_begin, k, rows, Eigen::OuterStride<>(m))
-            .transpose() *
-        ConstView<T>(y + b.col_begin, k, cols, Eigen::OuterStride<>(n));
+    out.noalias() = ConstView<T>(x + b.row_begin, k, rows, lx).transpose() *
+                    ConstView<T>(y + b.col_begin, k, cols, ly);
   } else if (!b.transpose_lhs && b.transpose_rhs) {
     out.noalias() =
-        ConstView<T>(x + b.row_begin * k, rows, k, Eigen::OuterStride<>(k)) *
-        ConstView<T>(y + b.col_begin * k, cols, k, Eigen::OuterStride<>(k))
-            .transpose();
+        ConstView<T>(x + b.row_begin * b.lhs_ld, rows, k, lx) *
+        ConstView<T>(y + b.col_begin * b.rhs_ld, cols, k, ly).transpose();
   } else {
     out.noalias() =
-        ConstView<T>(x + b.row_begin, k, rows, Eigen::OuterStride<>(m))
-            .transpose() *
-        ConstView<T>(y + b.col_begin * k, cols, k, Eigen::OuterStride<>(k))
-            .transpose();
+        ConstView<T>(x + b.row_begin, k, rows, lx).transpose() *
+        ConstView<T>(y + b.col_begin * b.rhs_ld, cols, k, ly).transpose();
   }
 }
 
@@ -74,8 +70,16 @@ void MatMulTyped(const MatMulBlock& b) {
   const T* rhs = static_cast<const T*>(b.rhs);
   T* out = static_cast<T*>(b.out);
   for (int64_t i = b.batch_begin; i < b.batch_end; ++i) {
-    MatMulOne(b, lhs + i * b.m * b.k, rhs + i * b.k * b.n,
-              out + i * b.m * b.n);
+    // Offsets of batch index i, minor batch dimension first.
+    int64_t rest = i, x = 0, y = 0, z = 0;
+    for (int32_t d = b.batch_rank - 1; d >= 0; --d) {
+      const int64_t at = rest % b.batch_sizes[d];
+      rest /= b.batch_sizes[d];
+      x += at * b.lhs_batch_strides[d];
+      y += at * b.rhs_batch_strides[d];
+      z += at * b.out_batch_strides[d];
+    }
+    MatMulOne(b, lhs + x, rhs + y, out + z);
   }
 }
 
@@ -170,8 +174,7 @@ void ConvolveRows(const ConvGeometry& g, const T* in, const T* kernel, T* out,
     Eigen::Map<RowMajor<T>>(out + row_begin * features, row_end - row_begin,
                             features)
         .noalias() = Eigen::Map<const RowMajor<T>>(in + row_begin * depth,
-                                                   row_end - row_begin,
-                                                   depth) *
+                                                   row_end - row_begin, depth) *
                      weights;
     return;
   }

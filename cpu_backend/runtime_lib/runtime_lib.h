@@ -72,7 +72,7 @@ inline constexpr int32_t kTrsmTranspose = 2;
 inline constexpr int32_t kTrsmAdjoint = 3;
 
 /// Algorithm codes of xlite_cpu_rng_bit_generator (= RandomAlgorithm).
-inline constexpr int32_t kRngDefault = 0;   // Philox, as XLA on CPU/GPU
+inline constexpr int32_t kRngDefault = 0;  // Philox, as XLA on CPU/GPU
 inline constexpr int32_t kRngThreeFry = 1;
 inline constexpr int32_t kRngPhilox = 2;
 
@@ -226,6 +226,30 @@ int32_t xlite_cpu_matmul(int32_t type, const void* lhs, const void* rhs,
                          int64_t n, int32_t transpose_lhs,
                          int32_t transpose_rhs);
 
+/// Most batch dimensions xlite_cpu_matmul_strided takes.
+inline constexpr int64_t kMatMulStridedMaxBatchRank = 4;
+
+/// out[b] = lhs[b] * rhs[b] as xlite_cpu_matmul (same GEMM, threads and
+/// numerics: bit for bit its result for the same matrices), with every
+/// matrix read and written in place at strides given in elements:
+/// lhs[b] is m x k, rhs[b] k x n, out[b] m x n, and `matrix_strides` holds
+/// {row stride, column stride} of lhs, then rhs, then out. Per operand one
+/// of the two must be 1 and the other at least the extent of the
+/// dimension that is 1 apart (a row-major or a column-major matrix with a
+/// leading dimension); the stride of a dimension of extent at most 1 is
+/// ignored. b runs over `batch_rank` (0 to kMatMulStridedMaxBatchRank)
+/// batch dimensions, row-major; `batch` holds 4 values per dimension:
+/// {size, lhs stride, rhs stride, out stride}, strides non-negative (0
+/// repeats an operand matrix; an out stride is positive where the size is
+/// above 1), and may be null when batch_rank is 0. No two output elements
+/// may share an address, and `out` must not overlap the operands. k = 0
+/// gives zeros. Returns kStatusInvalidArgument on negative sizes, a rank
+/// out of range, null pointers or strides that break the rules above.
+int32_t xlite_cpu_matmul_strided(int32_t type, const void* lhs, const void* rhs,
+                                 void* out, int64_t m, int64_t k, int64_t n,
+                                 const int64_t* matrix_strides,
+                                 int64_t batch_rank, const int64_t* batch);
+
 // ---------------------------------------------------------------------------
 // Convolution (conv.cc)
 // ---------------------------------------------------------------------------
@@ -372,8 +396,7 @@ typedef void (*XliteKernelPart)(void** allocations, void* context,
 /// max_tasks 1) is one call part(allocations, context, 0, count) on the
 /// calling thread.
 void xlite_cpu_parallel_range(XliteKernelPart part, void** allocations,
-                              void* context, int64_t count,
-                              int64_t max_tasks);
+                              void* context, int64_t count, int64_t max_tasks);
 
 }  // extern "C"
 

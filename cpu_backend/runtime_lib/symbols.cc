@@ -23,6 +23,7 @@ std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
       Symbol("xlite_cpu_orgqr", &xlite_cpu_orgqr),
       Symbol("xlite_cpu_fft", &xlite_cpu_fft),
       Symbol("xlite_cpu_matmul", &xlite_cpu_matmul),
+      Symbol("xlite_cpu_matmul_strided", &xlite_cpu_matmul_strided),
       Symbol("xlite_cpu_conv", &xlite_cpu_conv),
       Symbol("xlite_cpu_rng_bit_generator", &xlite_cpu_rng_bit_generator),
       Symbol("xlite_cpu_block_scaled_dot", &xlite_cpu_block_scaled_dot),
