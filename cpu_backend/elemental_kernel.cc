@@ -347,20 +347,63 @@ absl::StatusOr<std::vector<runtime::Slice>> LeafSlices(
   return slices;
 }
 
+bool SameArrayShape(const Shape& a, const Shape& b) {
+  return a.IsArray() && b.IsArray() && a.dimensions() == b.dimensions() &&
+         codegen::MajorToMinor(a) == codegen::MajorToMinor(b);
+}
+
+// True when each element of `hlo`'s (array) result reads operand `i` at
+// that element alone: through elementwise operations of the result's
+// dimensions and layout only. Then a result in the operand's own buffer
+// may be written in any order, by any number of tasks.
+bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t i) {
+  const Shape& out = hlo->shape();
+  auto elementwise = [&](const HloInstruction* x) {
+    const OpcodeFamily family = HloOpcodeFamily(x->opcode());
+    return (family == OpcodeFamily::kElementwise ||
+            family == OpcodeFamily::kConversion) &&
+           SameArrayShape(x->shape(), out);
+  };
+  if (!SameArrayShape(hlo->operand(i)->shape(), out)) return false;
+  if (hlo->opcode() != HloOpcode::kFusion) return elementwise(hlo);
+  const HloComputation* body = hlo->fused_computation();
+  if (i >= static_cast<int64_t>(body->parameter_instructions().size())) {
+    return true;  // never read
+  }
+  std::vector<const HloInstruction*> work = {body->parameter_instruction(i)};
+  while (!work.empty()) {
+    const HloInstruction* x = work.back();
+    work.pop_back();
+    if (x == body->root_instruction()) continue;
+    if (x->users().empty()) continue;
+    for (const HloInstruction* user : x->users()) {
+      if (!elementwise(user)) return false;
+      work.push_back(user);
+    }
+  }
+  return true;
+}
+
 // True when a result of `hlo` shares memory with an operand (or either's
-// memory is not known): then only the one-task walk is known to be safe.
+// memory is not known) other than in place, element for element
+// (ReadsOperandInPlace): then only the one-task walk is known to be safe.
 bool OverlapsOperand(EmitterContext& ctx, const HloInstruction* hlo) {
   absl::StatusOr<std::vector<runtime::Slice>> outs = LeafSlices(ctx, hlo);
   if (!outs.ok()) return true;
-  for (const HloInstruction* operand : hlo->operands()) {
-    absl::StatusOr<std::vector<runtime::Slice>> ins = LeafSlices(ctx, operand);
+  for (int64_t k = 0; k < hlo->operand_count(); ++k) {
+    absl::StatusOr<std::vector<runtime::Slice>> ins =
+        LeafSlices(ctx, hlo->operand(k));
     if (!ins.ok()) return true;
     for (const runtime::Slice& o : *outs) {
       for (const runtime::Slice& i : *ins) {
-        if (o.allocation == i.allocation && o.offset < i.offset + i.size &&
-            i.offset < o.offset + o.size) {
-          return true;
+        if (o.allocation != i.allocation || o.offset >= i.offset + i.size ||
+            i.offset >= o.offset + o.size) {
+          continue;
         }
+        if (o == i && !hlo->shape().IsTuple() && ReadsOperandInPlace(hlo, k)) {
+          continue;
+        }
+        return true;
       }
     }
   }

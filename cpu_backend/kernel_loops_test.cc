@@ -174,6 +174,22 @@ TEST(KernelLoops, ColumnAndRowSumsSplitBitIdentical) {
   }
 }
 
+TEST(KernelLoops, ElementwiseFusionInItsOperandsBufferIsSplit) {
+  // The fusion's result reuses the dot's buffer; each element reads only
+  // its own position there, so the tasks may write in place. (Integer
+  // inputs: the dot's sums are exact in any order.)
+  const Compiled c = CompileAndRun(Module("", R"(
+  xi = s32[512,256] parameter(0)
+  wi = s32[256,640] parameter(1)
+  x = f32[512,256] convert(xi)
+  w = f32[256,640] convert(wi)
+  d = f32[512,640] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  m = f32[512,640] multiply(d, d)
+  ROOT r = f32[512,640] add(m, d))"));
+  EXPECT_EQ(c.want, c.got);
+  EXPECT_TRUE(Split(c));
+}
+
 TEST(KernelLoops, InPlaceUpdateStaysWhole) {
   const Compiled c = CompileAndRun(Module("", R"(
   x = f32[1024,300] parameter(0)
