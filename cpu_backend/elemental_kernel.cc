@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -371,14 +372,13 @@ bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t i) {
     return true;  // never read
   }
   std::vector<const HloInstruction*> work = {body->parameter_instruction(i)};
+  std::set<const HloInstruction*> seen(work.begin(), work.end());
   while (!work.empty()) {
     const HloInstruction* x = work.back();
     work.pop_back();
-    if (x == body->root_instruction()) continue;
-    if (x->users().empty()) continue;
     for (const HloInstruction* user : x->users()) {
       if (!elementwise(user)) return false;
-      work.push_back(user);
+      if (seen.insert(user).second) work.push_back(user);
     }
   }
   return true;
