@@ -70,6 +70,13 @@ class ElementalEmitter {
       const HloInstruction* instruction, int64_t leaf,
       absl::Span<const Index> lanes, int64_t dim);
 
+  /// Makes ValueAt(instruction, leaf, index) give `value` in the current
+  /// memoization scope (computed elsewhere, as by a kernel's own walk).
+  void Provide(const HloInstruction* instruction, int64_t leaf,
+               const Index& index, llvm::Value* value) {
+    MemoizeLanes(instruction, leaf, {index}, {value});
+  }
+
   /// Emits `computation` (scalar-shaped, or a tuple of scalars) applied to
   /// `arguments` (one per leaf of its parameters, in order), inline; returns
   /// the root's value(s), one per leaf.

@@ -264,6 +264,64 @@ TEST(KernelLoops, ReassociableReductionsFoldInStrips) {
   }
 }
 
+// Column reductions (the reduced dimension physically above the kept
+// minor one) walk a block of columns row by row, one accumulator row per
+// tree level: bit for bit the evaluator's (XLA:CPU's) tree order on random
+// reals, with padded windows, outer kept dimensions, several inner ones,
+// a column-major operand, size-1 reduced dimensions, a non-identity init
+// value, a reassociable reducer without a tree, and elementwise
+// operations after the reduce (a bias updated by its gradient).
+TEST(KernelLoops, ColumnReductionsWalkRowsBitIdentical) {
+  struct Case {
+    const char* type;
+    const char* operand;
+    const char* dims;
+    const char* result;
+    const char* op;
+    const char* init;
+  };
+  const Case cases[] = {
+      {"f32", "[1031,517]{1,0}", "{0}", "[517]", "add", "0"},
+      {"f32", "[3,700,40]{2,1,0}", "{1}", "[3,40]", "add", "0"},
+      {"f32", "[700,6,20]{2,1,0}", "{0}", "[6,20]", "add", "0"},
+      {"f32", "[517,1031]{0,1}", "{1}", "[517]", "add", "0"},
+      {"f32", "[1,900,64]{2,1,0}", "{0,1}", "[64]", "add", "0"},
+      {"f64", "[333,100]{1,0}", "{0}", "[100]", "add", "5"},
+      {"f32", "[2000,70]{1,0}", "{0}", "[70]", "maximum", "-inf"},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(std::string(k.type) + k.operand + " " + k.dims);
+    const std::string t = k.type;
+    const std::string text =
+        "HloModule m\nf { a = " + t + "[] parameter(0)\n b = " + t +
+        "[] parameter(1)\n ROOT s = " + t + "[] " + k.op +
+        "(a, b) }\nENTRY e {\n  x = " + t + k.operand +
+        " parameter(0)\n  y = " + t + k.operand +
+        " multiply(x, x)\n  z = " + t + "[] constant(" + k.init +
+        ")\n  ROOT r = " + t + k.result +
+        " reduce(y, z), dimensions=" + k.dims + ", to_apply=f\n}\n";
+    const Compiled c = CompileAndRun(text);
+    EXPECT_EQ(c.want, c.got);
+    EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
+  }
+  const Compiled c = CompileAndRun(R"(HloModule m
+f { a = f32[] parameter(0)
+ b = f32[] parameter(1)
+ ROOT s = f32[] add(a, b) }
+ENTRY e {
+  g = f32[300,512] parameter(0)
+  bias = f32[512] parameter(1)
+  z = f32[] constant(0)
+  r = f32[512] reduce(g, z), dimensions={0}, to_apply=f
+  k = f32[] constant(0.01)
+  kb = f32[512] broadcast(k), dimensions={}
+  m = f32[512] multiply(r, kb)
+  ROOT u = f32[512] subtract(bias, m)
+})");
+  EXPECT_EQ(c.want, c.got);
+  EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
+}
+
 TEST(KernelLoops, OrderedReductionsKeepTheTree) {
   // A float sum rounds in its order; an integer sum from 5 counts the init
   // value once per window of the tree order: both keep the evaluator's
