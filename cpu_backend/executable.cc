@@ -264,10 +264,18 @@ absl::StatusOr<Literal> CpuExecutable::Run(absl::Span<const Literal> arguments,
       return absl::InvalidArgumentError(
           absl::StrCat("argument ", a.parameter_number, " has no data"));
     }
-    std::vector<uint8_t> bytes = leaf->PhysicalData(*shape);
-    if (!bytes.empty()) {  // memcpy from an empty vector's null is UB
-      std::memcpy(owned[i]->data(), bytes.data(),
-                  std::min<int64_t>(bytes.size(), a.size));
+    std::vector<uint8_t> permuted;
+    const std::vector<uint8_t>* bytes = &leaf->data();
+    if (!PhysicalOrderIsLogical(*shape)) {
+      permuted = leaf->PhysicalData(*shape);
+      bytes = &permuted;
+    }
+    const size_t n = std::min<size_t>(bytes->size(), a.size);
+    // A buffer that already holds the argument (the same arguments run
+    // again) is left as it is: rewriting it would leave all of it dirty in
+    // the caches, for the run to write back while it reads.
+    if (n > 0 && std::memcmp(owned[i]->data(), bytes->data(), n) != 0) {
+      std::memcpy(owned[i]->data(), bytes->data(), n);
     }
   }
   const auto execute_start = std::chrono::steady_clock::now();

@@ -391,7 +391,24 @@ std::vector<int64_t> PhysicalPositions(const Shape& shape) {
 
 }  // namespace
 
+bool PhysicalOrderIsLogical(const Shape& shape) {
+  if (!shape.has_layout() ||
+      static_cast<int64_t>(shape.layout().minor_to_major().size()) !=
+          shape.rank()) {
+    return true;
+  }
+  // Dimensions one long do not move anything.
+  int64_t previous = shape.rank();
+  for (int64_t d : shape.layout().minor_to_major()) {
+    if (shape.dimensions(d) == 1) continue;
+    if (d > previous) return false;
+    previous = d;
+  }
+  return true;
+}
+
 std::vector<uint8_t> Literal::PhysicalData(const Shape& layout_shape) const {
+  if (PhysicalOrderIsLogical(layout_shape)) return data_;
   const int64_t w = StorageBytes(shape_.element_type());
   std::vector<uint8_t> out(data_.size());
   const std::vector<int64_t> positions = PhysicalPositions(layout_shape);
@@ -403,6 +420,13 @@ std::vector<uint8_t> Literal::PhysicalData(const Shape& layout_shape) const {
 
 void Literal::SetFromPhysicalData(const Shape& layout_shape,
                                   absl::Span<const uint8_t> bytes) {
+  if (PhysicalOrderIsLogical(layout_shape)) {
+    if (!data_.empty() && !bytes.empty()) {
+      std::memcpy(data_.data(), bytes.data(),
+                  std::min(bytes.size(), data_.size()));
+    }
+    return;
+  }
   const int64_t w = StorageBytes(shape_.element_type());
   const std::vector<int64_t> positions = PhysicalPositions(layout_shape);
   for (size_t i = 0; i < positions.size(); ++i) {

@@ -105,6 +105,11 @@ class Literal {
 /// "nan(0x7)" for a NaN with a non-default payload.
 std::string FloatBitsToString(PrimitiveType type, uint64_t bits);
 
+/// Whether an array of `shape` keeps its elements in row-major (logical)
+/// order in memory: its layout orders the dimensions longer than 1 as
+/// their numbers do (or it has none). Then PhysicalData is the data itself.
+bool PhysicalOrderIsLogical(const Shape& shape);
+
 /// Sign-extends (signed types) or zero-extends `bits` of an integer type.
 int64_t IntegerBitsToInt64(PrimitiveType type, uint64_t bits);
 
