@@ -26,7 +26,7 @@ int64_t ReadThreads() {
 Eigen::ThreadPool& Pool() {
   static Eigen::ThreadPool pool(
       static_cast<int>(std::max<int64_t>(1, ContractionThreads() - 1)),
-      /*allow_spinning=*/false);
+      /*allow_spinning=*/true);
   return pool;
 }
 
