@@ -15,6 +15,7 @@
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/tiled_loops.h"
+#include "cpu_backend/column_reduction.h"
 #include "cpu_backend/emitter_context.h"
 #include "cpu_backend/kernel_loop_plan.h"
 #include "hlo/ir/opcode.h"
@@ -206,15 +207,18 @@ int64_t LaneWidth(const HloInstruction* reduction, const Shape& out,
   return std::clamp<int64_t>((adjacent ? 256 : 64) / bytes, 8, 64);
 }
 
-// How one group of leaves (of one shape) is walked: in joint lanes when a
-// result is a reduction, else in tiles or in the result's layout order.
+// How one group of leaves (of one shape) is walked: row by row when the
+// result is a column reduction, in joint lanes when a result is another
+// reduction, else in tiles or in the result's layout order.
 struct Walk {
+  std::optional<ColumnReduction> columns;
   const HloInstruction* reduction = nullptr;
   int64_t width = 0;
   std::optional<codegen::Tiling> tiling;
 
   // The iterations of the walk's split loop.
   int64_t SplitTripCount(const Shape& shape) const {
+    if (columns) return columns->SplitTripCount();
     if (reduction != nullptr) return codegen::LaneSplitTripCount(shape, width);
     if (tiling) return codegen::TiledSplitTripCount(shape, *tiling);
     return codegen::SplitTripCount(shape);
@@ -224,6 +228,10 @@ struct Walk {
 Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
              const std::vector<int64_t>& leaves, const Shape& shape) {
   Walk walk;
+  if (leaves.size() == 1 && leaves[0] < 0) {
+    walk.columns = MatchColumnReduction(hlo, root, MaxTasks(hlo));
+    if (walk.columns) return walk;
+  }
   const HloInstruction* reduction = LaneReduction(root);
   const int64_t lane_dim = codegen::LaneDimension(shape);
   if (reduction != nullptr && lane_dim >= 0 &&
@@ -254,6 +262,9 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
                          const std::vector<IrArray>& outs, const Walk& walk,
                          const codegen::SplitRange* range) {
   const Shape& shape = outs[0].shape();
+  if (walk.columns) {
+    return EmitColumnReduction(b, emitter, *walk.columns, outs[0], range);
+  }
   if (walk.reduction != nullptr) {
     return codegen::EmitLaneLoopNest(
         b, shape, walk.width,
@@ -427,7 +438,65 @@ std::pair<int64_t, int64_t> SplitOf(
   return std::pair<int64_t, int64_t>{trip, std::min(trip, max_tasks)};
 }
 
+// Emits the part of `hlo`'s kernel that runs [begin, end) of its split
+// loop (or, `split` false, the whole kernel); the builder is left in it.
+absl::StatusOr<llvm::Function*> EmitKernelCode(
+    EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo,
+    const std::vector<std::vector<int64_t>>& groups, bool split) {
+  llvm::Function* code = split ? ctx.NewKernelPart(b, hlo->name() + ".part")
+                               : ctx.NewKernel(b, hlo->name());
+  ElementalEmitter emitter(b, ctx.llvm_module());
+  if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
+  codegen::SplitRange range{nullptr, nullptr};
+  if (split) range = {code->getArg(2), code->getArg(3)};
+  absl::Status status =
+      WriteGroups(ctx, b, emitter, hlo, groups, split ? &range : nullptr);
+  if (!status.ok()) return status;
+  b.CreateRetVoid();
+  return code;
+}
+
 }  // namespace
+
+std::optional<RowSplit> ElementalRowSplit(EmitterContext& ctx,
+                                          const HloInstruction* hlo) {
+  const Shape& shape = hlo->shape();
+  if (!shape.IsArray() || shape.ElementCount() == 0) return std::nullopt;
+  absl::StatusOr<bool> in_place = UpdatesInPlace(ctx, hlo);
+  if (!in_place.ok() || *in_place || OverlapsOperand(ctx, hlo)) {
+    return std::nullopt;
+  }
+  RowSplit split;
+  split.row_dim = -1;
+  for (int64_t d : codegen::MajorToMinor(shape)) {
+    if (shape.dimensions(d) > 1) {
+      split.row_dim = d;
+      break;
+    }
+  }
+  if (split.row_dim < 0) return std::nullopt;
+  split.rows = shape.dimensions(split.row_dim);
+  const Walk walk = WalkFor(hlo, Root(hlo), {-1}, shape);
+  if (walk.columns || walk.tiling) return std::nullopt;
+  if (walk.reduction != nullptr &&
+      codegen::LaneDimension(shape) == split.row_dim) {
+    split.rows_per_iteration = walk.width;
+  }
+  split.trip = walk.SplitTripCount(shape);
+  const int64_t per = split.rows_per_iteration;
+  if (split.trip != (split.rows + per - 1) / per) return std::nullopt;
+  split.max_tasks = MaxTasks(hlo);
+  return split;
+}
+
+absl::StatusOr<llvm::Function*> EmitElementalKernelPart(
+    EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo) {
+  llvm::BasicBlock* caller = b.GetInsertBlock();
+  absl::StatusOr<llvm::Function*> part =
+      EmitKernelCode(ctx, b, hlo, {{-1}}, /*split=*/true);
+  b.SetInsertPoint(caller);
+  return part;
+}
 
 absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                  const HloInstruction* hlo) {
@@ -450,22 +519,13 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
   absl::StatusOr<std::vector<std::vector<int64_t>>> groups = LeafGroups(hlo);
   if (!groups.ok()) return groups.status();
   const auto [trip, max_tasks] = SplitOf(ctx, hlo, *groups);
-  // The kernel, or the part of it that runs [begin, end) of its split loop.
-  llvm::Function* code = max_tasks > 1
-                             ? ctx.NewKernelPart(b, hlo->name() + ".part")
-                             : ctx.NewKernel(b, hlo->name());
-  ElementalEmitter emitter(b, ctx.llvm_module());
-  if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
-  codegen::SplitRange range{nullptr, nullptr};
-  if (max_tasks > 1) range = {code->getArg(2), code->getArg(3)};
-  absl::Status status = WriteGroups(ctx, b, emitter, hlo, *groups,
-                                    max_tasks > 1 ? &range : nullptr);
-  if (!status.ok()) return status;
-  b.CreateRetVoid();
-  llvm::Function* kernel = code;
+  absl::StatusOr<llvm::Function*> code =
+      EmitKernelCode(ctx, b, hlo, *groups, max_tasks > 1);
+  if (!code.ok()) return code.status();
+  llvm::Function* kernel = *code;
   if (max_tasks > 1) {
     kernel = ctx.NewKernel(b, hlo->name());
-    ctx.CallKernelParts(b, code, trip, max_tasks);
+    ctx.CallKernelParts(b, *code, trip, max_tasks);
     b.CreateRetVoid();
   }
   b.SetInsertPoint(caller);

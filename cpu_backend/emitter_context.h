@@ -6,6 +6,7 @@
 // function being emitted.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -112,6 +113,32 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                  const HloInstruction* instruction);
 absl::Status EmitControlFlow(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              const HloInstruction* instruction);
+
+/// How an elemental kernel's split loop walks its (array) result's rows:
+/// along `row_dim`, its physically most major dimension longer than 1,
+/// `rows_per_iteration` of its `rows` at a time (joint lanes across rows
+/// take several), in `trip` iterations.
+struct RowSplit {
+  int64_t row_dim = 0;
+  int64_t rows = 0;
+  int64_t rows_per_iteration = 1;
+  int64_t trip = 0;
+  int64_t max_tasks = 1;
+};
+
+/// The row split of elemental kernel `instruction`, when its part may run
+/// any range of its split loop in any order: an array result walked in
+/// rows (not tiles, not column blocks), not in place over an operand but
+/// element for element, sharing no memory with its operands otherwise.
+std::optional<RowSplit> ElementalRowSplit(EmitterContext& ctx,
+                                          const HloInstruction* instruction);
+
+/// Emits the part function of elemental kernel `instruction` (of
+/// ElementalRowSplit): it runs iterations [begin, end) of its split loop.
+/// The builder is left where it was.
+absl::StatusOr<llvm::Function*> EmitElementalKernelPart(
+    EmitterContext& ctx, llvm::IRBuilderBase& b,
+    const HloInstruction* instruction);
 absl::Status EmitScatterKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                const HloInstruction* instruction);
 absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
