@@ -23,6 +23,8 @@
 
 namespace xlite::cpu {
 
+struct KernelChain;  // kernel_chain.h
+
 class EmitterContext {
  public:
   EmitterContext(const HloModule& module,
@@ -94,6 +96,10 @@ class EmitterContext {
                                    const HloInstruction* instruction);
   // Whether profiling is on and `instruction` gets a site of its own.
   bool IsTimed(const HloInstruction* instruction) const;
+  // One profile site for a kernel chain's members, run as one.
+  int32_t ProfileSiteOfChain(const std::vector<const HloInstruction*>& members);
+  // A kernel chain (kernel_chain.h) in place of its members, timed as one.
+  absl::Status EmitChain(llvm::IRBuilderBase& b, const KernelChain& chain);
   // The site of `instruction`, added on first use.
   int32_t ProfileSiteOf(const HloInstruction* instruction);
   // A call of xlite_cpu_profile_begin (or _end) for `site`.

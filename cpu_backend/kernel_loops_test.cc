@@ -322,6 +322,71 @@ ENTRY e {
   EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
 }
 
+// Kernel chains: a row softmax and a layer norm (reductions along rows,
+// elementwise ops reading them back per row) run block by block of rows,
+// each member's part in turn, bit for bit as kernel after kernel; a
+// transposed read of a chained result ends the chain.
+TEST(KernelLoops, KernelChainsRunRowBlocksBitIdentical) {
+  const std::string reducers = R"(HloModule m
+mx { a = f32[] parameter(0)
+ b = f32[] parameter(1)
+ ROOT s = f32[] maximum(a, b) }
+ad { a = f32[] parameter(0)
+ b = f32[] parameter(1)
+ ROOT s = f32[] add(a, b) }
+)";
+  const std::string softmax = reducers + R"(ENTRY e {
+  x = f32[300,517] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[300] reduce(x, ninf), dimensions={1}, to_apply=mx
+  mb = f32[300,517] broadcast(m), dimensions={0}
+  d = f32[300,517] subtract(x, mb)
+  ex = f32[300,517] exponential(d)
+  z = f32[] constant(0)
+  s = f32[300] reduce(ex, z), dimensions={1}, to_apply=ad
+  sb = f32[300,517] broadcast(s), dimensions={0}
+  ROOT r = f32[300,517] divide(ex, sb)
+})";
+  const std::string layer_norm = reducers + R"(ENTRY e {
+  x = f32[257,1000] parameter(0)
+  z = f32[] constant(0)
+  n = f32[] constant(0.001)
+  nb = f32[257] broadcast(n), dimensions={}
+  s = f32[257] reduce(x, z), dimensions={1}, to_apply=ad
+  mean = f32[257] multiply(s, nb)
+  mb = f32[257,1000] broadcast(mean), dimensions={0}
+  c = f32[257,1000] subtract(x, mb)
+  c2 = f32[257,1000] multiply(c, c)
+  v = f32[257] reduce(c2, z), dimensions={1}, to_apply=ad
+  var = f32[257] multiply(v, nb)
+  eps = f32[] constant(1e-5)
+  eb = f32[257] broadcast(eps), dimensions={}
+  ve = f32[257] add(var, eb)
+  rs = f32[257] rsqrt(ve)
+  rb = f32[257,1000] broadcast(rs), dimensions={0}
+  ROOT y = f32[257,1000] multiply(c, rb)
+})";
+  for (const std::string& text : {softmax, layer_norm}) {
+    const Compiled c = CompileAndRun(text);
+    EXPECT_EQ(c.want, c.got);
+    EXPECT_NE(c.llvm_ir.find("chain."), std::string::npos);
+  }
+  // The transpose reads other rows of the softmax: it runs after the
+  // whole chain.
+  const std::string transposed = reducers + R"(ENTRY e {
+  x = f32[400,400] parameter(0)
+  ninf = f32[] constant(-inf)
+  m = f32[400] reduce(x, ninf), dimensions={1}, to_apply=mx
+  mb = f32[400,400] broadcast(m), dimensions={0}
+  d = f32[400,400] subtract(x, mb)
+  ex = f32[400,400] exponential(d)
+  t = f32[400,400] transpose(ex), dimensions={1,0}
+  ROOT r = f32[400,400] add(ex, t)
+})";
+  const Compiled c = CompileAndRun(transposed);
+  EXPECT_EQ(c.want, c.got);
+}
+
 TEST(KernelLoops, OrderedReductionsKeepTheTree) {
   // A float sum rounds in its order; an integer sum from 5 counts the init
   // value once per window of the tree order: both keep the evaluator's

@@ -1,5 +1,7 @@
 #include "cpu_backend/module_emitter.h"
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
@@ -7,6 +9,7 @@
 #include "cpu_backend/contraction_calls.h"
 #include "cpu_backend/contraction_strategy.h"
 #include "cpu_backend/emitter_context.h"
+#include "cpu_backend/kernel_chain.h"
 #include "cpu_backend/rng_emitter.h"
 #include "hlo/ir/opcode.h"
 #include "llvm/IR/Verifier.h"
@@ -48,8 +51,7 @@ void EmitterContext::CallKernelParts(llvm::IRBuilderBase& b,
   llvm::Type* i64 = b.getInt64Ty();
   llvm::FunctionCallee run = Runtime(
       "xlite_cpu_parallel_range",
-      llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64},
-                              false));
+      llvm::FunctionType::get(b.getVoidTy(), {ptr, ptr, ptr, i64, i64}, false));
   llvm::Function* f = b.GetInsertBlock()->getParent();
   b.CreateCall(run, {part, f->getArg(0), f->getArg(1), b.getInt64(count),
                      b.getInt64(max_tasks)});
@@ -103,7 +105,23 @@ llvm::FunctionCallee EmitterContext::Runtime(const std::string& name,
 
 absl::Status EmitterContext::EmitComputation(
     llvm::IRBuilderBase& b, const HloComputation& computation) {
-  for (const HloInstruction* instruction : assignment_.Schedule(&computation)) {
+  const std::vector<const HloInstruction*>& schedule =
+      assignment_.Schedule(&computation);
+  // Chains are emitted where their first member was; the rest are in them.
+  const std::vector<KernelChain> chains = FindKernelChains(*this, schedule);
+  absl::flat_hash_map<const HloInstruction*, const KernelChain*> starts;
+  absl::flat_hash_set<const HloInstruction*> chained;
+  for (const KernelChain& chain : chains) {
+    starts[chain.members[0]] = &chain;
+    chained.insert(chain.members.begin(), chain.members.end());
+  }
+  for (const HloInstruction* instruction : schedule) {
+    auto start = starts.find(instruction);
+    if (start != starts.end()) {
+      if (absl::Status s = EmitChain(b, *start->second); !s.ok()) return s;
+      continue;
+    }
+    if (chained.contains(instruction)) continue;
     if (absl::Status s = EmitInstruction(b, instruction); !s.ok()) return s;
   }
   return absl::OkStatus();
@@ -152,6 +170,16 @@ absl::Status EmitterContext::EmitInstruction(
   const int32_t site = ProfileSiteOf(instruction);
   EmitProfileMark(b, /*begin=*/true, site);
   if (absl::Status s = EmitInstructionCode(b, instruction); !s.ok()) return s;
+  EmitProfileMark(b, /*begin=*/false, site);
+  return absl::OkStatus();
+}
+
+absl::Status EmitterContext::EmitChain(llvm::IRBuilderBase& b,
+                                       const KernelChain& chain) {
+  if (profile_sites_ == nullptr) return EmitKernelChain(*this, b, chain);
+  const int32_t site = ProfileSiteOfChain(chain.members);
+  EmitProfileMark(b, /*begin=*/true, site);
+  if (absl::Status s = EmitKernelChain(*this, b, chain); !s.ok()) return s;
   EmitProfileMark(b, /*begin=*/false, site);
   return absl::OkStatus();
 }

@@ -68,6 +68,22 @@ int32_t EmitterContext::ProfileSiteOf(const HloInstruction* instruction) {
   return it->second;
 }
 
+int32_t EmitterContext::ProfileSiteOfChain(
+    const std::vector<const HloInstruction*>& members) {
+  ProfileSite site;
+  site.name = "chain";
+  for (const HloInstruction* m : members) {
+    const ProfileSite one = SiteFor(assignment_, m);
+    site.name += (site.name.size() == 5 ? ":" : "+") + one.name;
+    site.cost.flops += one.cost.flops;
+    site.cost.bytes_read += one.cost.bytes_read;
+    site.cost.bytes_written += one.cost.bytes_written;
+  }
+  site.op = "kernel-chain";
+  profile_sites_->push_back(std::move(site));
+  return static_cast<int32_t>(profile_sites_->size()) - 1;
+}
+
 void EmitterContext::EmitProfileMark(llvm::IRBuilderBase& b, bool begin,
                                      int32_t site) {
   llvm::Function* f = b.GetInsertBlock()->getParent();
@@ -77,10 +93,10 @@ void EmitterContext::EmitProfileMark(llvm::IRBuilderBase& b, bool begin,
                                         offsetof(RunContext, profile)));
   auto* type =
       llvm::FunctionType::get(b.getVoidTy(), {ptr, b.getInt32Ty()}, false);
-  b.CreateCall(Runtime(begin ? "xlite_cpu_profile_begin"
-                             : "xlite_cpu_profile_end",
-                       type),
-               {counters, b.getInt32(site)});
+  b.CreateCall(
+      Runtime(begin ? "xlite_cpu_profile_begin" : "xlite_cpu_profile_end",
+              type),
+      {counters, b.getInt32(site)});
 }
 
 }  // namespace xlite::cpu

@@ -1,0 +1,282 @@
+#include "cpu_backend/kernel_chain.h"
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include "codegen/loops.h"
+#include "cpu_backend/contraction_strategy.h"
+#include "cpu_backend/row_locality.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/opcode.h"
+#include "llvm/IR/Function.h"
+
+namespace xlite::cpu {
+
+namespace {
+
+// Bytes a block's members may read and write, together, in a block (the
+// second-level cache of one core, about).
+constexpr int64_t kBlockBytes = 256 * 1024;
+
+// Instructions that emit no code (their results are other buffers).
+bool EmitsNoCode(const HloInstruction* hlo) {
+  switch (hlo->opcode()) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kDomain:
+    case HloOpcode::kAfterAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Instructions the module emitter writes as elemental kernels.
+bool IsElementalKernel(const HloInstruction* hlo) {
+  if (hlo->opcode() == HloOpcode::kFusion) {
+    return hlo->fused_computation()->root_instruction()->opcode() !=
+               HloOpcode::kScatter &&
+           !DotUsesLibrary(*hlo);
+  }
+  return IsElementwiseOpcode(hlo->opcode()) ||
+         hlo->opcode() == HloOpcode::kReduce;
+}
+
+// Every array leaf's slice of `hlo`'s result; nothing when one is unknown.
+std::optional<std::vector<runtime::Slice>> Slices(EmitterContext& ctx,
+                                                  const HloInstruction* hlo) {
+  std::vector<runtime::Slice> slices;
+  const Shape& shape = hlo->shape();
+  if (shape.IsArray()) {
+    absl::StatusOr<runtime::Slice> s = ctx.assignment().GetSlice(hlo, {});
+    if (!s.ok()) return std::nullopt;
+    return std::vector<runtime::Slice>{*s};
+  }
+  for (int64_t l = 0; l < shape.tuple_shapes_size(); ++l) {
+    if (!shape.tuple_shapes(l).IsArray()) continue;
+    absl::StatusOr<runtime::Slice> s = ctx.assignment().GetSlice(hlo, {l});
+    if (!s.ok()) return std::nullopt;
+    slices.push_back(*s);
+  }
+  return slices;
+}
+
+bool Overlap(const runtime::Slice& a, const runtime::Slice& b) {
+  return a.allocation == b.allocation && a.offset < b.offset + b.size &&
+         b.offset < a.offset + a.size;
+}
+
+bool AnyOverlap(const std::vector<runtime::Slice>& a,
+                const std::vector<runtime::Slice>& b) {
+  for (const runtime::Slice& x : a) {
+    for (const runtime::Slice& y : b) {
+      if (Overlap(x, y)) return true;
+    }
+  }
+  return false;
+}
+
+bool SameArray(const Shape& a, const Shape& b) {
+  return a.IsArray() && b.IsArray() && a.dimensions() == b.dimensions() &&
+         a.element_type() == b.element_type() &&
+         codegen::MajorToMinor(a) == codegen::MajorToMinor(b);
+}
+
+// Whether `a` (read or written row by row along `a_row`) and `b` (along
+// `b_row`) address any shared memory as the same array, row for row.
+bool RowAligned(EmitterContext& ctx, const HloInstruction* a, int64_t a_row,
+                const HloInstruction* b, int64_t b_row) {
+  std::optional<std::vector<runtime::Slice>> sa = Slices(ctx, a);
+  std::optional<std::vector<runtime::Slice>> sb = Slices(ctx, b);
+  if (!sa || !sb) return false;
+  if (!AnyOverlap(*sa, *sb)) return true;
+  return a_row >= 0 && a_row == b_row && SameArray(a->shape(), b->shape()) &&
+         *sa == *sb;
+}
+
+// Bytes `hlo` reads and writes per row of its result.
+int64_t BytesPerRow(const HloInstruction* hlo, int64_t rows) {
+  int64_t bytes = hlo->shape().ByteSizeOfElements();
+  for (const HloInstruction* o : hlo->operands()) {
+    if (o->shape().IsArray()) bytes += o->shape().ByteSizeOfElements();
+  }
+  return std::max<int64_t>(1, bytes / std::max<int64_t>(rows, 1));
+}
+
+void ChooseBlock(KernelChain& chain) {
+  int64_t unit = 1;
+  int64_t per_row = 0;
+  for (size_t m = 0; m < chain.members.size(); ++m) {
+    unit = std::lcm(unit, chain.splits[m].rows_per_iteration);
+    per_row += BytesPerRow(chain.members[m], chain.rows);
+  }
+  const int64_t rows = std::max<int64_t>(1, kBlockBytes / per_row);
+  chain.block_rows = std::min(chain.rows, (rows + unit - 1) / unit * unit);
+}
+
+// Whether a block of `hlo`'s rows is one stretch of memory in every
+// operand it reads row by row (`rows`), as in its result: only then does
+// a block stay in the cache for the next member.
+bool RowsAreContiguous(const HloInstruction* hlo,
+                       const std::vector<int64_t>& rows) {
+  for (int64_t i = 0; i < hlo->operand_count(); ++i) {
+    const Shape& shape = hlo->operand(i)->shape();
+    if (rows[i] < 0 || !shape.IsArray()) continue;
+    for (int64_t d : codegen::MajorToMinor(shape)) {
+      if (d == rows[i]) break;
+      if (shape.dimensions(d) > 1) return false;
+    }
+  }
+  return true;
+}
+
+// The tasks `split`'s kernel would run on alone (on this machine's cores).
+int64_t TasksAlone(const RowSplit& split) {
+  const int64_t cores =
+      std::max<int64_t>(1, std::thread::hardware_concurrency());
+  return std::min({split.trip, split.max_tasks, cores});
+}
+
+// Whether `next` (split as `split`, reading its operands at `rows`) may
+// join `chain`: every memory it shares with a member is one array walked
+// row for row along the same dimension by both.
+bool Joins(EmitterContext& ctx, const KernelChain& chain,
+           const HloInstruction* next, const RowSplit& split,
+           const std::vector<int64_t>& rows) {
+  if (split.rows != chain.rows) return false;
+  // Blocks of whole iterations of every member: as many tasks as any
+  // member alone would have run.
+  KernelChain joined;
+  joined.rows = chain.rows;
+  joined.members = chain.members;
+  joined.members.push_back(next);
+  joined.splits = chain.splits;
+  joined.splits.push_back(split);
+  ChooseBlock(joined);
+  const int64_t blocks =
+      (joined.rows + joined.block_rows - 1) / joined.block_rows;
+  for (const RowSplit& s : joined.splits) {
+    if (blocks < TasksAlone(s)) return false;
+  }
+  for (size_t m = 0; m < chain.members.size(); ++m) {
+    const HloInstruction* member = chain.members[m];
+    const int64_t member_row = chain.splits[m].row_dim;
+    // What `next` reads against what the member writes.
+    for (int64_t i = 0; i < next->operand_count(); ++i) {
+      if (!RowAligned(ctx, next->operand(i), rows[i], member, member_row)) {
+        return false;
+      }
+    }
+    // What the member reads, and writes, against what `next` writes.
+    for (int64_t i = 0; i < member->operand_count(); ++i) {
+      if (!RowAligned(ctx, member->operand(i), chain.operand_rows[m][i], next,
+                      split.row_dim)) {
+        return false;
+      }
+    }
+    if (!RowAligned(ctx, member, member_row, next, split.row_dim)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<KernelChain> FindKernelChains(
+    EmitterContext& ctx, const std::vector<const HloInstruction*>& schedule) {
+  std::vector<KernelChain> chains;
+  KernelChain current;
+  auto close = [&] {
+    if (current.members.size() >= 2) {
+      ChooseBlock(current);
+      chains.push_back(std::move(current));
+    }
+    current = KernelChain();
+  };
+  for (const HloInstruction* hlo : schedule) {
+    if (EmitsNoCode(hlo)) continue;
+    std::optional<RowSplit> split;
+    if (IsElementalKernel(hlo)) split = ElementalRowSplit(ctx, hlo);
+    if (!split) {
+      close();
+      continue;
+    }
+    std::vector<int64_t> rows = OperandRowDimensions(hlo, split->row_dim);
+    if (!RowsAreContiguous(hlo, rows)) {
+      close();
+      continue;
+    }
+    if (!current.members.empty() && !Joins(ctx, current, hlo, *split, rows)) {
+      close();
+    }
+    if (current.members.empty()) current.rows = split->rows;
+    current.members.push_back(hlo);
+    current.splits.push_back(*split);
+    current.operand_rows.push_back(std::move(rows));
+  }
+  close();
+  return chains;
+}
+
+absl::Status EmitKernelChain(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                             const KernelChain& chain) {
+  std::vector<llvm::Function*> parts;
+  int64_t max_tasks = 1;
+  for (size_t m = 0; m < chain.members.size(); ++m) {
+    absl::StatusOr<llvm::Function*> part =
+        EmitElementalKernelPart(ctx, b, chain.members[m]);
+    if (!part.ok()) return part.status();
+    parts.push_back(*part);
+    max_tasks = std::max(max_tasks, chain.splits[m].max_tasks);
+  }
+  llvm::BasicBlock* caller = b.GetInsertBlock();
+  const std::string name = "chain." + chain.members[0]->name();
+  llvm::Function* code = ctx.NewKernelPart(b, name + ".part");
+  const int64_t blocks = (chain.rows + chain.block_rows - 1) / chain.block_rows;
+  const codegen::SplitRange range{code->getArg(2), code->getArg(3)};
+  const codegen::SplitRange* split = &range;
+  absl::Status status = codegen::EmitSplittableLoop(
+      b, blocks, split, "chain.blocks", [&](llvm::Value* block) {
+        llvm::Value* first = b.CreateMul(block, b.getInt64(chain.block_rows));
+        llvm::Value* last = b.CreateBinaryIntrinsic(
+            llvm::Intrinsic::smin, b.getInt64(chain.rows),
+            b.CreateAdd(first, b.getInt64(chain.block_rows)));
+        for (size_t m = 0; m < parts.size(); ++m) {
+          // Iterations covering rows [first, last): blocks start on whole
+          // iterations; the last one may end in a narrower one.
+          llvm::Value* per = b.getInt64(chain.splits[m].rows_per_iteration);
+          llvm::Value* begin = b.CreateUDiv(first, per);
+          llvm::Value* end = b.CreateUDiv(
+              b.CreateAdd(last, b.CreateSub(per, b.getInt64(1))), per);
+          b.CreateCall(parts[m],
+                       {code->getArg(0), code->getArg(1), begin, end});
+        }
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
+  b.CreateRetVoid();
+  if (max_tasks > 1 && blocks > 1) {
+    llvm::Function* kernel = ctx.NewKernel(b, name);
+    ctx.CallKernelParts(b, code, blocks, std::min(blocks, max_tasks));
+    b.CreateRetVoid();
+    b.SetInsertPoint(caller);
+    ctx.CallKernel(b, kernel);
+    return absl::OkStatus();
+  }
+  b.SetInsertPoint(caller);
+  llvm::Function* f = caller->getParent();
+  b.CreateCall(code,
+               {f->getArg(0), f->getArg(1), b.getInt64(0), b.getInt64(blocks)});
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::cpu
