@@ -21,24 +21,6 @@ namespace {
 // second-level cache of one core, about).
 constexpr int64_t kBlockBytes = 256 * 1024;
 
-// Instructions that emit no code (their results are other buffers).
-bool EmitsNoCode(const HloInstruction* hlo) {
-  switch (hlo->opcode()) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kDomain:
-    case HloOpcode::kAfterAll:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // Instructions the module emitter writes as elemental kernels.
 bool IsElementalKernel(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kFusion) {
@@ -203,7 +185,7 @@ std::vector<KernelChain> FindKernelChains(
     current = KernelChain();
   };
   for (const HloInstruction* hlo : schedule) {
-    if (EmitsNoCode(hlo)) continue;
+    if (EmitsNoCode(hlo->opcode())) continue;
     std::optional<RowSplit> split;
     if (IsElementalKernel(hlo)) split = ElementalRowSplit(ctx, hlo);
     if (!split) {

@@ -129,24 +129,6 @@ absl::Status EmitterContext::EmitComputation(
 
 namespace {
 
-// Instructions whose result is another's buffer (or nothing): no code.
-bool EmitsNothing(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kDomain:
-    case HloOpcode::kAfterAll:
-      return true;
-    default:
-      return false;
-  }
-}
-
 // replica-id / partition-id: a u32 from the run context.
 absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
                           const HloInstruction* hlo) {
@@ -163,9 +145,26 @@ absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 }  // namespace
 
+bool EmitsNoCode(HloOpcode op) {
+  switch (op) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kDomain:
+    case HloOpcode::kAfterAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
 absl::Status EmitterContext::EmitInstruction(
     llvm::IRBuilderBase& b, const HloInstruction* instruction) {
-  if (EmitsNothing(instruction->opcode())) return absl::OkStatus();
+  if (EmitsNoCode(instruction->opcode())) return absl::OkStatus();
   if (!IsTimed(instruction)) return EmitInstructionCode(b, instruction);
   const int32_t site = ProfileSiteOf(instruction);
   EmitProfileMark(b, /*begin=*/true, site);
