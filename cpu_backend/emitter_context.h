@@ -114,9 +114,6 @@ class EmitterContext {
   SliceAliasing aliasing_;
 };
 
-/// Instructions whose result is another's buffer, or nothing: no code.
-bool EmitsNoCode(HloOpcode op);
-
 // The families of instruction emission (one file each).
 absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                  const HloInstruction* instruction);

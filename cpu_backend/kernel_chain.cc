@@ -185,7 +185,7 @@ std::vector<KernelChain> FindKernelChains(
     current = KernelChain();
   };
   for (const HloInstruction* hlo : schedule) {
-    if (EmitsNoCode(hlo->opcode())) continue;
+    if (OnlyNamesBuffers(hlo->opcode())) continue;
     std::optional<RowSplit> split;
     if (IsElementalKernel(hlo)) split = ElementalRowSplit(ctx, hlo);
     if (!split) {

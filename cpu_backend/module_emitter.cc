@@ -145,26 +145,9 @@ absl::Status EmitDeviceId(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
 }  // namespace
 
-bool EmitsNoCode(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kDomain:
-    case HloOpcode::kAfterAll:
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::Status EmitterContext::EmitInstruction(
     llvm::IRBuilderBase& b, const HloInstruction* instruction) {
-  if (EmitsNoCode(instruction->opcode())) return absl::OkStatus();
+  if (OnlyNamesBuffers(instruction->opcode())) return absl::OkStatus();
   if (!IsTimed(instruction)) return EmitInstructionCode(b, instruction);
   const int32_t site = ProfileSiteOf(instruction);
   EmitProfileMark(b, /*begin=*/true, site);

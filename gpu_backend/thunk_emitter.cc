@@ -11,9 +11,9 @@
 #include "gpu_backend/gemm_thunks.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
-#include "passes/while_trip_count.h"
 #include "passes/annotation_calls.h"
 #include "passes/single_device_collectives.h"
+#include "passes/while_trip_count.h"
 
 namespace xlite::gpu {
 namespace {
@@ -29,24 +29,6 @@ constexpr int64_t kGpuAlignment = 256;
 // form, so tools put the file name in front).
 absl::Status Refuse(const HloInstruction* hlo, absl::string_view why) {
   return codegen::NameBackend(codegen::Unsupported(hlo, why), "gpu");
-}
-
-// Instructions that only name buffers other instructions wrote.
-bool ForwardsBuffers(HloOpcode op) {
-  switch (op) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kAfterAll:
-    case HloOpcode::kDomain:
-      return true;
-    default:
-      return false;
-  }
 }
 
 // Opcodes no kernel emitter handles yet (side effects, collectives, sorts,
@@ -170,7 +152,7 @@ class ThunkEmitter {
 
  private:
   absl::Status Instruction(const HloInstruction* hlo, ThunkSequence& out) {
-    if (ForwardsBuffers(hlo->opcode())) return absl::OkStatus();
+    if (OnlyNamesBuffers(hlo->opcode())) return absl::OkStatus();
     switch (hlo->opcode()) {
       case HloOpcode::kWhile:
         return While(hlo, out);
@@ -231,8 +213,9 @@ class ThunkEmitter {
         params[i].noalias = false;
         if (args[i].is_output && !args[j].is_output &&
             !codegen::gpu::ReadsOperandInPlace(hlo, args[j].operand_number)) {
-          return Refuse(hlo, "its result shares a buffer with an operand "
-                             "that it reads elsewhere than in place");
+          return Refuse(hlo,
+                        "its result shares a buffer with an operand "
+                        "that it reads elsewhere than in place");
         }
       }
     }
@@ -321,8 +304,8 @@ class ThunkEmitter {
   std::string KernelName(const HloInstruction* hlo) {
     std::string name;
     for (char c : hlo->name()) {
-      name += (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c
-                                                                        : '_';
+      name +=
+          (std::isalnum(static_cast<unsigned char>(c)) || c == '_') ? c : '_';
     }
     // Kernels of several launches are named <name>_<suffix> (a scatter's
     // <name>_init): a name and its suffixed forms stay unique.
@@ -348,11 +331,10 @@ class ThunkEmitter {
           &hlo->while_body()->root_instruction()->shape(),
           &hlo->while_condition()->parameter_instruction(0)->shape()}) {
       if (!(*side == state)) {
-        return Refuse(hlo, absl::StrCat(
-                               "its loop state is laid out differently in "
-                               "its body or condition (",
-                               side->ToString(), " vs ", state.ToString(),
-                               ")"));
+        return Refuse(
+            hlo, absl::StrCat("its loop state is laid out differently in "
+                              "its body or condition (",
+                              side->ToString(), " vs ", state.ToString(), ")"));
       }
     }
     Thunk thunk;
@@ -362,8 +344,8 @@ class ThunkEmitter {
     if (!condition.ok()) return condition.status();
     absl::StatusOr<ThunkSequence> body = Sequence(hlo->while_body());
     if (!body.ok()) return body.status();
-    absl::StatusOr<Slice> pred = assignment_.GetSlice(
-        hlo->while_condition()->root_instruction(), {});
+    absl::StatusOr<Slice> pred =
+        assignment_.GetSlice(hlo->while_condition()->root_instruction(), {});
     if (!pred.ok()) return pred.status();
     thunk.predicate = *pred;
     thunk.trip_count = KnownTripCount(*hlo).value_or(-1);
@@ -387,8 +369,9 @@ class ThunkEmitter {
           (branch->num_parameters() == 1 &&
            !(branch->parameter_instruction(0)->shape() ==
              hlo->operand(b + 1)->shape()))) {
-        return Refuse(hlo, "a branch lays out its operand or result "
-                           "differently after layout consistency");
+        return Refuse(hlo,
+                      "a branch lays out its operand or result "
+                      "differently after layout consistency");
       }
       absl::StatusOr<ThunkSequence> seq = Sequence(branch);
       if (!seq.ok()) return seq.status();

@@ -145,7 +145,8 @@ int64_t StructuredFlops(const HloInstruction& hlo) {
     case HloOpcode::kTopK:
       return Elements(hlo.operand(0)->shape());
     case HloOpcode::kCustomCall:
-      return hlo.attrs().custom_call->target == "TopK" && hlo.operand_count() > 0
+      return hlo.attrs().custom_call->target == "TopK" &&
+                     hlo.operand_count() > 0
                  ? Elements(hlo.operand(0)->shape())
                  : 0;
     default:
@@ -215,9 +216,8 @@ int64_t FusedParameterBytesRead(const HloInstruction& parameter,
 int64_t FusionBytesWritten(const HloInstruction& fusion,
                            bool updates_in_place) {
   const HloInstruction* root = fusion.fused_computation()->root_instruction();
-  const bool on_parameter =
-      root->operand_count() > 0 &&
-      root->operand(0)->opcode() == HloOpcode::kParameter;
+  const bool on_parameter = root->operand_count() > 0 &&
+                            root->operand(0)->opcode() == HloOpcode::kParameter;
   if (updates_in_place && on_parameter) {
     if (root->opcode() == HloOpcode::kDynamicUpdateSlice) {
       return ArrayBytes(root->operand(1)->shape());
@@ -233,23 +233,16 @@ HloCost FusionBytes(const HloInstruction& fusion, bool updates_in_place) {
   HloCost cost;
   const auto& parameters = fusion.fused_computation()->parameter_instructions();
   for (size_t i = 0; i < parameters.size(); ++i) {
-    cost.bytes_read += FusedParameterBytesRead(*parameters[i], updates_in_place);
+    cost.bytes_read +=
+        FusedParameterBytesRead(*parameters[i], updates_in_place);
   }
   cost.bytes_written = FusionBytesWritten(fusion, updates_in_place);
   return cost;
 }
 
 bool CostsNothing(HloOpcode op) {
+  if (OnlyNamesBuffers(op)) return true;
   switch (op) {
-    case HloOpcode::kParameter:
-    case HloOpcode::kConstant:
-    case HloOpcode::kTuple:
-    case HloOpcode::kGetTupleElement:
-    case HloOpcode::kBitcast:
-    case HloOpcode::kOptimizationBarrier:
-    case HloOpcode::kAddDependency:
-    case HloOpcode::kDomain:
-    case HloOpcode::kAfterAll:
     case HloOpcode::kWhile:
     case HloOpcode::kConditional:
     case HloOpcode::kCall:

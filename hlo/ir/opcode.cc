@@ -66,6 +66,23 @@ bool IsElementwiseBinary(HloOpcode opcode) {
   return IsElementwiseFamily(opcode) && HloOpcodeArity(opcode) == 2;
 }
 
+bool OnlyNamesBuffers(HloOpcode opcode) {
+  switch (opcode) {
+    case HloOpcode::kParameter:
+    case HloOpcode::kConstant:
+    case HloOpcode::kTuple:
+    case HloOpcode::kGetTupleElement:
+    case HloOpcode::kBitcast:
+    case HloOpcode::kOptimizationBarrier:
+    case HloOpcode::kAddDependency:
+    case HloOpcode::kDomain:
+    case HloOpcode::kAfterAll:
+      return true;
+    default:
+      return false;
+  }
+}
+
 bool IsElementwiseOpcode(HloOpcode opcode) {
   return opcode == HloOpcode::kCopy || IsElementwiseFamily(opcode);
 }

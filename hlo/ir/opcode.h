@@ -195,6 +195,12 @@ int HloOpcodeArity(HloOpcode opcode);
 /// The opcode's family (shape rule and evaluator function).
 OpcodeFamily HloOpcodeFamily(HloOpcode opcode);
 
+/// Instructions that only name buffers other instructions wrote (or
+/// nothing): parameter, constant, tuple, get-tuple-element, bitcast,
+/// opt-barrier, add-dependency, domain, after-all. Backends emit no code
+/// for them.
+bool OnlyNamesBuffers(HloOpcode opcode);
+
 /// Element-wise ops whose result element depends only on the operands'
 /// elements at the same index (unary, binary, ternary math; convert; ...).
 bool IsElementwiseOpcode(HloOpcode opcode);
