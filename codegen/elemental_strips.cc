@@ -108,10 +108,16 @@ int64_t StripWidth(const HloInstruction* hlo) {
                              minor) == hlo->dimensions().end()) {
     return 0;
   }
-  // Two 64-byte lines of elements per strip, 8 to 32 of them.
+  // Up to eight 64-byte lines of elements per strip (8 to 128 of them):
+  // the strip's vector is several registers, each its own chain of folds,
+  // so the folds' latency (six instructions for a float maximum) overlaps.
+  // Runs shorter than two strips take narrower ones, down to two lines.
   const int64_t bytes = BitWidth(in.element_type()) / 8;
-  const int64_t width = std::clamp<int64_t>(128 / bytes, 8, 32);
-  return in.dimensions(minor) >= 2 * width ? width : 0;
+  const int64_t narrowest = std::clamp<int64_t>(128 / bytes, 8, 32);
+  int64_t width = std::clamp<int64_t>(512 / bytes, 8, 128);
+  const int64_t n = in.dimensions(minor);
+  while (width > narrowest && n < 2 * width) width /= 2;
+  return n >= 2 * width ? width : 0;
 }
 
 absl::StatusOr<llvm::Value*> ElementalEmitter::StripVector(

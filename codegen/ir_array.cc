@@ -29,15 +29,28 @@ llvm::SmallVector<int64_t, 6> PhysicalStrides(const Shape& shape) {
   return strides;
 }
 
+IrArray IrArray::View(llvm::Value* base, const Shape& shape,
+                      llvm::SmallVector<int64_t, 6> strides, Index origin) {
+  IrArray view(base, shape);
+  view.strides_ = std::move(strides);
+  view.origin_ = std::move(origin);
+  return view;
+}
+
 llvm::Value* IrArray::EmitLinearOffset(llvm::IRBuilderBase& b,
                                        const Index& index) const {
-  const auto strides = PhysicalStrides(shape_);
+  const bool view = !strides_.empty();
+  const auto strides = view ? strides_ : PhysicalStrides(shape_);
   llvm::Value* offset = b.getInt64(0);
   for (int64_t d = 0; d < shape_.rank(); ++d) {
-    if (shape_.dimensions(d) == 1) continue;
+    if (shape_.dimensions(d) == 1 || strides[d] == 0) continue;
+    llvm::Value* at = index[d];
+    if (view && origin_[d] != nullptr) {
+      at = b.CreateSub(at, origin_[d], "", /*HasNUW=*/true, /*HasNSW=*/true);
+    }
     llvm::Value* term = strides[d] == 1
-                            ? index[d]
-                            : b.CreateMul(index[d], b.getInt64(strides[d]), "",
+                            ? at
+                            : b.CreateMul(at, b.getInt64(strides[d]), "",
                                           /*HasNUW=*/true, /*HasNSW=*/true);
     offset = b.CreateAdd(offset, term, "", true, true);
   }
@@ -85,9 +98,9 @@ llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
                                const Shape& shape) {
   llvm::Value* linear = b.getInt64(0);
   for (int64_t d = 0; d < shape.rank(); ++d) {
-    linear = b.CreateAdd(b.CreateMul(linear, b.getInt64(shape.dimensions(d)),
-                                     "", true, true),
-                         index[d], "", true, true);
+    linear = b.CreateAdd(
+        b.CreateMul(linear, b.getInt64(shape.dimensions(d)), "", true, true),
+        index[d], "", true, true);
   }
   return linear;
 }
@@ -101,8 +114,8 @@ llvm::Value* IndexToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
 
 llvm::Value* ClampIndex(llvm::IRBuilderBase& b, llvm::Value* value, int64_t lo,
                         int64_t hi) {
-  value = b.CreateSelect(b.CreateICmpSLT(value, b.getInt64(lo)),
-                         b.getInt64(lo), value);
+  value = b.CreateSelect(b.CreateICmpSLT(value, b.getInt64(lo)), b.getInt64(lo),
+                         value);
   return b.CreateSelect(b.CreateICmpSGT(value, b.getInt64(hi)), b.getInt64(hi),
                         value);
 }

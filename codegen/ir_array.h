@@ -28,6 +28,13 @@ class IrArray {
  public:
   IrArray(llvm::Value* base, const Shape& shape) : base_(base), shape_(shape) {}
 
+  /// A view of `shape`'s elements laid out otherwise than its layout says
+  /// (a copy of part of it, say): element `index` lives at `base` plus
+  /// sum over d of (index[d] - origin[d]) * strides[d] elements. Only the
+  /// indices the copy holds may be read.
+  static IrArray View(llvm::Value* base, const Shape& shape,
+                      llvm::SmallVector<int64_t, 6> strides, Index origin);
+
   llvm::Value* base() const { return base_; }
   const Shape& shape() const { return shape_; }
 
@@ -42,6 +49,9 @@ class IrArray {
  private:
   llvm::Value* base_;
   Shape shape_;
+  // A view's strides and origin (View); empty for the layout's strides.
+  llvm::SmallVector<int64_t, 6> strides_;
+  Index origin_;
 };
 
 /// The logical index of `shape` whose row-major (logical) linear number is

@@ -35,11 +35,12 @@ std::vector<Loop> Loops(const Shape& shape, const Tiling& tiling) {
 class TiledNest {
  public:
   TiledNest(llvm::IRBuilderBase& b, const Shape& shape, const Tiling& tiling,
-            const IndexBody& body)
+            const IndexBody& body, const TileHook* on_tile)
       : b_(b),
         shape_(shape),
         tiling_(tiling),
         body_(body),
+        on_tile_(on_tile),
         loops_(Loops(shape, tiling)),
         index_(shape.rank(), nullptr),
         tile_start_(shape.rank(), nullptr) {}
@@ -61,18 +62,22 @@ class TiledNest {
           return next();
         });
       case Loop::kTiles:
-        if (Tiles(n, tiling_.tile) == 1) {
+        if (Tiles(n, tiling_.Side(loop.dim)) == 1) {
           tile_start_[loop.dim] = b_.getInt64(0);
           return next();
         }
-        return EmitSplittableLoop(
-            b_, Tiles(n, tiling_.tile), range, name + ".tiles",
-            [&](llvm::Value* iv) {
-              tile_start_[loop.dim] =
-                  b_.CreateMul(iv, b_.getInt64(tiling_.tile), "", true, true);
-              return next();
-            });
+        return EmitSplittableLoop(b_, Tiles(n, tiling_.Side(loop.dim)), range,
+                                  name + ".tiles", [&](llvm::Value* iv) {
+                                    tile_start_[loop.dim] = b_.CreateMul(
+                                        iv, b_.getInt64(tiling_.Side(loop.dim)),
+                                        "", true, true);
+                                    return next();
+                                  });
       case Loop::kInTile:
+        if (on_tile_ != nullptr && loop.dim == tiling_.other) {
+          absl::Status status = CallHook();
+          if (!status.ok()) return status;
+        }
         return EmitForLoop(b_, tile_start_[loop.dim], TileEnd(loop.dim), name,
                            [&](llvm::Value* iv) {
                              index_[loop.dim] = iv;
@@ -83,14 +88,26 @@ class TiledNest {
   }
 
  private:
+  // The tile hook, given the tile's start and end.
+  absl::Status CallHook() {
+    Index start = index_;
+    Index end(shape_.rank(), nullptr);
+    for (int64_t d : {tiling_.other, tiling_.minor}) {
+      start[d] = tile_start_[d];
+      end[d] = TileEnd(d);
+    }
+    return (*on_tile_)(start, end);
+  }
+
   // The end of the current tile of `dim`: its start plus the tile, or the
   // dimension's end in a narrower last tile.
   llvm::Value* TileEnd(int64_t dim) {
     const int64_t n = shape_.dimensions(dim);
-    if (n <= tiling_.tile) return b_.getInt64(n);
-    llvm::Value* end = b_.CreateAdd(tile_start_[dim], b_.getInt64(tiling_.tile),
-                                    "", true, true);
-    if (n % tiling_.tile == 0) return end;
+    const int64_t side = tiling_.Side(dim);
+    if (n <= side) return b_.getInt64(n);
+    llvm::Value* end =
+        b_.CreateAdd(tile_start_[dim], b_.getInt64(side), "", true, true);
+    if (n % side == 0) return end;
     return b_.CreateSelect(b_.CreateICmpSLT(end, b_.getInt64(n)), end,
                            b_.getInt64(n));
   }
@@ -99,6 +116,7 @@ class TiledNest {
   const Shape& shape_;
   const Tiling& tiling_;
   const IndexBody& body_;
+  const TileHook* on_tile_;
   std::vector<Loop> loops_;
   Index index_;
   Index tile_start_;
@@ -108,9 +126,10 @@ class TiledNest {
 
 absl::Status EmitTiledLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
                                const Tiling& tiling, const IndexBody& body,
-                               const SplitRange* range) {
+                               const SplitRange* range,
+                               const TileHook* on_tile) {
   if (shape.ElementCount() == 0) return absl::OkStatus();
-  TiledNest nest(b, shape, tiling, body);
+  TiledNest nest(b, shape, tiling, body, on_tile);
   return nest.Emit(0, range);
 }
 
@@ -119,8 +138,8 @@ int64_t TiledSplitTripCount(const Shape& shape, const Tiling& tiling) {
   for (const Loop& loop : Loops(shape, tiling)) {
     const int64_t n = shape.dimensions(loop.dim);
     if (loop.kind == Loop::kWhole && n > 1) return n;
-    if (loop.kind == Loop::kTiles && Tiles(n, tiling.tile) > 1) {
-      return Tiles(n, tiling.tile);
+    if (loop.kind == Loop::kTiles && Tiles(n, tiling.Side(loop.dim)) > 1) {
+      return Tiles(n, tiling.Side(loop.dim));
     }
   }
   return 1;

@@ -9,6 +9,7 @@
 // `tile` lines each.
 
 #include <cstdint>
+#include <functional>
 
 #include "absl/status/status.h"
 #include "codegen/loops.h"
@@ -24,18 +25,32 @@ struct Tiling {
   int64_t minor = -1;
   /// The dimension another array's memory runs along.
   int64_t other = -1;
-  /// Elements per tile side.
+  /// Elements per tile side along `other`.
   int64_t tile = 32;
+  /// Elements per tile side along `minor` (0: `tile`).
+  int64_t minor_tile = 0;
+
+  int64_t Side(int64_t dim) const {
+    return dim == minor && minor_tile > 0 ? minor_tile : tile;
+  }
 };
+
+/// Called once per tile, before the loops within it, with the tile's
+/// first index (the loops' current index in the untiled dimensions) and,
+/// in the two tiled dimensions, its end (exclusive; null elsewhere).
+using TileHook =
+    std::function<absl::Status(const Index& start, const Index& end)>;
 
 /// Runs `body` for every logical index of `shape`: loops over the other
 /// dimensions (major to minor in `shape`'s layout), then over tiles of
 /// `tiling.other`, tiles of `tiling.minor`, and within a tile over
 /// `tiling.other` then `tiling.minor` (the last tiles of each may be
-/// narrower). With `range`, only part of it (loops.h, SplitRange).
+/// narrower). With `range`, only part of it (loops.h, SplitRange); with
+/// `on_tile`, that runs at the start of every tile.
 absl::Status EmitTiledLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
                                const Tiling& tiling, const IndexBody& body,
-                               const SplitRange* range = nullptr);
+                               const SplitRange* range = nullptr,
+                               const TileHook* on_tile = nullptr);
 
 /// The iterations of EmitTiledLoopNest(shape, tiling)'s split loop.
 int64_t TiledSplitTripCount(const Shape& shape, const Tiling& tiling);

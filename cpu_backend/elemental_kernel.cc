@@ -18,6 +18,7 @@
 #include "cpu_backend/column_reduction.h"
 #include "cpu_backend/emitter_context.h"
 #include "cpu_backend/kernel_loop_plan.h"
+#include "cpu_backend/tile_staging.h"
 #include "hlo/ir/opcode.h"
 
 namespace xlite::cpu {
@@ -215,6 +216,9 @@ struct Walk {
   const HloInstruction* reduction = nullptr;
   int64_t width = 0;
   std::optional<codegen::Tiling> tiling;
+  // Operands of a tiled walk copied tile by tile, and their arrays.
+  std::vector<StagedOperand> staged;
+  std::vector<IrArray> sources;
 
   // The iterations of the walk's split loop.
   int64_t SplitTripCount(const Shape& shape) const {
@@ -250,6 +254,9 @@ Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
   }
   if (std::find(values.begin(), values.end(), nullptr) == values.end()) {
     walk.tiling = ChooseTiling(hlo, values, shape);
+    if (walk.tiling && !PlanStaging(hlo, values, *walk.tiling, shape).empty()) {
+      WidenForStaging(*walk.tiling, shape);
+    }
   }
   return walk;
 }
@@ -291,8 +298,18 @@ absl::Status WriteLeaves(llvm::IRBuilderBase& b, ElementalEmitter& emitter,
     }
     return absl::OkStatus();
   };
-  if (walk.tiling) {
+  if (walk.tiling && walk.staged.empty()) {
     return codegen::EmitTiledLoopNest(b, shape, *walk.tiling, element, range);
+  }
+  if (walk.tiling) {
+    const codegen::TileHook hook =
+        StagingHook(b, emitter, walk.staged, walk.sources, *walk.tiling);
+    absl::Status status = codegen::EmitTiledLoopNest(b, shape, *walk.tiling,
+                                                     element, range, &hook);
+    for (size_t i = 0; i < walk.staged.size(); ++i) {
+      emitter.BindArray(walk.staged[i].parameter, -1, walk.sources[i]);
+    }
+    return status;
   }
   return codegen::EmitLoopNest(b, shape, element, nullptr, range);
 }
@@ -319,6 +336,29 @@ const Shape& LeafShape(const HloInstruction* hlo, int64_t leaf) {
   return leaf < 0 ? hlo->shape() : hlo->shape().tuple_shapes(leaf);
 }
 
+bool OverlapsOperand(EmitterContext& ctx, const HloInstruction* hlo);
+
+// The operands a tiled `walk` of `leaves` of `hlo` copies tile by tile
+// (tile_staging.h), with their arrays; none when a result shares memory
+// with an operand.
+absl::Status PlanStagedOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                                const HloInstruction* hlo,
+                                const std::vector<int64_t>& leaves,
+                                Walk& walk) {
+  if (!walk.tiling || OverlapsOperand(ctx, hlo)) return absl::OkStatus();
+  const HloInstruction* root = Root(hlo);
+  std::vector<const HloInstruction*> values;
+  for (int64_t l : leaves) values.push_back(l < 0 ? root : root->operand(l));
+  walk.staged =
+      PlanStaging(hlo, values, *walk.tiling, LeafShape(hlo, leaves[0]));
+  for (const StagedOperand& s : walk.staged) {
+    absl::StatusOr<IrArray> array = ctx.ArrayFor(b, hlo->operand(s.operand));
+    if (!array.ok()) return array.status();
+    walk.sources.push_back(*array);
+  }
+  return absl::OkStatus();
+}
+
 // Writes every group of leaves, in the current kernel (part).
 absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
                          ElementalEmitter& emitter, const HloInstruction* hlo,
@@ -333,7 +373,11 @@ absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
       if (!out.ok()) return out.status();
       outs.push_back(*out);
     }
-    const Walk walk = WalkFor(hlo, root, leaves, LeafShape(hlo, leaves[0]));
+    Walk walk = WalkFor(hlo, root, leaves, LeafShape(hlo, leaves[0]));
+    if (absl::Status s = PlanStagedOperands(ctx, b, hlo, leaves, walk);
+        !s.ok()) {
+      return s;
+    }
     absl::Status status =
         WriteLeaves(b, emitter, root, leaves, outs, walk, range);
     if (!status.ok()) return status;

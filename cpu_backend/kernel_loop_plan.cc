@@ -11,10 +11,6 @@
 namespace xlite::cpu {
 namespace {
 
-// For each dimension of a value, the result dimension its index follows
-// (-1: none, or not known).
-using DimensionMap = std::vector<int64_t>;
-
 // An array the kernel reads, and how its dimensions follow the result's.
 struct Read {
   const Shape* shape;
@@ -38,9 +34,8 @@ std::vector<int64_t> LongDimensions(const Shape& s, bool physical) {
   return dims;
 }
 
-// How operand `k` of `h` follows the result, given how `h` does; nullopt
-// when the operand's elements are not read at (a shift of) the result's
-// index.
+}  // namespace
+
 std::optional<DimensionMap> OperandMap(const HloInstruction* h, int64_t k,
                                        const DimensionMap& to_out) {
   const Shape& in = h->operand(k)->shape();
@@ -93,6 +88,8 @@ std::optional<DimensionMap> OperandMap(const HloInstruction* h, int64_t k,
       return std::nullopt;
   }
 }
+
+namespace {
 
 // Collects the arrays read through `h` (a fused instruction when `fused`,
 // else an operand of an unfused kernel), each once.

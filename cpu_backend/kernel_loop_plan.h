@@ -36,6 +36,18 @@ inline constexpr int64_t kMinTiledOperandBytes = int64_t{64} << 10;
 /// Tile side, elements.
 inline constexpr int64_t kTileSize = 32;
 
+/// For each dimension of a value, the result dimension its index follows
+/// (-1: none, or not known).
+using DimensionMap = std::vector<int64_t>;
+
+/// How operand `k` of `h` follows the result, given how `h` does
+/// (`to_out`); nullopt when the operand's elements are not read at (a
+/// shift of) the result's index: through elementwise ops, transposes,
+/// broadcasts, copies, slices, pads, reversals, concatenations and
+/// reshapes or bitcasts that add, drop or relabel dimensions.
+std::optional<DimensionMap> OperandMap(const HloInstruction* h, int64_t k,
+                                       const DimensionMap& to_out);
+
 /// The tiling of the loop nest that writes `values` (results of `kernel`:
 /// its fused root, or leaves of a tuple root, or `kernel` itself when it
 /// is not a fusion), all of dimensions `out`; none when every large

@@ -322,6 +322,68 @@ ENTRY e {
   EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
 }
 
+// Operands read across the result's layout are copied tile by tile
+// (tile_staging.h): whole 8x8-blocked tiles and partial edge tiles of
+// 4-byte elements, element copies of 1-, 2- and 8-byte ones, a batch
+// dimension, a broadcast read transposed; an operand also read through a
+// slice is not copied (and is still right).
+TEST(KernelLoops, TransposedOperandsStagedByTileBitIdentical) {
+  struct Case {
+    const char* name;
+    const char* body;
+    bool staged;
+  };
+  const Case cases[] = {
+      {"f32 whole tiles", R"(
+  x = f32[256,512]{1,0} parameter(0)
+  y = f32[512,256]{1,0} parameter(1)
+  t = f32[512,256]{1,0} transpose(x), dimensions={1,0}
+  ROOT a = f32[512,256]{1,0} add(t, y))",
+       true},
+      {"f32 edge tiles", R"(
+  x = f32[389,517]{1,0} parameter(0)
+  y = f32[517,389]{1,0} parameter(1)
+  t = f32[517,389]{1,0} transpose(x), dimensions={1,0}
+  ROOT a = f32[517,389]{1,0} multiply(t, y))",
+       true},
+      {"bf16", R"(
+  x = bf16[300,700]{1,0} parameter(0)
+  t = bf16[700,300]{1,0} transpose(x), dimensions={1,0}
+  ROOT n = bf16[700,300]{1,0} negate(t))",
+       true},
+      {"s8", R"(
+  x = s8[300,700]{1,0} parameter(0)
+  t = s8[700,300]{1,0} transpose(x), dimensions={1,0}
+  ROOT n = s8[700,300]{1,0} negate(t))",
+       true},
+      {"f64 batch", R"(
+  x = f64[3,130,170]{2,1,0} parameter(0)
+  t = f64[3,170,130]{2,1,0} transpose(x), dimensions={0,2,1}
+  ROOT n = f64[3,170,130]{2,1,0} negate(t))",
+       true},
+      {"broadcast", R"(
+  x = f32[300,200]{1,0} parameter(0)
+  b = f32[200,5,300]{2,1,0} broadcast(x), dimensions={2,0}
+  ROOT n = f32[200,5,300]{2,1,0} negate(b))",
+       true},
+      {"also sliced", R"(
+  x = f32[400,600]{1,0} parameter(0)
+  t = f32[600,400]{1,0} transpose(x), dimensions={1,0}
+  s = f32[400,600]{1,0} slice(x), slice={[0:400], [0:600]}
+  u = f32[600,400]{1,0} transpose(s), dimensions={1,0}
+  r = f32[600,400]{1,0} reverse(u), dimensions={0}
+  ROOT a = f32[600,400]{1,0} add(t, r))",
+       false},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.name);
+    const Compiled c = CompileAndRun(Module("", k.body));
+    EXPECT_EQ(c.want, c.got);
+    EXPECT_TRUE(Tiled(c));
+    EXPECT_EQ(c.llvm_ir.find("stage.c") != std::string::npos, k.staged);
+  }
+}
+
 // Kernel chains: a row softmax and a layer norm (reductions along rows,
 // elementwise ops reading them back per row) run block by block of rows,
 // each member's part in turn, bit for bit as kernel after kernel; a
