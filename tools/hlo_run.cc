@@ -386,7 +386,8 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
                                   const std::vector<Literal>& arguments,
                                   int64_t replicas, int64_t partitions,
                                   Profiling* profiling = nullptr,
-                                  double* execute_seconds = nullptr) {
+                                  double* execute_seconds = nullptr,
+                                  bool* from_cache = nullptr) {
   const int64_t devices = replicas * partitions;
   if (platform == "interpreter") {
     return Runner([&module, &arguments, replicas, partitions,
@@ -429,6 +430,7 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
       cpu::CpuExecutable::Compile(module.Clone(), options);
   if (!compiled.ok()) return compiled.status();
   std::shared_ptr<cpu::CpuExecutable> exe = std::move(*compiled);
+  if (from_cache != nullptr) *from_cache = exe->from_cache();
   std::vector<cpu::ProfileCounters*> counters;
   if (profiling != nullptr) {
     profiling->exe = exe;
@@ -536,9 +538,15 @@ int Main(int argc, char** argv) {
   // The cpu backend times the module's run alone (its buffers and code, not
   // the conversion of arguments and results); others: the whole call.
   double execute_seconds = -1;
-  absl::StatusOr<Runner> run_once =
-      MakeRunner(platform, *module, arguments, replicas, partitions,
-                 ProfileRequested() ? &profiling : nullptr, &execute_seconds);
+  bool from_cache = false;
+  const auto compile_start = std::chrono::steady_clock::now();
+  absl::StatusOr<Runner> run_once = MakeRunner(
+      platform, *module, arguments, replicas, partitions,
+      ProfileRequested() ? &profiling : nullptr, &execute_seconds, &from_cache);
+  const double compile_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                    compile_start)
+          .count();
   if (!run_once.ok()) {
     // Compile errors located in the input ("LINE:COL: error: ...") get
     // the file name; others read "FILE: error: ...".
@@ -564,6 +572,13 @@ int Main(int argc, char** argv) {
     }
   }
   if (seconds.size() > 1) {
+    // The compile in this process (passes, LLVM and JIT, or a load from
+    // the compiled-module cache), then the runs.
+    if (platform == "cpu") {
+      std::cerr << "compile (cpu): " << compile_seconds * 1e3 << " ms"
+                << (from_cache ? ", loaded from the compiled-module cache" : "")
+                << "\n";
+    }
     std::sort(seconds.begin(), seconds.end());
     std::cerr << "time (" << platform << ", " << seconds.size()
               << " runs): min " << seconds.front() * 1e3 << " ms, median "

@@ -14,6 +14,9 @@ min/median of N warm executions of the module alone; compile: one
 `hlo-run` process, start included, against XLA's in-process compile; peak
 RSS of that process), plus
   speed-up   XLA median / xlite median (above 1: xlite is faster)
+  cached     the in-process load of the compiled module from xlite's
+             compiled-module cache (hlo-run's `compile (cpu): X ms, loaded
+             from the compiled-module cache`, a second run with the cache on)
   check      xlite's results against XLA's recorded outputs
   GB/s       the bytes a kernel must move at least (arguments + results)
              over xlite's min time, and that as % of the copy bandwidth
@@ -40,6 +43,24 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import bench_programs  # noqa: E402
 import cpu_vs_xla as side  # noqa: E402
+
+
+CACHED_LINE = re.compile(r"compile \(cpu\): ([0-9.eE+-]+) ms, loaded from "
+                         r"the compiled-module cache")
+
+
+def cached_load_ms(directory, inputs, timeout):
+    """The in-process load time of `directory`'s module from the compiled-
+    module cache: one run fills the cache (if it must), the next loads."""
+    argv = [side.HLO_RUN, "--platform=cpu", "--cache=true", "--iterations=2",
+            os.path.join(directory, "before.hlo"),
+            "--input=" + ",".join(inputs)]
+    for _ in range(2):
+        rc, err, _, _ = side.run_child(argv, timeout)
+        m = CACHED_LINE.search(err or "") if rc == 0 else None
+        if m:
+            return float(m.group(1))
+    return None
 
 
 def copy_bandwidth(megabytes=256, repeats=5):
@@ -168,6 +189,8 @@ def main():
         xa = side.xla_in_child(d, args.iterations, args.timeout)
         xl["check"] = (xlite_outputs(d, inputs, args.timeout)
                        if "min_ms" in xl else "–")
+        if "min_ms" in xl:
+            xl["cached_ms"] = cached_load_ms(d, inputs, args.timeout)
         moved = meta.get("min_bytes_moved")
         if moved and xl.get("min_ms"):
             xl["gbs"] = moved / (xl["min_ms"] * 1e-3) / 1e9
@@ -180,9 +203,10 @@ def main():
           f"one thread, {every:.1f} GB/s on {os.cpu_count()} threads.")
     print(f"N = {args.iterations} timed runs per program.\n")
     print("| group | program | xlite run min/median (ms) | XLA run min/median (ms) "
-          "| speed-up | xlite compile+run (ms) | XLA compile (ms) "
+          "| speed-up | xlite compile+run (ms) | xlite cached load (ms) "
+          "| XLA compile (ms) "
           "| xlite peak RSS (MiB) | xlite GB/s (% of copy) | check |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for group, name, xl, xa in rows:
         xl_run = (f"{fmt(xl.get('min_ms'))} / {fmt(xl.get('median_ms'))}"
                   if "min_ms" in xl else f"error: {xl.get('error', '?')}")
@@ -193,7 +217,8 @@ def main():
                if group == "bandwidth" and xl.get("gbs") else "")
         speed = f"{xl['speedup']:.2f}x" if xl.get("speedup") else "–"
         print(f"| {group} | {name} | {xl_run} | {xa_run} | {speed} "
-              f"| {fmt(xl.get('first_ms'))} | {fmt(xa.get('compile_ms'))} "
+              f"| {fmt(xl.get('first_ms'))} | {fmt(xl.get('cached_ms'))} "
+              f"| {fmt(xa.get('compile_ms'))} "
               f"| {rss} | {gbs} | {xl.get('check', '–')} |")
     print()
     groups = ["all"] + sorted({g for g, _, _, _ in rows})
