@@ -36,10 +36,10 @@
 
 namespace xlite::approx {
 
-// 2^n for an integral n in [-126, 127], from its exponent bits.
+// 2^n for an integer n in [-126, 127], from its exponent bits.
 template <typename Ops>
-typename Ops::V Pow2(const Ops& o, typename Ops::V n) {
-  return o.FromBits(o.IShl(o.IAdd(o.ToInt(n), o.IK(127)), 23));
+typename Ops::V Pow2(const Ops& o, typename Ops::I n) {
+  return o.FromBits(o.IShl(o.IAdd(n, o.IK(127)), 23));
 }
 
 // e^x. x = n ln2 + r, |r| <= ln2/2 (n rounded to nearest, r reduced with
@@ -69,9 +69,11 @@ typename Ops::V ExpF32(const Ops& o, typename Ops::V x) {
   q = o.Fma(q, r, o.K(0x1.fffffcp-2f));
   q = o.Fma(q, r, o.K(1.0f));
   const V p = o.Fma(q, r, o.K(1.0f));
-  const V n1 = o.Trunc(o.Mul(n, o.K(0.5f)));
-  const V n2 = o.Sub(n, n1);
-  const V y = o.Mul(o.Mul(p, Pow2(o, n1)), Pow2(o, n2));
+  // n = n1 + n2 with n1 = floor(n / 2): both in [-75, 64]. p 2^n1 is
+  // exact (normal), so the product rounds once, whichever way n is split.
+  const auto ni = o.ToInt(n);
+  const auto n1 = o.IAShr(ni, 1);
+  const V y = o.Mul(o.Mul(p, Pow2(o, n1)), Pow2(o, o.ISub(ni, n1)));
   return o.Select(nan, x, o.Select(tiny, o.K(0.0f), y));
 }
 
