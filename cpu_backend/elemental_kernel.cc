@@ -254,9 +254,9 @@ Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
   }
   if (std::find(values.begin(), values.end(), nullptr) == values.end()) {
     walk.tiling = ChooseTiling(hlo, values, shape);
-    if (walk.tiling && !PlanStaging(hlo, values, *walk.tiling, shape).empty()) {
-      WidenForStaging(*walk.tiling, shape);
-    }
+    if (walk.tiling)
+      walk.staged = PlanStaging(hlo, values, *walk.tiling, shape);
+    if (!walk.staged.empty()) WidenForStaging(*walk.tiling, shape);
   }
   return walk;
 }
@@ -338,19 +338,16 @@ const Shape& LeafShape(const HloInstruction* hlo, int64_t leaf) {
 
 bool OverlapsOperand(EmitterContext& ctx, const HloInstruction* hlo);
 
-// The operands a tiled `walk` of `leaves` of `hlo` copies tile by tile
-// (tile_staging.h), with their arrays; none when a result shares memory
-// with an operand.
+// The arrays of the operands `walk` stages (tile_staging.h); none staged
+// when a result shares memory with an operand (the tiles keep WalkFor's
+// sizes, so the split loop's trip count is unchanged).
 absl::Status PlanStagedOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
-                                const HloInstruction* hlo,
-                                const std::vector<int64_t>& leaves,
-                                Walk& walk) {
-  if (!walk.tiling || OverlapsOperand(ctx, hlo)) return absl::OkStatus();
-  const HloInstruction* root = Root(hlo);
-  std::vector<const HloInstruction*> values;
-  for (int64_t l : leaves) values.push_back(l < 0 ? root : root->operand(l));
-  walk.staged =
-      PlanStaging(hlo, values, *walk.tiling, LeafShape(hlo, leaves[0]));
+                                const HloInstruction* hlo, Walk& walk) {
+  if (walk.staged.empty()) return absl::OkStatus();
+  if (OverlapsOperand(ctx, hlo)) {
+    walk.staged.clear();
+    return absl::OkStatus();
+  }
   for (const StagedOperand& s : walk.staged) {
     absl::StatusOr<IrArray> array = ctx.ArrayFor(b, hlo->operand(s.operand));
     if (!array.ok()) return array.status();
@@ -374,8 +371,7 @@ absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
       outs.push_back(*out);
     }
     Walk walk = WalkFor(hlo, root, leaves, LeafShape(hlo, leaves[0]));
-    if (absl::Status s = PlanStagedOperands(ctx, b, hlo, leaves, walk);
-        !s.ok()) {
+    if (absl::Status s = PlanStagedOperands(ctx, b, hlo, walk); !s.ok()) {
       return s;
     }
     absl::Status status =
