@@ -117,6 +117,14 @@ void Flatten(const Literal& literal, std::vector<const Literal*>& out) {
   }
 }
 
+// Argument (or result) leaf `index` of `exe`; null when out of range.
+const Shape* Leaf(const XliteExecutable* exe, size_t index, bool result) {
+  if (exe == nullptr) return nullptr;
+  const std::vector<Shape>& leaves =
+      result ? exe->result_leaves : exe->argument_leaves;
+  return index < leaves.size() ? &leaves[index] : nullptr;
+}
+
 XliteBuffer* NewBuffer(const Literal& literal) {
   auto* b = new XliteBuffer{literal, {}};
   const auto& dims = literal.shape().dimensions();
@@ -182,7 +190,17 @@ absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
     }
     o.run_passes = options->run_passes;
     o.use_cache = options->use_cache;
+    if (options->struct_size >= sizeof(XliteCompileOptions)) {
+      o.replica_count = options->replica_count;
+      o.num_partitions = options->num_partitions;
+    }
   }
+  if (o.replica_count < 0 || o.num_partitions < 0) {
+    return absl::InvalidArgumentError(
+        "replica_count and num_partitions must not be negative");
+  }
+  if (o.replica_count > 0) module->config().replica_count = o.replica_count;
+  if (o.num_partitions > 0) module->config().num_partitions = o.num_partitions;
   exe->platform = client->platform;
   exe->replicas = std::max<int64_t>(module->config().replica_count, 1);
   exe->partitions = std::max<int64_t>(module->config().num_partitions, 1);
@@ -282,6 +300,8 @@ XliteCompileOptions xlite_compile_options_default(void) {
   o.struct_size = sizeof(XliteCompileOptions);
   o.run_passes = 1;
   o.use_cache = 1;
+  o.replica_count = 0;
+  o.num_partitions = 0;
   return o;
 }
 
@@ -329,6 +349,48 @@ size_t xlite_executable_num_devices(const XliteExecutable* executable) {
   return executable == nullptr ? 0
                                : static_cast<size_t>(executable->replicas *
                                                      executable->partitions);
+}
+
+int xlite_executable_argument_type(const XliteExecutable* executable,
+                                   size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, false);
+  return s == nullptr ? 0 : static_cast<int>(s->element_type());
+}
+
+size_t xlite_executable_argument_rank(const XliteExecutable* executable,
+                                      size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, false);
+  return s == nullptr ? 0 : s->dimensions().size();
+}
+
+const int64_t* xlite_executable_argument_dims(
+    const XliteExecutable* executable, size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, false);
+  return s == nullptr ? nullptr : s->dimensions().data();
+}
+
+int xlite_executable_result_type(const XliteExecutable* executable,
+                                 size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, true);
+  return s == nullptr ? 0 : static_cast<int>(s->element_type());
+}
+
+size_t xlite_executable_result_rank(const XliteExecutable* executable,
+                                    size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, true);
+  return s == nullptr ? 0 : s->dimensions().size();
+}
+
+const int64_t* xlite_executable_result_dims(const XliteExecutable* executable,
+                                            size_t index) {
+  const xlite::Shape* s = xlite::api::Leaf(executable, index, true);
+  return s == nullptr ? nullptr : s->dimensions().data();
+}
+
+const char* xlite_executable_name(const XliteExecutable* executable) {
+  return executable == nullptr || executable->module == nullptr
+             ? ""
+             : executable->module->name().c_str();
 }
 
 XliteError* xlite_buffer_from_host(int element_type, const int64_t* dims,
@@ -387,6 +449,10 @@ const int64_t* xlite_buffer_dims(const XliteBuffer* buffer) {
 
 size_t xlite_buffer_size(const XliteBuffer* buffer) {
   return buffer == nullptr ? 0 : buffer->literal.data().size();
+}
+
+const void* xlite_buffer_data(const XliteBuffer* buffer) {
+  return buffer == nullptr ? nullptr : buffer->literal.data().data();
 }
 
 XliteError* xlite_buffer_to_host(const XliteBuffer* buffer, void* data,

@@ -103,6 +103,9 @@ typedef struct {
   int run_passes;
   /* cpu: use the compiled-module cache (non-zero, the default). */
   int use_cache;
+  /* Devices: replicas and partitions (0, the default: the module's own). */
+  int replica_count;
+  int num_partitions;
 } XliteCompileOptions;
 
 /* The defaults, with struct_size set. */
@@ -127,6 +130,23 @@ size_t xlite_executable_num_results(const XliteExecutable* executable);
 /* Devices one execution runs on: replica_count x num_partitions. */
 size_t xlite_executable_num_devices(const XliteExecutable* executable);
 
+/* Argument and result arrays: element type (0 when `index` is out of
+ * range), rank and dimensions (valid while the executable lives). */
+int xlite_executable_argument_type(const XliteExecutable* executable,
+                                   size_t index);
+size_t xlite_executable_argument_rank(const XliteExecutable* executable,
+                                      size_t index);
+const int64_t* xlite_executable_argument_dims(
+    const XliteExecutable* executable, size_t index);
+int xlite_executable_result_type(const XliteExecutable* executable,
+                                 size_t index);
+size_t xlite_executable_result_rank(const XliteExecutable* executable,
+                                    size_t index);
+const int64_t* xlite_executable_result_dims(const XliteExecutable* executable,
+                                            size_t index);
+/* The module's name (valid while the executable lives). */
+const char* xlite_executable_name(const XliteExecutable* executable);
+
 /* --------------------------------------------------------------- buffers */
 
 typedef struct XliteBuffer XliteBuffer;
@@ -142,6 +162,8 @@ size_t xlite_buffer_rank(const XliteBuffer* buffer);
 /* Valid while the buffer lives. */
 const int64_t* xlite_buffer_dims(const XliteBuffer* buffer);
 size_t xlite_buffer_size(const XliteBuffer* buffer);
+/* The buffer's bytes, read-only (valid while the buffer lives). */
+const void* xlite_buffer_data(const XliteBuffer* buffer);
 /* Copies the buffer's bytes to `data`, which holds `size` bytes (at least
  * xlite_buffer_size). */
 XliteError* xlite_buffer_to_host(const XliteBuffer* buffer, void* data,
