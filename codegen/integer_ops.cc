@@ -52,11 +52,8 @@ llvm::Value* EmitShift(llvm::IRBuilderBase& b, HloOpcode op, bool is_signed,
       shifted = b.CreateLShr(x, amount);
       break;
     default:
-      if (!is_signed) {
-        // An unsigned value is never negative: arithmetic is logical.
-        shifted = b.CreateLShr(x, amount);
-        break;
-      }
+      // As XLA: the top bit is copied in whatever the signedness (an
+      // unsigned 0xFF >> 1 is 0xFF).
       shifted = b.CreateAShr(x, amount);
       saturated = b.CreateSelect(b.CreateICmpSLT(x, Constant(x, 0)),
                                  Constant(x, -1), Constant(x, 0));

@@ -90,7 +90,9 @@ typename Tr::Compute Shift(HloOpcode op, typename Tr::Compute a,
   using C = typename Tr::Compute;
   const uint64_t amount = WidthBits<Tr>(b);
   const uint64_t value = WidthBits<Tr>(a);
-  const bool negative = kIsSigned<Tr> && ((value >> (Tr::kBits - 1)) & 1) != 0;
+  // The top bit, whatever the signedness: XLA's arithmetic shift copies it
+  // into an unsigned value too (0xFF >> 1 is 0xFF).
+  const bool negative = ((value >> (Tr::kBits - 1)) & 1) != 0;
   if (amount >= static_cast<uint64_t>(Tr::kBits)) {
     if (op == HloOpcode::kShiftRightArithmetic && negative) return C(-1);
     return C(0);

@@ -52,6 +52,11 @@ TEST(Elementwise, ShiftsPastTheWidth) {
   EXPECT_EQ(
       Binary("shift-right-arithmetic", "s8[3]", "{-16, -16, 16}", "{2, 9, 9}"),
       "s8[3] {-4, -1, 0}");
+  // XLA copies the top bit of an unsigned value too (jax's
+  // lax.shift_right_arithmetic on uint8 on XLA:CPU).
+  EXPECT_EQ(Binary("shift-right-arithmetic", "u8[4]", "{255, 128, 127, 200}",
+                   "{1, 7, 1, 9}"),
+            "u8[4] {255, 255, 63, 255}");
   EXPECT_EQ(Binary("shift-right-logical", "s8[2]", "{-16, -16}", "{2, 8}"),
             "s8[2] {60, 0}");
   EXPECT_EQ(Binary("shift-left", "s4[2]", "{1, 3}", "{3, 2}"),
