@@ -14,6 +14,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
 #include "gpu_backend/executable.h"
@@ -49,6 +50,8 @@ struct XliteExecutable {
   std::vector<xlite::Shape> result_leaves;
   int64_t replicas = 1;
   int64_t partitions = 1;
+  // "(parameter shapes) -> result shape", without layouts.
+  std::string signature;
 };
 
 namespace xlite::api {
@@ -209,6 +212,13 @@ absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
     Leaves(p->shape(), exe->argument_leaves);
   }
   Leaves(entry->root_instruction()->shape(), exe->result_leaves);
+  std::vector<std::string> parameters;
+  for (const HloInstruction* p : entry->parameter_instructions()) {
+    parameters.push_back(p->shape().ToString(/*print_layout=*/false));
+  }
+  exe->signature =
+      absl::StrCat("(", absl::StrJoin(parameters, ", "), ") -> ",
+                   entry->root_instruction()->shape().ToString(false));
   if (client->platform == "cpu") {
     cpu::CompileOptions c;
     c.run_passes = o.run_passes != 0;
@@ -393,6 +403,10 @@ const char* xlite_executable_name(const XliteExecutable* executable) {
              : executable->module->name().c_str();
 }
 
+const char* xlite_executable_signature(const XliteExecutable* executable) {
+  return executable == nullptr ? "" : executable->signature.c_str();
+}
+
 XliteError* xlite_buffer_from_host(int element_type, const int64_t* dims,
                                    size_t rank, const void* data, size_t size,
                                    XliteBuffer** buffer) {
@@ -427,6 +441,13 @@ XliteError* xlite_buffer_from_host(int element_type, const int64_t* dims,
     return Fail(absl::InternalError("literal size mismatch"));
   }
   if (size > 0) std::memcpy(literal.mutable_data().data(), data, size);
+  if (xlite::BitWidth(shape.element_type()) < 8) {
+    // The literal's form: sign-extended (signed) or zero-extended.
+    for (size_t i = 0; i < count; ++i) {
+      literal.SetBits(static_cast<int64_t>(i),
+                      literal.GetBits(static_cast<int64_t>(i)));
+    }
+  }
   *buffer = xlite::api::NewBuffer(literal);
   return nullptr;
 }

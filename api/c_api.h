@@ -16,7 +16,10 @@
  * Data: a buffer holds a dense array in logical row-major order (the last
  * dimension fastest), each element in the HLO literal representation:
  * little-endian, pred one byte 0/1, f16/bf16/f8 types as their bits,
- * sub-byte integers one per byte, complex as (real, imaginary) pairs.
+ * sub-byte types one per byte (signed integers sign-extended in it; on
+ * input only an element's low bits count, so ml_dtypes' int4 arrays, which
+ * keep the high bits zero, read correctly), complex as (real, imaginary)
+ * pairs.
  * Element types are XLA's PrimitiveType numbers. A module's tuple-shaped
  * parameters and result are passed as their array leaves, depth first. */
 
@@ -129,6 +132,12 @@ size_t xlite_executable_num_arguments(const XliteExecutable* executable);
 size_t xlite_executable_num_results(const XliteExecutable* executable);
 /* Devices one execution runs on: replica_count x num_partitions. */
 size_t xlite_executable_num_devices(const XliteExecutable* executable);
+/* The entry computation's signature in HLO shape syntax, without layouts:
+ * its parameters' shapes, then its result's, e.g.
+ * "(f32[2,3], (s32[], u8[4])) -> (f32[2,3], pred[])". Bindings read the
+ * tuple structure and leaf types from it. Valid while the executable
+ * lives. */
+const char* xlite_executable_signature(const XliteExecutable* executable);
 
 /* Argument and result arrays: element type (0 when `index` is out of
  * range), rank and dimensions (valid while the executable lives). */

@@ -1,7 +1,8 @@
 /* The C API from C: compile, buffers, execute and read back on the cpu
- * backend and the interpreter; tuple results; replicas with an
- * all-reduce; and errors as values (bad text, bad platform, wrong
- * arguments) with their codes and located messages. */
+ * backend and the interpreter; the signature; tuple results; replicas
+ * with an all-reduce; sub-byte integers' byte form; and errors as values
+ * (bad text, bad platform, wrong arguments) with their codes and located
+ * messages. */
 
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +53,8 @@ static void AddMul(const char* platform) {
   CHECK(xlite_executable_num_arguments(exe) == 2);
   CHECK(xlite_executable_num_results(exe) == 2);
   CHECK(xlite_executable_num_devices(exe) == 1);
+  CHECK(strcmp(xlite_executable_signature(exe),
+               "(f32[2,3], f32[2,3]) -> (f32[2,3], f32[2,3])") == 0);
   const int64_t dims[2] = {2, 3};
   const float xs[6] = {1, 2, 3, 4, 5, 6};
   const float ys[6] = {10, 20, 30, 40, 50, 60};
@@ -192,6 +195,27 @@ static void Errors(void) {
   xlite_client_destroy(client);
 }
 
+/* Sub-byte integers: only an element's low bits count on input (ml_dtypes
+ * keeps the rest zero); read back, signed ones are sign-extended. */
+static void SubByte(void) {
+  const int64_t dims[1] = {3};
+  const uint8_t s4[3] = {0x0e, 0xf8, 0x07}; /* -2, -8, 7 */
+  const uint8_t u4[3] = {0xf3, 0x0f, 0x00}; /* 3, 15, 0 */
+  uint8_t back[3];
+  XliteBuffer* b = NULL;
+  if (Ok(xlite_buffer_from_host(XLITE_S4, dims, 1, s4, 3, &b))) {
+    Ok(xlite_buffer_to_host(b, back, 3));
+    CHECK(back[0] == 0xfe && back[1] == 0xf8 && back[2] == 0x07);
+  }
+  xlite_buffer_destroy(b);
+  b = NULL;
+  if (Ok(xlite_buffer_from_host(XLITE_U4, dims, 1, u4, 3, &b))) {
+    Ok(xlite_buffer_to_host(b, back, 3));
+    CHECK(back[0] == 0x03 && back[1] == 0x0f && back[2] == 0x00);
+  }
+  xlite_buffer_destroy(b);
+}
+
 int main(void) {
   CHECK(xlite_api_version() == XLITE_API_VERSION);
   CHECK(xlite_element_size(XLITE_BF16) == 2);
@@ -202,6 +226,7 @@ int main(void) {
   Replicas("cpu");
   Replicas("interpreter");
   Errors();
+  SubByte();
   if (failures != 0) {
     fprintf(stderr, "%d checks failed\n", failures);
     return 1;

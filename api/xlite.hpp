@@ -92,6 +92,8 @@ class Executable {
   }
   size_t num_results() const { return xlite_executable_num_results(x_.get()); }
   size_t num_devices() const { return xlite_executable_num_devices(x_.get()); }
+  /// "(parameter shapes) -> result shape" in HLO syntax, without layouts.
+  std::string signature() const { return xlite_executable_signature(x_.get()); }
 
   /// Runs on one device: one buffer per argument array.
   Result<std::vector<Buffer>> Execute(

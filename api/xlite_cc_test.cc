@@ -80,6 +80,7 @@ ENTRY e {
   ASSERT_TRUE(exe.ok()) << exe.error.message();
   EXPECT_EQ(exe.value.num_devices(), 3u);
   EXPECT_EQ(exe.value.num_arguments(), 0u);
+  EXPECT_EQ(exe.value.signature(), "() -> u32[]");
   Result<std::vector<std::vector<Buffer>>> out =
       exe.value.ExecuteDevices({{}, {}, {}});
   ASSERT_TRUE(out.ok()) << out.error.message();
