@@ -4,6 +4,7 @@
 
 #include "api/c_api.h"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -185,7 +186,8 @@ absl::StatusOr<Literal> RunOne(const XliteExecutable& exe,
 absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
                      const XliteCompileOptions* options, XliteExecutable* exe) {
   if (absl::Status s = VerifyModule(*module); !s.ok()) return s;
-  XliteCompileOptions o = xlite_compile_options_default();
+  XliteCompileOptions o;
+  xlite_compile_options_init(&o, sizeof(o));
   if (options != nullptr) {
     if (options->struct_size < sizeof(size_t) + 2 * sizeof(int)) {
       return absl::InvalidArgumentError(
@@ -305,14 +307,16 @@ const char* xlite_client_platform(const XliteClient* client) {
   return client == nullptr ? "" : client->platform.c_str();
 }
 
-XliteCompileOptions xlite_compile_options_default(void) {
+void xlite_compile_options_init(XliteCompileOptions* options,
+                                size_t struct_size) {
+  if (options == nullptr || struct_size < sizeof(size_t)) return;
   XliteCompileOptions o;
-  o.struct_size = sizeof(XliteCompileOptions);
+  o.struct_size = std::min(struct_size, sizeof(XliteCompileOptions));
   o.run_passes = 1;
   o.use_cache = 1;
   o.replica_count = 0;
   o.num_partitions = 0;
-  return o;
+  std::memcpy(options, &o, o.struct_size);
 }
 
 XliteError* xlite_compile_hlo_text(XliteClient* client, const char* text,

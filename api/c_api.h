@@ -111,8 +111,12 @@ typedef struct {
   int num_partitions;
 } XliteCompileOptions;
 
-/* The defaults, with struct_size set. */
-XliteCompileOptions xlite_compile_options_default(void);
+/* Sets `options` (whose first struct_size bytes the host has: pass
+ * sizeof(XliteCompileOptions)) to the defaults, struct_size included.
+ * Fields added to the struct in later versions are left alone in a host's
+ * older, shorter struct. */
+void xlite_compile_options_init(XliteCompileOptions* options,
+                                size_t struct_size);
 
 /* Parses (errors say "LINE:COL: error: ..."), verifies and compiles a
  * module in XLA's HLO text format; options may be NULL. */

@@ -100,7 +100,8 @@ PJRT_Error* Client_Compile(PJRT_Client_Compile_Args* args) {
   if (absl::Status s = PickDevices(args->client, options, devices); !s.ok()) {
     return MakeError(s);
   }
-  XliteCompileOptions o = xlite_compile_options_default();
+  XliteCompileOptions o;
+  xlite_compile_options_init(&o, sizeof(o));
   o.replica_count = static_cast<int>(options.num_replicas);
   o.num_partitions = static_cast<int>(options.num_partitions);
   if (PJRT_Error* e = FromXlite(xlite_compile_hlo_proto(

@@ -24,7 +24,8 @@ _dims = ctypes.POINTER(ctypes.c_int64)
 class CompileOptions(ctypes.Structure):
     """XliteCompileOptions."""
     _fields_ = [("struct_size", _size), ("run_passes", _int),
-                ("use_cache", _int)]
+                ("use_cache", _int), ("replica_count", _int),
+                ("num_partitions", _int)]
 
 
 # name: (result type, argument types). Errors come back as void*.
@@ -37,7 +38,8 @@ _PROTOTYPES = {
     "xlite_client_create": (_p, [_str, _pp]),
     "xlite_client_destroy": (None, [_p]),
     "xlite_client_platform": (_str, [_p]),
-    "xlite_compile_options_default": (CompileOptions, []),
+    "xlite_compile_options_init": (None, [ctypes.POINTER(CompileOptions),
+                                          _size]),
     "xlite_compile_hlo_text": (_p, [_p, _str, _size,
                                     ctypes.POINTER(CompileOptions), _pp]),
     "xlite_compile_hlo_proto": (_p, [_p, _str, _size,

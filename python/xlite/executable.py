@@ -7,7 +7,7 @@ import threading
 
 from . import shapes
 from ._buffers import as_array, destroy_all, from_buffer, to_buffer
-from ._lib import check, lib
+from ._lib import CompileOptions, check, lib
 from .errors import INVALID_ARGUMENT, XliteError
 
 PLATFORMS = ("cpu", "interpreter", "gpu-emulator")
@@ -50,7 +50,9 @@ def compile(hlo, platform="cpu", *, format=None, run_passes=True,
         data = hlo.encode("utf-8")
     else:
         data = bytes(hlo)
-    options = lib.xlite_compile_options_default()
+    options = CompileOptions()
+    lib.xlite_compile_options_init(ctypes.byref(options),
+                                   ctypes.sizeof(options))
     options.run_passes = int(bool(run_passes))
     options.use_cache = int(bool(use_cache))
     entry = (lib.xlite_compile_hlo_text if format == "text" else
