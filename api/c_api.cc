@@ -26,6 +26,7 @@
 #include "hlo/ir/primitive_type.h"
 #include "hlo/proto/proto_convert.h"
 #include "hlo/text/parser.h"
+#include "passes/manual_sharding.h"
 
 struct XliteError {
   absl::Status status;
@@ -206,6 +207,10 @@ absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
   }
   if (o.replica_count > 0) module->config().replica_count = o.replica_count;
   if (o.num_partitions > 0) module->config().num_partitions = o.num_partitions;
+  // A shard_map program takes and gives each partition's shards.
+  if (absl::StatusOr<bool> s = LocalizeManualSharding(*module); !s.ok()) {
+    return s.status();
+  }
   exe->platform = client->platform;
   exe->replicas = std::max<int64_t>(module->config().replica_count, 1);
   exe->partitions = std::max<int64_t>(module->config().num_partitions, 1);

@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "passes/annotation_calls.h"
+#include "passes/manual_sharding.h"
 #include "passes/async_to_sync.h"
 #include "passes/batch_norm_expander.h"
 #include "passes/block_scaling.h"
@@ -166,6 +167,11 @@ std::vector<PassInfo> LoweringPasses() {
            "one device's collectives become copies (zeros for an unfed "
            "collective-permute), its device ids 0",
            &RewriteSingleDeviceCollectives),
+    Simple("localize-manual-sharding",
+           "a program over several partitions that only moves values into "
+           "and out of manually partitioned bodies (shard_map) takes and "
+           "gives each partition's shards",
+           &LocalizeManualSharding),
     Simple("annotation-call-remover",
            "sharding and host-placement annotation calls become copies, "
            "AllocateBuffer zeros",

@@ -81,12 +81,6 @@ PJRT_Error* Client_Compile(PJRT_Client_Compile_Args* args) {
   if (options.parameter_is_tupled_arguments) {
     return Unimplemented("xlite takes untupled arguments");
   }
-  if (options.num_partitions > 1) {
-    return Unimplemented(absl::StrCat(
-        "a program over ", options.num_partitions,
-        " partitions needs SPMD partitioning, which xlite does not do; "
-        "replicas (pmap) run"));
-  }
   auto program = std::make_shared<CompiledProgram>();
   if (absl::Status s = ProgramModule(*args->program, program->hlo_proto);
       !s.ok()) {

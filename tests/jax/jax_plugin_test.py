@@ -10,6 +10,8 @@ import unittest
 
 os.environ["JAX_PLATFORMS"] = "xlite,cpu"
 os.environ.setdefault("XLITE_PJRT_DEVICE_COUNT", "2")
+os.environ["XLA_FLAGS"] = (os.environ.get("XLA_FLAGS", "") +
+                           " --xla_force_host_platform_device_count=2")
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
@@ -132,11 +134,34 @@ class JaxPluginTest(unittest.TestCase):
         self.check(lambda a: a.T + 1, x)
         self.check(lambda a: a * 2, np.arange(20, dtype=np.int32)[::3])
 
-    def test_replicas_refused_partitions(self):
-        # Two partitions need SPMD partitioning, which xlite does not do:
-        # an error, never a crash.
+    def test_pmap_and_shard_map(self):
+        # Manually partitioned programs: each device runs the body on its
+        # shard (xlite gives the program per-partition shapes).
+        x = np.arange(8.0, dtype=np.float32).reshape(2, 4)
+        results = []
+        for platform in ("xlite", "cpu"):
+            devices = jax.devices(platform)[:2]
+            f = jax.pmap(lambda v: lax.psum(v, "i") * v
+                         + lax.axis_index("i"), axis_name="i",
+                         devices=devices)
+            mesh = jax.sharding.Mesh(np.array(devices), ("d",))
+            # xlite hands jax the program as given, not a partitioned one
+            # with its output shardings: a replicated output names its own.
+            g = jax.jit(jax.shard_map(
+                lambda v: lax.psum(v.sum(1), "d"),
+                mesh=mesh, in_specs=jax.P("d"), out_specs=jax.P()),
+                out_shardings=jax.sharding.NamedSharding(mesh, jax.P()))
+            y = jax.device_put(x, jax.sharding.NamedSharding(mesh,
+                                                             jax.P("d")))
+            results.append((np.asarray(f(x)), np.asarray(g(y))))
+        for got, want in zip(*results):
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+
+    def test_sharded_jit_refused(self):
+        # A jit over split arrays needs SPMD partitioning, which xlite does
+        # not do: an error naming the parameter, never a crash.
         mesh = jax.sharding.Mesh(np.array(jax.devices("xlite")), ("d",))
-        sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("d"))
+        sharding = jax.sharding.NamedSharding(mesh, jax.P("d"))
         x = jax.device_put(np.arange(8.0), sharding)
         with self.assertRaisesRegex(Exception, "SPMD partitioning"):
             jax.jit(lambda a: a * 2)(x).block_until_ready()
