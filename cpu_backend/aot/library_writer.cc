@@ -106,8 +106,10 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 class ScratchDir {
  public:
   ScratchDir() {
-    char name[] = "/tmp/xlite-aot-XXXXXX";
-    if (mkdtemp(name) != nullptr) path_ = name;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string name = absl::StrCat(tmp != nullptr && *tmp ? tmp : "/tmp",
+                                    "/xlite-aot-XXXXXX");
+    if (mkdtemp(name.data()) != nullptr) path_ = name;
   }
   ~ScratchDir() {
     std::error_code ignored;
@@ -193,7 +195,8 @@ absl::Status WriteAotLibrary(const AotLibrary& library, const std::string& path,
   if (!kind.ok()) return kind.status();
   ScratchDir scratch;
   if (scratch.path().empty()) {
-    return absl::InternalError("cannot make a temporary directory in /tmp");
+    return absl::InternalError(
+        "cannot make a temporary directory ($TMPDIR, else /tmp)");
   }
   const std::string dir = scratch.path();
   if (absl::Status s = WriteFile(dir + "/module.o", library.object); !s.ok()) {
