@@ -30,16 +30,12 @@
 
 namespace xlite::cpu {
 
-namespace {
-
-absl::Status RunPipeline(HloModule& module) {
+absl::Status RunCpuPassPipeline(HloModule& module) {
   absl::StatusOr<Pipeline> pipeline =
       PassRegistry::Global().BuildPipeline("", "cpu", {});
   if (!pipeline.ok()) return pipeline.status();
   return pipeline->Run(module).status();
 }
-
-}  // namespace
 
 absl::Status PrepareForCpu(HloModule& module) {
   for (auto* pass :
@@ -92,7 +88,7 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
     CacheEntry* keep) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
   if (options.run_passes) {
-    if (absl::Status s = RunPipeline(*module); !s.ok()) return s;
+    if (absl::Status s = RunCpuPassPipeline(*module); !s.ok()) return s;
   }
   if (absl::Status s = PrepareForCpu(*module); !s.ok()) return s;
   absl::StatusOr<runtime::BufferAssignment> assignment =

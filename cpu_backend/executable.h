@@ -45,6 +45,11 @@ struct CompileOptions {
 
 struct CacheEntry;
 
+/// The generic simplification pipeline of the cpu platform (hlo-opt
+/// --platform=cpu), which Compile runs first when CompileOptions::run_passes
+/// asks; ahead-of-time libraries (aot/aot_library.h) run it too.
+absl::Status RunCpuPassPipeline(HloModule& module);
+
 /// The CPU's rewrites after the generic pipeline: async pairs to calls,
 /// scans to while loops, scaled-dot to its expansion, the random ops
 /// chained in the evaluator's order, XLA:CPU's tree reductions and blocked
