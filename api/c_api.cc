@@ -211,6 +211,7 @@ absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
   if (absl::StatusOr<bool> s = LocalizeManualSharding(*module); !s.ok()) {
     return s.status();
   }
+  if (absl::Status s = CheckNoSplitParameters(*module); !s.ok()) return s;
   exe->platform = client->platform;
   exe->replicas = std::max<int64_t>(module->config().replica_count, 1);
   exe->partitions = std::max<int64_t>(module->config().num_partitions, 1);

@@ -154,20 +154,9 @@ absl::StatusOr<bool> LocalizeManualSharding(HloModule& module) {
   for (HloInstruction* hlo : entry->instructions()) {
     any |= IsGlobalToLocal(hlo) || IsLocalToGlobal(hlo);
   }
-  absl::flat_hash_set<HloInstruction*> moved;
-  if (any) {
-    if (absl::Status s = LocalizeParameters(entry, moved); !s.ok()) return s;
-  }
-  for (const HloInstruction* p : entry->parameter_instructions()) {
-    if (!moved.contains(p) && IsSplitGlobalParameter(p)) {
-      return absl::UnimplementedError(absl::StrCat(
-          "parameter ", p->name(), " is split across partitions (",
-          p->sharding().ToString(), ") and read outside a manually "
-          "partitioned body: that needs SPMD partitioning, which xlite does "
-          "not do"));
-    }
-  }
   if (!any) return false;
+  absl::flat_hash_set<HloInstruction*> moved;
+  if (absl::Status s = LocalizeParameters(entry, moved); !s.ok()) return s;
   for (HloInstruction* hlo : entry->MakeInstructionPostOrder()) {
     if (moved.contains(hlo) || hlo->opcode() == HloOpcode::kParameter) {
       continue;
@@ -194,6 +183,21 @@ absl::StatusOr<bool> LocalizeManualSharding(HloModule& module) {
     config.entry_result_layout = entry->root_instruction()->shape();
   }
   return true;
+}
+
+absl::Status CheckNoSplitParameters(const HloModule& module) {
+  if (module.config().num_partitions <= 1) return absl::OkStatus();
+  for (const HloInstruction* p :
+       module.entry_computation()->parameter_instructions()) {
+    if (IsSplitGlobalParameter(p)) {
+      return absl::UnimplementedError(absl::StrCat(
+          "parameter ", p->name(), " is split across partitions (",
+          p->sharding().ToString(), ") and read outside a manually "
+          "partitioned body: that needs SPMD partitioning, which xlite does "
+          "not do"));
+    }
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace xlite

@@ -20,7 +20,8 @@
 // shape changes may flow only through tuples, get-tuple-element, copies,
 // annotation calls and reshapes that kept their shape; anything else that
 // reads a global value needs the real partitioner and is refused, naming
-// the instruction.
+// the instruction. A module without manual bodies is left alone;
+// CheckNoSplitParameters then says whether it still needs partitioning.
 
 #include "absl/status/statusor.h"
 #include "hlo/ir/module.h"
@@ -28,6 +29,11 @@
 namespace xlite {
 
 absl::StatusOr<bool> LocalizeManualSharding(HloModule& module);
+
+/// An error naming an entry parameter that jax's lowering split across
+/// partitions (a Shardy-annotated tiled sharding) and that no manual body
+/// took: running the module needs the SPMD partitioner.
+absl::Status CheckNoSplitParameters(const HloModule& module);
 
 }  // namespace xlite
 
