@@ -26,42 +26,12 @@
 #include "cpu_backend/runtime_lib/test_support.h"
 #include "hlo/module_io.h"
 #include "runtime/literal_io.h"
+#include "tests/testing/coarsest_float.h"
 
 namespace xlite {
 namespace {
 
-int Precision(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::kF64:
-    case PrimitiveType::kC128:
-      return 4;
-    case PrimitiveType::kF32:
-    case PrimitiveType::kC64:
-      return 3;
-    case PrimitiveType::kF16:
-      return 2;
-    case PrimitiveType::kBF16:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-// The coarsest float type any instruction computes in.
-PrimitiveType CoarsestFloat(const HloModule& module) {
-  PrimitiveType coarsest = PrimitiveType::kF64;
-  for (const HloComputation* c : module.computations()) {
-    for (const HloInstruction* i : c->instructions()) {
-      const Shape& s = i->shape();
-      if (s.IsArray() &&
-          (IsFloatingPoint(s.element_type()) || IsComplex(s.element_type())) &&
-          Precision(s.element_type()) < Precision(coarsest)) {
-        coarsest = s.element_type();
-      }
-    }
-  }
-  return coarsest;
-}
+using ::xlite::testing::CoarsestFloat;
 
 std::vector<Shape> Leaves(const Shape& shape) {
   std::vector<Shape> out;
@@ -90,7 +60,10 @@ std::string Mismatch(const Literal& got, const Literal& want,
                      PrimitiveType coarsest) {
   PrimitiveType type = want.shape().element_type();
   const bool inexact = IsFloatingPoint(type) || IsComplex(type);
-  if (inexact && Precision(coarsest) < Precision(type)) type = coarsest;
+  if (inexact && ::xlite::testing::FloatPrecision(coarsest) <
+                     ::xlite::testing::FloatPrecision(type)) {
+    type = coarsest;
+  }
   const auto [atol, rtol] = rtlib_test::Tolerance(type);
   auto nan = [](std::complex<double> z) {
     return std::isnan(z.real()) || std::isnan(z.imag());

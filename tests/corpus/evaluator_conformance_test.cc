@@ -6,16 +6,17 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <iostream>
 #include <complex>
+#include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
+#include "tests/testing/coarsest_float.h"
 #ifdef XLITE_CONFORMANCE_CPU
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
@@ -29,6 +30,8 @@
 
 namespace xlite {
 namespace {
+
+using ::xlite::testing::CoarsestFloat;
 
 constexpr char kPrograms[] = "tests/corpus/programs";
 #if defined(XLITE_CONFORMANCE_CPU)
@@ -59,42 +62,6 @@ std::pair<double, double> Tolerance(PrimitiveType type) {
   }
 }
 
-// Precision rank of float types (lower: coarser).
-int Precision(PrimitiveType t) {
-  switch (t) {
-    case PrimitiveType::kF64:
-    case PrimitiveType::kC128:
-      return 4;
-    case PrimitiveType::kF32:
-    case PrimitiveType::kC64:
-      return 3;
-    case PrimitiveType::kF16:
-      return 2;
-    case PrimitiveType::kBF16:
-      return 1;
-    default:
-      return 0;
-  }
-}
-
-// The coarsest float type any instruction computes in: results derived
-// from it carry its rounding, whatever type they end in (and XLA's
-// optimizer may change where that rounding happens).
-PrimitiveType CoarsestFloat(const HloModule& module) {
-  PrimitiveType coarsest = PrimitiveType::kF64;
-  for (const HloComputation* c : module.computations()) {
-    for (const HloInstruction* i : c->instructions()) {
-      const Shape& s = i->shape();
-      if (s.IsArray() &&
-          (IsFloatingPoint(s.element_type()) || IsComplex(s.element_type())) &&
-          Precision(s.element_type()) < Precision(coarsest)) {
-        coarsest = s.element_type();
-      }
-    }
-  }
-  return coarsest;
-}
-
 std::string Mismatch(const Literal& got, const Literal& want,
                      PrimitiveType coarsest) {
   PrimitiveType type = want.shape().element_type();
@@ -103,7 +70,10 @@ std::string Mismatch(const Literal& got, const Literal& want,
                         want.shape().ToString(false));
   }
   const bool inexact = IsFloatingPoint(type) || IsComplex(type);
-  if (inexact && Precision(coarsest) < Precision(type)) type = coarsest;
+  if (inexact && ::xlite::testing::FloatPrecision(coarsest) <
+                     ::xlite::testing::FloatPrecision(type)) {
+    type = coarsest;
+  }
   const auto [atol, rtol] = Tolerance(type);
   for (int64_t i = 0; i < want.element_count(); ++i) {
     if (!inexact) {
@@ -248,7 +218,8 @@ TEST_P(EvaluatorConformance, MatchesXla) {
     gpu::GpuCompileOptions unfused = *gpu_options;
     unfused.fuse = false;
     auto plain = gpu::GpuExecutable::Compile((*module)->Clone(), unfused);
-    if (plain.ok()) unfused_count = absl::StrCat(CountKernels((*plain)->thunks()));
+    if (plain.ok())
+      unfused_count = absl::StrCat(CountKernels((*plain)->thunks()));
   }
   std::cout << "kernels " << dir.substr(dir.rfind('/') + 1) << "/" << stage
             << ": unfused " << unfused_count << ", fused "
@@ -332,8 +303,8 @@ class Summary : public ::testing::Environment {
                 << Total() + Refused() << " corpus modules (refused "
                 << Refused() << ")\n";
     }
-    std::cout << kPlatform << " matches XLA:CPU on " << Passed() << "/" << Total()
-              << " corpus modules\n";
+    std::cout << kPlatform << " matches XLA:CPU on " << Passed() << "/"
+              << Total() << " corpus modules\n";
   }
 };
 const auto* const kSummary = ::testing::AddGlobalTestEnvironment(new Summary());
