@@ -18,6 +18,7 @@
 #include "cpu_backend/column_reduction.h"
 #include "cpu_backend/emitter_context.h"
 #include "cpu_backend/kernel_loop_plan.h"
+#include "cpu_backend/streaming_stores.h"
 #include "cpu_backend/tile_staging.h"
 #include "hlo/ir/opcode.h"
 
@@ -356,11 +357,12 @@ absl::Status PlanStagedOperands(EmitterContext& ctx, llvm::IRBuilderBase& b,
   return absl::OkStatus();
 }
 
-// Writes every group of leaves, in the current kernel (part).
+// Writes every group of leaves, in the current kernel (part); with
+// `streaming`, the one array result through streaming stores.
 absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
                          ElementalEmitter& emitter, const HloInstruction* hlo,
                          const std::vector<std::vector<int64_t>>& groups,
-                         const codegen::SplitRange* range) {
+                         const codegen::SplitRange* range, bool streaming) {
   const HloInstruction* root = Root(hlo);
   for (const std::vector<int64_t>& leaves : groups) {
     std::vector<IrArray> outs;
@@ -368,6 +370,7 @@ absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
       absl::StatusOr<IrArray> out =
           l < 0 ? ctx.ArrayFor(b, hlo) : ctx.ArrayFor(b, hlo, {l});
       if (!out.ok()) return out.status();
+      if (streaming) AssumeStreamingAlignment(b, *out);
       outs.push_back(*out);
     }
     Walk walk = WalkFor(hlo, root, leaves, LeafShape(hlo, leaves[0]));
@@ -378,6 +381,7 @@ absl::Status WriteGroups(EmitterContext& ctx, llvm::IRBuilderBase& b,
         WriteLeaves(b, emitter, root, leaves, outs, walk, range);
     if (!status.ok()) return status;
   }
+  if (streaming) EmitStreamingFence(b);
   return absl::OkStatus();
 }
 
@@ -478,22 +482,70 @@ std::pair<int64_t, int64_t> SplitOf(
   return std::pair<int64_t, int64_t>{trip, std::min(trip, max_tasks)};
 }
 
-// Emits the part of `hlo`'s kernel that runs [begin, end) of its split
-// loop (or, `split` false, the whole kernel); the builder is left in it.
-absl::StatusOr<llvm::Function*> EmitKernelCode(
+llvm::Function* NewCode(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                        const std::string& name, bool split) {
+  return split ? ctx.NewKernelPart(b, name + ".part") : ctx.NewKernel(b, name);
+}
+
+// One version of EmitKernelCode's function: with `streaming`, the one
+// that assumes an aligned result and streams it.
+absl::StatusOr<llvm::Function*> EmitKernelVersion(
     EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo,
-    const std::vector<std::vector<int64_t>>& groups, bool split) {
-  llvm::Function* code = split ? ctx.NewKernelPart(b, hlo->name() + ".part")
-                               : ctx.NewKernel(b, hlo->name());
+    const std::vector<std::vector<int64_t>>& groups, bool split,
+    bool streaming) {
+  llvm::Function* code =
+      NewCode(ctx, b, hlo->name() + (streaming ? ".streaming" : ""), split);
+  if (streaming) MarkStreamingVersion(*code);
   ElementalEmitter emitter(b, ctx.llvm_module());
   if (absl::Status s = BindOperands(ctx, b, emitter, hlo); !s.ok()) return s;
   codegen::SplitRange range{nullptr, nullptr};
   if (split) range = {code->getArg(2), code->getArg(3)};
-  absl::Status status =
-      WriteGroups(ctx, b, emitter, hlo, groups, split ? &range : nullptr);
+  if (split && streaming) {
+    const Walk walk = WalkFor(hlo, Root(hlo), groups[0], hlo->shape());
+    range = AlignStreamingRange(b, range, hlo->shape(), walk.tiling);
+  }
+  absl::Status status = WriteGroups(ctx, b, emitter, hlo, groups,
+                                    split ? &range : nullptr, streaming);
   if (!status.ok()) return status;
   b.CreateRetVoid();
   return code;
+}
+
+// True when `hlo`'s result streams (streaming_stores.h): one array,
+// written in layout order or in tiles, not a reduction's lanes.
+bool StreamsKernelResult(const HloInstruction* hlo,
+                         const std::vector<std::vector<int64_t>>& groups) {
+  if (groups.size() != 1 || groups[0] != std::vector<int64_t>{-1}) {
+    return false;
+  }
+  const Walk walk = WalkFor(hlo, Root(hlo), groups[0], hlo->shape());
+  if (walk.columns || walk.reduction != nullptr) return false;
+  return StreamsResult(hlo->shape(), walk.tiling);
+}
+
+// Emits the part of `hlo`'s kernel that runs [begin, end) of its split
+// loop (or, `split` false, the whole kernel); the builder is left in it.
+// With `may_stream` and a result that streams, that is a dispatcher over
+// a streaming and a plain version.
+absl::StatusOr<llvm::Function*> EmitKernelCode(
+    EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo,
+    const std::vector<std::vector<int64_t>>& groups, bool split,
+    bool may_stream) {
+  if (!may_stream || !StreamsKernelResult(hlo, groups)) {
+    return EmitKernelVersion(ctx, b, hlo, groups, split, false);
+  }
+  absl::StatusOr<llvm::Function*> streaming =
+      EmitKernelVersion(ctx, b, hlo, groups, split, true);
+  if (!streaming.ok()) return streaming.status();
+  absl::StatusOr<llvm::Function*> plain =
+      EmitKernelVersion(ctx, b, hlo, groups, split, false);
+  if (!plain.ok()) return plain.status();
+  llvm::Function* dispatcher =
+      NewCode(ctx, b, hlo->name() + ".dispatch", split);
+  absl::StatusOr<IrArray> out = ctx.ArrayFor(b, hlo);
+  if (!out.ok()) return out.status();
+  EmitAlignmentDispatch(b, dispatcher, out->base(), *streaming, *plain);
+  return dispatcher;
 }
 
 }  // namespace
@@ -533,7 +585,8 @@ absl::StatusOr<llvm::Function*> EmitElementalKernelPart(
     EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo) {
   llvm::BasicBlock* caller = b.GetInsertBlock();
   absl::StatusOr<llvm::Function*> part =
-      EmitKernelCode(ctx, b, hlo, {{-1}}, /*split=*/true);
+      EmitKernelCode(ctx, b, hlo, {{-1}}, /*split=*/true,
+                     /*may_stream=*/false);
   b.SetInsertPoint(caller);
   return part;
 }
@@ -560,7 +613,7 @@ absl::Status EmitElementalKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
   if (!groups.ok()) return groups.status();
   const auto [trip, max_tasks] = SplitOf(ctx, hlo, *groups);
   absl::StatusOr<llvm::Function*> code =
-      EmitKernelCode(ctx, b, hlo, *groups, max_tasks > 1);
+      EmitKernelCode(ctx, b, hlo, *groups, max_tasks > 1, /*may_stream=*/true);
   if (!code.ok()) return code.status();
   llvm::Function* kernel = *code;
   if (max_tasks > 1) {

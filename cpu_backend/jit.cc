@@ -6,16 +6,17 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cpu_backend/streaming_stores.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
 namespace xlite::cpu {
 
@@ -88,6 +89,11 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
+  pb.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
+        passes.addPass(
+            llvm::createModuleToFunctionPassAdaptor(MarkStreamingStores()));
+      });
   llvm::ModulePassManager mpm =
       pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(module, mam);

@@ -467,5 +467,47 @@ TEST(KernelLoops, OrderedReductionsKeepTheTree) {
   }
 }
 
+bool Streams(const Compiled& c) {
+  return c.llvm_ir.find("!nontemporal") != std::string::npos;
+}
+
+TEST(KernelLoops, LargeTiledResultStreamsBitIdentical) {
+  // 16 MiB written in tiles: the streaming version's vector stores are
+  // non-temporal (hlo-run's buffers are aligned, so it is the one run).
+  const Compiled c = CompileAndRun(Module("", R"(
+  x = f32[2048,2048] parameter(0)
+  y = f32[2048,2048] parameter(1)
+  t = f32[2048,2048] transpose(x), dimensions={1,0}
+  ROOT r = f32[2048,2048] add(t, y))"));
+  EXPECT_EQ(c.want, c.got);
+  EXPECT_TRUE(Tiled(c));
+  EXPECT_TRUE(Streams(c));
+}
+
+TEST(KernelLoops, LargeVectorStreamsInAlignedSharesBitIdentical) {
+  // One dimension of odd length, split along it: each task's share starts
+  // on a 64-byte boundary, the last one ends the array.
+  const Compiled c = CompileAndRun(Module("", R"(
+  x = f32[4194311] parameter(0)
+  y = f32[4194311] parameter(1)
+  a = f32[4194311] add(x, y)
+  ROOT m = f32[4194311] multiply(a, x))"));
+  EXPECT_EQ(c.want, c.got);
+  EXPECT_TRUE(Split(c));
+  EXPECT_TRUE(Streams(c));
+}
+
+TEST(KernelLoops, SmallOrUnalignedRowResultsDoNotStream) {
+  // 16 MiB in rows of 1001 floats (rows start unaligned), and 4 MiB.
+  for (const char* shape : {"f32[4191,1001]", "f32[1024,1024]"}) {
+    SCOPED_TRACE(shape);
+    const std::string s = shape;
+    const Compiled c = CompileAndRun(Module(
+        "", "  x = " + s + " parameter(0)\n  ROOT r = " + s + " add(x, x)"));
+    EXPECT_EQ(c.want, c.got);
+    EXPECT_FALSE(Streams(c));
+  }
+}
+
 }  // namespace
 }  // namespace xlite::cpu

@@ -100,7 +100,8 @@ echo "corpus: $corpus modules run as libraries"
 
 # The modules here and a large (threaded) product against hlo-run.
 for module in tests/aot/modules/donated_update.hlo \
-  tests/aot/modules/layouts_constants.hlo examples/dot_f32_512.hlo; do
+  tests/aot/modules/layouts_constants.hlo \
+  tests/aot/modules/streamed_transpose_add.hlo examples/dot_f32_512.hlo; do
   dir="$tmp/modules/$(basename "$module" .hlo)"
   mkdir -p "$dir/in" "$dir/want"
   "$aot_arrays" random "$module" "$dir/in" 7
