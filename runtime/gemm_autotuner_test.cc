@@ -4,86 +4,17 @@
 // and a GEMM met twice is timed once.
 #include "runtime/gemm_autotuner.h"
 
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "gtest/gtest.h"
 #include "hlo/text/parser.h"
+#include "runtime/fake_gemm_tuning_device.h"
 #include "runtime/gemm_autotune_key.h"
 
 namespace xlite::runtime {
 namespace {
-
-// What the fake does with one candidate: its time, or why it fails, and
-// whether its result is wrong.
-struct Script {
-  std::string label;
-  absl::StatusOr<double> microseconds;
-  bool wrong = false;
-};
-
-class FakeTrial : public GemmTrial {
- public:
-  FakeTrial(const GemmDescription& gemm, std::vector<Script> scripts,
-            int& measured)
-      : d_(GemmOutputShape(gemm.result)),
-        scripts_(std::move(scripts)),
-        measured_(measured) {}
-
-  absl::StatusOr<std::vector<GemmAlgorithm>> Candidates() override {
-    std::vector<GemmAlgorithm> out;
-    for (size_t i = 0; i < scripts_.size(); ++i) {
-      GemmAlgorithm a;
-      a.data[0] = 100 + i;
-      a.label = scripts_[i].label;
-      out.push_back(a);
-    }
-    return out;
-  }
-
-  absl::StatusOr<GemmMeasurement> Measure(const GemmAlgorithm& c) override {
-    ++measured_;
-    const Script& s = scripts_.at(c.data[0] - 100);
-    if (!s.microseconds.ok()) return s.microseconds.status();
-    // Zeros, or (wrong) every element 1.
-    std::string result(d_.ByteSizeOfElements(), '\0');
-    if (s.wrong) {
-      Literal ones(d_);
-      for (int64_t i = 0; i < ones.element_count(); ++i) {
-        ones.SetFromDouble(i, 1);
-      }
-      const std::vector<uint8_t> bytes = ones.PhysicalData(d_);
-      result.assign(bytes.begin(), bytes.end());
-    }
-    return GemmMeasurement{*s.microseconds, result};
-  }
-
- private:
-  Shape d_;
-  std::vector<Script> scripts_;
-  int& measured_;
-};
-
-class FakeDevice : public GemmTuningDevice {
- public:
-  explicit FakeDevice(std::vector<Script> scripts)
-      : scripts_(std::move(scripts)) {}
-  const GemmTuningPlatform& platform() const override { return platform_; }
-  absl::StatusOr<std::unique_ptr<GemmTrial>> StartTrial(
-      const GemmDescription& gemm) override {
-    ++trials;
-    return std::make_unique<FakeTrial>(gemm, scripts_, measured);
-  }
-
-  GemmTuningPlatform platform_{"Fake GPU (sm_90)", "130100", "91900"};
-  int trials = 0;
-  int measured = 0;
-
- private:
-  std::vector<Script> scripts_;
-};
 
 std::shared_ptr<const GemmDescription> Gemm(int64_t n) {
   const std::string config =
@@ -109,10 +40,11 @@ Thunk GemmThunk(const std::string& name, int64_t n) {
 }
 
 TEST(GemmAutotuner, PicksTheFastestCandidateThatWorks) {
-  FakeDevice device({{"id=0", 30.0},
-                     {"id=1", absl::InternalError("cublasLtMatmul failed")},
-                     {"id=2", 10.0},
-                     {"id=3", 20.0}});
+  FakeGemmTuningDevice device(
+      {{"id=0", 30.0},
+       {"id=1", absl::InternalError("cublasLtMatmul failed")},
+       {"id=2", 10.0},
+       {"id=3", 20.0}});
   absl::StatusOr<std::unique_ptr<GemmTrial>> trial =
       device.StartTrial(*Gemm(8));
   ASSERT_TRUE(trial.ok());
@@ -127,7 +59,7 @@ TEST(GemmAutotuner, PicksTheFastestCandidateThatWorks) {
 }
 
 TEST(GemmAutotuner, AFastWrongCandidateLoses) {
-  FakeDevice device(
+  FakeGemmTuningDevice device(
       {{"id=0", 30.0}, {"id=1", 1.0, /*wrong=*/true}, {"id=2", 20.0}});
   absl::StatusOr<std::unique_ptr<GemmTrial>> trial =
       device.StartTrial(*Gemm(8));
@@ -139,7 +71,7 @@ TEST(GemmAutotuner, AFastWrongCandidateLoses) {
 }
 
 TEST(GemmAutotuner, WhenEveryCandidateFailsTheErrorListsEachAndWhy) {
-  FakeDevice device(
+  FakeGemmTuningDevice device(
       {{"id=6 tile=20", absl::ResourceExhaustedError(
                             "needs 33554432 bytes of workspace, the call "
                             "has 1024")},
@@ -165,7 +97,7 @@ TEST(GemmAutotuner, WhenEveryCandidateFailsTheErrorListsEachAndWhy) {
 }
 
 TEST(GemmAutotuner, NoCandidatesOrNoListAreErrorsToo) {
-  FakeDevice device({});
+  FakeGemmTuningDevice device({});
   absl::StatusOr<std::unique_ptr<GemmTrial>> trial =
       device.StartTrial(*Gemm(8));
   ASSERT_TRUE(trial.ok());
@@ -207,7 +139,7 @@ ThunkSequence Program() {
 }
 
 TEST(GemmAutotuner, TunesEachGemmOnceAndTheCacheAnswersBeforeTiming) {
-  FakeDevice device({{"id=0", 30.0}, {"id=1", 10.0}});
+  FakeGemmTuningDevice device({{"id=0", 30.0}, {"id=1", 10.0}});
   GemmAutotuneCache cache;
   ThunkSequence thunks = Program();
   absl::StatusOr<GemmAutotuneStats> stats =
@@ -253,7 +185,8 @@ TEST(GemmAutotuner, TunesEachGemmOnceAndTheCacheAnswersBeforeTiming) {
 }
 
 TEST(GemmAutotuner, AGemmNothingRunsFailsTheWholeSequence) {
-  FakeDevice device({{"id=0", absl::InternalError("cublasStatus_t 15")}});
+  FakeGemmTuningDevice device(
+      {{"id=0", absl::InternalError("cublasStatus_t 15")}});
   GemmAutotuneCache cache;
   ThunkSequence thunks = Program();
   absl::StatusOr<GemmAutotuneStats> stats =
