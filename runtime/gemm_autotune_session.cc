@@ -43,14 +43,18 @@ absl::StatusOr<GemmAutotuneReport> RunGemmAutotuning(
     if (!path.empty()) {
       report.note =
           absl::StrCat("GEMM autotuning skipped (", device.status().message(),
-                       "): GEMMs run cuBLASLt's first heuristic algorithm and ",
-                       path, " is not applied");
+                       "): ", path, " is not applied");
     }
     return report;
   }
   absl::StatusOr<GemmAutotuneStats> stats =
       AutotuneGemmThunks(thunks, **device, cache);
-  if (!stats.ok()) return stats.status();
+  if (!stats.ok()) {
+    if (options.source.empty()) return stats.status();
+    return absl::Status(
+        stats.status().code(),
+        absl::StrCat(options.source, ": error: ", stats.status().message()));
+  }
   report.tuned = true;
   report.stats = *stats;
   report.note =

@@ -10,9 +10,9 @@
 // Without a device (the emulator, or no GPU) nothing is tuned and the
 // cache is not applied either: which entries fit depends on the device
 // and its cuBLASLt, which only the device can say, and an algorithm from
-// another cuBLASLt build may not exist in this one. The GEMMs then run
-// the heuristic's first algorithm, as with --autotune=false (which does
-// not read the cache at all).
+// another cuBLASLt build may not exist in this one. A CUDA device then
+// runs each GEMM's first heuristic algorithm, as with --autotune=false
+// (which does not read the cache at all).
 
 #include <functional>
 #include <memory>
@@ -30,6 +30,9 @@ struct GemmAutotuneOptions {
   bool enabled = true;
   /// --autotune-cache: read before, written after ("" for none).
   std::string cache_path;
+  /// Where the thunks come from ("m.hlo", "m.xlx"): tuning errors read
+  /// "SOURCE: error: %dot.1: ...". Cache errors name the cache file.
+  std::string source;
 };
 
 struct GemmAutotuneReport {
