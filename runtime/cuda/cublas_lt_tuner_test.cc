@@ -47,15 +47,15 @@ GpuImage GemmImage() {
   t.instruction = "gemm.1";
   t.arguments = {Slice{0, 0, a.ByteSizeOfElements()},
                  Slice{1, 0, b.ByteSizeOfElements()},
-                 Slice{2, 0, d.ByteSizeOfElements()},
-                 Slice{3, 0, kWorkspace}};
+                 Slice{2, 0, d.ByteSizeOfElements()}, Slice{3, 0, kWorkspace}};
   t.gemm = std::make_shared<const GemmDescription>(*gemm);
   image.thunks.push_back(t);
   return image;
 }
 
 absl::StatusOr<Literal> RunOnDevice(const GpuImage& image) {
-  absl::StatusOr<std::unique_ptr<CudaDevice>> device = CudaDevice::Create(image);
+  absl::StatusOr<std::unique_ptr<CudaDevice>> device =
+      CudaDevice::Create(image);
   if (!device.ok()) return device.status();
   Literal a(image.parameter_shapes[0]), b(image.parameter_shapes[1]);
   for (int64_t i = 0; i < a.element_count(); ++i) a.SetFromDouble(i, i % 7 - 3);
