@@ -25,8 +25,9 @@ void WriteSlice(wire::Writer& w, const Slice& s) {
 }
 
 // A GEMM thunk's description: the target, the config's JSON, the shapes'
-// text (layouts included); the reader parses and checks them again.
-void WriteGemm(wire::Writer& w, const Thunk& t) {
+// text (layouts included), which the reader parses and checks again; then
+// the autotuned algorithm when there is one.
+void WriteGemm(wire::Writer& w, uint32_t version, const Thunk& t) {
   w.U8(t.gemm != nullptr ? 1 : 0);
   if (t.gemm == nullptr) return;
   w.Bytes(GemmTargetName(t.gemm->target));
@@ -34,9 +35,16 @@ void WriteGemm(wire::Writer& w, const Thunk& t) {
   w.U64(t.gemm->operands.size());
   for (const Shape& s : t.gemm->operands) w.Bytes(s.ToString(true));
   w.Bytes(t.gemm->result.ToString(true));
+  if (version < 4) return;
+  w.U8(t.gemm_algorithm ? 1 : 0);
+  if (!t.gemm_algorithm) return;
+  for (uint64_t word : t.gemm_algorithm->data) w.U64(word);
+  w.Bytes(t.gemm_algorithm->label);
+  w.Bytes(t.gemm_algorithm->tuned_for);
 }
 
-void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
+void WriteThunks(wire::Writer& w, uint32_t version,
+                 const ThunkSequence& thunks) {
   w.U64(thunks.size());
   for (const Thunk& t : thunks) {
     w.U8(static_cast<uint8_t>(t.kind));
@@ -55,8 +63,10 @@ void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
     w.U8(t.index_is_pred ? 1 : 0);
     w.I64(t.trip_count);
     w.U64(t.children.size());
-    for (const ThunkSequence& child : t.children) WriteThunks(w, child);
-    WriteGemm(w, t);
+    for (const ThunkSequence& child : t.children) {
+      WriteThunks(w, version, child);
+    }
+    WriteGemm(w, version, t);
   }
 }
 
@@ -78,7 +88,7 @@ bool LooksLikeGpuImage(absl::string_view bytes) {
          std::memcmp(bytes.data(), wire::kMagic, sizeof(wire::kMagic)) == 0;
 }
 
-std::string SerializeGpuImage(const GpuImage& image) {
+std::string SerializeGpuImage(const GpuImage& image, uint32_t version) {
   wire::Writer w;
   w.Bytes(image.xlite_version);
   w.Bytes(image.module_name);
@@ -100,7 +110,7 @@ std::string SerializeGpuImage(const GpuImage& image) {
     WriteIndex(w, o.index);
     WriteSlice(w, o.slice);
   }
-  WriteThunks(w, image.thunks);
+  WriteThunks(w, version, image.thunks);
   w.Bytes(image.ptx);
   w.U64(image.cubins.size());
   for (const auto& [sm, cubin] : image.cubins) {
@@ -112,7 +122,7 @@ std::string SerializeGpuImage(const GpuImage& image) {
   const std::string& payload = w.out();
   wire::Writer file;
   file.out().append(wire::kMagic, sizeof(wire::kMagic));
-  file.U32(kGpuImageFormatVersion);
+  file.U32(version);
   file.U64(payload.size());
   file.U32(wire::Crc32(payload));
   file.out().append(payload);

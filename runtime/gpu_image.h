@@ -27,7 +27,11 @@ inline constexpr char kXliteVersion[] = "0.1.0";
 /// The format version this build reads and writes.
 /// 2: GEMM thunks carry their description (target, config, shapes).
 /// 3: while thunks carry their known trip count.
-inline constexpr uint32_t kGpuImageFormatVersion = 3;
+/// 4: GEMM thunks carry their autotuned algorithm, if any.
+inline constexpr uint32_t kGpuImageFormatVersion = 4;
+/// The oldest format this build still reads (a version-3 image is one
+/// whose GEMMs were never autotuned).
+inline constexpr uint32_t kGpuImageOldestReadableVersion = 3;
 
 struct GpuImageAllocation {
   Allocation::Kind kind = Allocation::Kind::kTemp;
@@ -65,7 +69,10 @@ struct GpuImage {
 };
 
 /// The file's bytes: magic, format version, payload length, CRC-32, payload.
-std::string SerializeGpuImage(const GpuImage& image);
+/// `version` may name an older readable format, for runtimes not yet
+/// upgraded (what it cannot carry, such as GEMM algorithms, is left out).
+std::string SerializeGpuImage(const GpuImage& image,
+                              uint32_t version = kGpuImageFormatVersion);
 
 /// Parses and validates (checksum, bounds, every slice inside its
 /// allocation); `name` is for messages.

@@ -42,7 +42,7 @@ Slice ReadSlice(wire::Reader& r) {
 
 // A GEMM thunk's description, parsed and checked as the compiler did;
 // false with `error` set when the record is malformed.
-bool ReadGemm(wire::Reader& r, Thunk& t, std::string& error) {
+bool ReadGemm(wire::Reader& r, uint32_t version, Thunk& t, std::string& error) {
   if (r.U8() == 0) return r.ok();
   const std::string target = r.Bytes();
   const std::string config = r.Bytes();
@@ -72,11 +72,19 @@ bool ReadGemm(wire::Reader& r, Thunk& t, std::string& error) {
     return false;
   }
   t.gemm = std::make_shared<const GemmDescription>(*std::move(gemm));
+  if (version < 4) return true;  // never autotuned
+  if (r.U8() == 0) return r.ok();
+  GemmAlgorithm algorithm;
+  for (uint64_t& word : algorithm.data) word = r.U64();
+  algorithm.label = r.Bytes();
+  algorithm.tuned_for = r.Bytes();
+  if (!r.ok()) return false;
+  t.gemm_algorithm = std::move(algorithm);
   return true;
 }
 
-bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth,
-                std::string& error) {
+bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
+                int depth, std::string& error) {
   if (depth > kMaxNesting) return false;
   // The smallest thunk is well over 64 bytes on the wire.
   const uint64_t n = r.Count(64);
@@ -104,9 +112,11 @@ bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth,
     const uint64_t children = r.Count(8);
     for (uint64_t c = 0; c < children && r.ok(); ++c) {
       t.children.emplace_back();
-      if (!ReadThunks(r, t.children.back(), depth + 1, error)) return false;
+      if (!ReadThunks(r, version, t.children.back(), depth + 1, error)) {
+        return false;
+      }
     }
-    if (!ReadGemm(r, t, error)) return false;
+    if (!ReadGemm(r, version, t, error)) return false;
     thunks.push_back(std::move(t));
   }
   return r.ok();
@@ -130,15 +140,17 @@ absl::StatusOr<GpuImage> DeserializeGpuImage(absl::string_view bytes,
   const uint64_t length = header.U64();
   const uint32_t checksum = header.U32();
   if (!header.ok()) return Bad(name, "truncated header");
-  if (version != kGpuImageFormatVersion) {
+  if (version < kGpuImageOldestReadableVersion ||
+      version > kGpuImageFormatVersion) {
     return Bad(name, absl::StrCat("format version ", version, "; this xlite (",
-                                  kXliteVersion, ") reads version ",
+                                  kXliteVersion, ") reads versions ",
+                                  kGpuImageOldestReadableVersion, " to ",
                                   kGpuImageFormatVersion));
   }
   const absl::string_view payload = bytes.substr(wire::kHeaderSize);
   if (payload.size() != length) {
-    return Bad(name, absl::StrCat("truncated: ", payload.size(), " of ",
-                                  length, " payload bytes"));
+    return Bad(name, absl::StrCat("truncated: ", payload.size(), " of ", length,
+                                  " payload bytes"));
   }
   if (wire::Crc32(payload) != checksum) return Bad(name, "checksum mismatch");
 
@@ -178,7 +190,7 @@ absl::StatusOr<GpuImage> DeserializeGpuImage(absl::string_view bytes,
     o.slice = ReadSlice(r);
     image.outputs.push_back(std::move(o));
   }
-  if (std::string error; !ReadThunks(r, image.thunks, 0, error)) {
+  if (std::string error; !ReadThunks(r, version, image.thunks, 0, error)) {
     return Bad(name, error.empty() ? "bad thunk sequence" : error);
   }
   image.ptx = r.Bytes();

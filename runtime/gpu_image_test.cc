@@ -23,12 +23,12 @@ GpuImage SmallImage() {
   image.sm_name = "sm_90a";
   image.parameter_shapes.push_back(
       Shape::WithDefaultLayout(PrimitiveType::kF32, {4}));
-  image.result_shape = Shape::Tuple(
-      {Shape::WithDefaultLayout(PrimitiveType::kF32, {4})});
+  image.result_shape =
+      Shape::Tuple({Shape::WithDefaultLayout(PrimitiveType::kF32, {4})});
   GpuImageAllocation param{Allocation::Kind::kParameter, 16, 0, {}, ""};
   GpuImageAllocation out{Allocation::Kind::kOutput, 16, -1, {}, ""};
-  GpuImageAllocation constant{Allocation::Kind::kConstant, 4, -1, {},
-                              std::string("\0\0\0\0", 4)};
+  GpuImageAllocation constant{
+      Allocation::Kind::kConstant, 4, -1, {}, std::string("\0\0\0\0", 4)};
   image.allocations = {param, out, constant};
   image.outputs.push_back({{0}, Slice{1, 0, 16}});
   Thunk fill;
@@ -47,7 +47,7 @@ GpuImage SmallImage() {
   cond.children = {{fill}, {copy}};  // pred false: the copy
   image.thunks = {fill, cond};
   image.ptx = "// ptx";
-  image.cubins["sm_90a"] = std::string("\x7f" "ELF\0", 5);
+  image.cubins["sm_90a"] = std::string("\x7f\x45LF\0", 5);  // "\x7fELF"
   image.emulator_ir = "; ir";
   return image;
 }
@@ -228,6 +228,49 @@ TEST(GpuImage, RefusesMalformedGemmRecords) {
   bad.operands[1].set_element_type(PrimitiveType::kS8);
   image.thunks.back().gemm = std::make_shared<const GemmDescription>(bad);
   refused(image, "thunk of %gemm.1");
+}
+
+// The autotuned algorithm travels with its GEMM thunk (format 4); a
+// format-3 image, written before there were any, still reads, untuned;
+// older ones are refused with the range this build reads.
+TEST(GpuImage, GemmAlgorithmsRoundTripAndFormat3StillReads) {
+  GpuImage image = GemmImage();
+  GemmAlgorithm algorithm;
+  algorithm.data = {21, 0, 0x2a, 7, 0, 0, 0, ~uint64_t{0}};
+  algorithm.label = "id=21 tile=20";
+  algorithm.tuned_for = GemmAlgorithmScope("NVIDIA H100 (sm_90)", "130100");
+  image.thunks.back().gemm_algorithm = algorithm;
+  const std::string bytes = SerializeGpuImage(image);
+  absl::StatusOr<GpuImage> back = DeserializeGpuImage(bytes, "tuned.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_TRUE(back->thunks.back().gemm_algorithm.has_value());
+  EXPECT_EQ(*back->thunks.back().gemm_algorithm, algorithm);
+  EXPECT_EQ(SerializeGpuImage(*back), bytes);
+  EXPECT_NE(ThunkSequenceToString(back->thunks)
+                .find("epilogue=RELU ({3:0+24}, {3:256+48}, {3:512+32}, "
+                      "{3:768+256}) algorithm=(id=21 tile=20)"),
+            std::string::npos)
+      << ThunkSequenceToString(back->thunks);
+  for (size_t n = 0; n < bytes.size(); n += 5) {
+    EXPECT_FALSE(DeserializeGpuImage(bytes.substr(0, n), "t").ok()) << n;
+  }
+
+  const std::string old = SerializeGpuImage(image, 3);
+  EXPECT_EQ(old[8], 3);
+  absl::StatusOr<GpuImage> untuned = DeserializeGpuImage(old, "old.xlx");
+  ASSERT_TRUE(untuned.ok()) << untuned.status().message();
+  EXPECT_FALSE(untuned->thunks.back().gemm_algorithm.has_value());
+  EXPECT_EQ(ThunkSequenceToString(untuned->thunks),
+            ThunkSequenceToString(GemmImage().thunks));
+
+  std::string older = old;
+  older[8] = 2;  // the checksum covers the payload, not the header
+  absl::StatusOr<GpuImage> refused = DeserializeGpuImage(older, "v2.xlx");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.status().message().find(
+                "format version 2; this xlite (0.1.0) reads versions 3 to 4"),
+            std::string::npos)
+      << refused.status().message();
 }
 
 TEST(GpuImageRunner, RunsThunksOverArenas) {

@@ -34,15 +34,14 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
                         t.byte, "\n");
         break;
       case Thunk::Kind::kWhile:
-        absl::StrAppend(&out, pad, "while ", t.instruction, " pred ",
-                        SliceText(t.predicate),
-                        t.trip_count >= 0
-                            ? absl::StrCat(" trip_count=", t.trip_count)
-                            : std::string(),
-                        "\n", pad, " condition:\n",
-                        ThunkSequenceToString(t.children[0], indent + 2), pad,
-                        " body:\n",
-                        ThunkSequenceToString(t.children[1], indent + 2));
+        absl::StrAppend(
+            &out, pad, "while ", t.instruction, " pred ",
+            SliceText(t.predicate),
+            t.trip_count >= 0 ? absl::StrCat(" trip_count=", t.trip_count)
+                              : std::string(),
+            "\n", pad, " condition:\n",
+            ThunkSequenceToString(t.children[0], indent + 2), pad, " body:\n",
+            ThunkSequenceToString(t.children[1], indent + 2));
         break;
       case Thunk::Kind::kConditional:
         absl::StrAppend(&out, pad, "conditional ", t.instruction, " on ",
@@ -57,7 +56,15 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
         for (const Slice& s : t.arguments) args.push_back(SliceText(s));
         absl::StrAppend(&out, pad, "gemm ", t.instruction, " ",
                         t.gemm ? GemmDescriptionToString(*t.gemm) : "?", " (",
-                        absl::StrJoin(args, ", "), ")\n");
+                        absl::StrJoin(args, ", "), ")");
+        if (t.gemm_algorithm) {
+          absl::StrAppend(&out, " algorithm=(",
+                          t.gemm_algorithm->label.empty()
+                              ? GemmAlgorithmWords(*t.gemm_algorithm)
+                              : t.gemm_algorithm->label,
+                          ")");
+        }
+        out += '\n';
         break;
       }
     }

@@ -6,15 +6,18 @@
 // argument), device copies and fills, a while loop whose condition
 // sequence leaves a pred on the device, a conditional choosing a branch
 // sequence by a pred or s32 on the device, and a GEMM (the cuBLASLt custom
-// call; an emulator runs it with a reference GEMM). A device (the CUDA
-// driver, or the emulator) interprets them.
+// call, with the algorithm the autotuner chose, if any; an emulator runs
+// it with a reference GEMM). A device (the CUDA driver, or the emulator)
+// interprets them.
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime/buffer_assignment.h"
+#include "runtime/gemm_algorithm.h"
 #include "runtime/gemm_description.h"
 
 namespace xlite::runtime {
@@ -40,9 +43,9 @@ struct Thunk {
   uint8_t byte = 0;
 
   // kWhile: children[0] computes the pred at `predicate`, children[1] is
-  // the body (see trip_count). kConditional: `predicate` holds a pred (children[0] runs on
-  // true, children[1] on false) or an s32 branch index (children[i]; out of
-  // range: the last), as `index_is_pred` says.
+  // the body (see trip_count). kConditional: `predicate` holds a pred
+  // (children[0] runs on true, children[1] on false) or an s32 branch index
+  // (children[i]; out of range: the last), as `index_is_pred` says.
   Slice predicate;
   bool index_is_pred = false;
   /// kWhile: the body runs exactly this many times when it is known at
@@ -55,6 +58,9 @@ struct Thunk {
   // operand, then one per result leaf (GemmDescription's order). Shared:
   // thunks are copied, the description never changes.
   std::shared_ptr<const GemmDescription> gemm;
+  /// kGemm: the algorithm the autotuner chose; none: the device asks
+  /// cuBLASLt's heuristic and runs its first answer.
+  std::optional<GemmAlgorithm> gemm_algorithm;
 };
 
 using ThunkSequence = std::vector<Thunk>;

@@ -32,6 +32,7 @@
 #include "passes/registry.h"
 #include "runtime/buffer_assignment.h"
 #include "runtime/gpu_thunks.h"
+#include "tools/gemm_autotuning.h"
 #include "tools/tool_flags.h"
 
 ABSL_FLAG(std::string, format, "",
@@ -61,6 +62,13 @@ ABSL_FLAG(std::string, dump_to, "",
 ABSL_FLAG(bool, time_passes, false,
           "report each pass's wall time and change flag on stderr");
 ABSL_FLAG(bool, verify_each, false, "run the verifier after every pass");
+ABSL_FLAG(std::string, autotune_cache, "",
+          "read/write the GEMM autotuning results in this file (gpu, "
+          "--stage=thunks or executable: entries for this device skip "
+          "timing; new results are written back)");
+ABSL_FLAG(bool, autotune, true,
+          "time GEMM candidates on the device (gpu; false: cuBLASLt's first "
+          "heuristic algorithm, the cache unread)");
 
 namespace xlite {
 namespace {
@@ -97,6 +105,55 @@ absl::Status InFile(absl::string_view filename, const absl::Status& s) {
                       absl::StrCat(filename, located ? ":" : ": error: ", m));
 }
 
+// --platform=gpu (or gpu-emulator) at --stage=executable, llvm, ptx or
+// thunks: the backend's compilation for --gpu-spec (default h100), with
+// the GEMMs autotuned (--autotune, --autotune-cache) where thunks are
+// printed or serialized.
+absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
+                                            const std::string& stage,
+                                            const std::string& filename) {
+  const bool emulator = absl::GetFlag(FLAGS_platform) == "gpu-emulator";
+  const ToolAutotuning autotuning{absl::GetFlag(FLAGS_autotune),
+                                  absl::GetFlag(FLAGS_autotune_cache), filename,
+                                  emulator};
+  absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
+  if (!spec.ok()) return spec.status();
+  if (stage == "executable") {
+    // The serialized executable (.xlx), from a second copy of the module
+    // for the emulator's compilation.
+    gpu::GpuImageOptions options;
+    options.spec = *spec;
+    options.run_passes = false;
+    std::unique_ptr<HloModule> second = module->Clone();
+    absl::StatusOr<runtime::GpuImage> image =
+        gpu::CompileGpuImage(std::move(module), std::move(second), options);
+    if (!image.ok()) return InFile(filename, image.status());
+    if (absl::Status s = AutotuneGemmsForTool(image->thunks, autotuning);
+        !s.ok()) {
+      return s;
+    }
+    return runtime::SerializeGpuImage(*image);
+  }
+  absl::StatusOr<gpu::GpuCompileOptions> options =
+      gpu::DefaultGpuCompileOptions(emulator ? gpu::GpuCodeTarget::kEmulator
+                                             : gpu::GpuCodeTarget::kNvptx);
+  if (!options.ok()) return options.status();
+  options->spec = *spec;
+  options->run_passes = false;
+  absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
+      gpu::GpuExecutable::Compile(std::move(module), *options);
+  if (!exe.ok()) return InFile(filename, exe.status());
+  if (stage == "thunks") {
+    // The launches as run (in-place copies already left out).
+    runtime::ThunkSequence thunks = (*exe)->thunks();
+    if (absl::Status s = AutotuneGemmsForTool(thunks, autotuning); !s.ok()) {
+      return s;
+    }
+    return runtime::ThunkSequenceToString(thunks);
+  }
+  return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->ptx();
+}
+
 // Parses, verifies and transforms one module; returns what to write or an
 // error status (message already located).
 absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
@@ -126,43 +183,9 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
   }
-  if (platform == "gpu" && stage == "executable") {
-    // The serialized executable (.xlx) for --gpu-spec (default h100).
-    gpu::GpuImageOptions options;
-    absl::StatusOr<gpu::GpuTargetSpec> spec = gpu::LoadGpuTargetSpec(
-        absl::GetFlag(FLAGS_gpu_spec).empty() ? "h100"
-                                              : absl::GetFlag(FLAGS_gpu_spec));
-    if (!spec.ok()) return spec.status();
-    options.spec = *std::move(spec);
-    options.run_passes = false;
-    // A second copy for the emulator's compilation.
-    std::unique_ptr<HloModule> second = (*module)->Clone();
-    absl::StatusOr<runtime::GpuImage> image = gpu::CompileGpuImage(
-        std::move(*module), std::move(second), options);
-    if (!image.ok()) return InFile(filename, image.status());
-    return runtime::SerializeGpuImage(*image);
-  }
-  if (platform == "gpu" &&
-      (stage == "llvm" || stage == "ptx" || stage == "thunks")) {
-    // The gpu backend's NVPTX compilation for --gpu-spec (default h100).
-    absl::StatusOr<gpu::GpuCompileOptions> options =
-        gpu::DefaultGpuCompileOptions(
-            absl::GetFlag(FLAGS_platform) == "gpu-emulator"
-                ? gpu::GpuCodeTarget::kEmulator
-                : gpu::GpuCodeTarget::kNvptx);
-    if (!options.ok()) return options.status();
-    absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
-    if (!spec.ok()) return spec.status();
-    options->spec = *std::move(spec);
-    options->run_passes = false;
-    absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
-        gpu::GpuExecutable::Compile(std::move(*module), *options);
-    if (!exe.ok()) return InFile(filename, exe.status());
-    if (stage == "thunks") {
-      // The launches as run (in-place copies already left out).
-      return runtime::ThunkSequenceToString((*exe)->thunks());
-    }
-    return stage == "llvm" ? (*exe)->llvm_ir() : (*exe)->ptx();
+  if (platform == "gpu" && (stage == "executable" || stage == "llvm" ||
+                            stage == "ptx" || stage == "thunks")) {
+    return CompileGpuStage(std::move(*module), stage, filename);
   }
   if (stage == "llvm" || stage == "asm") {
     // The cpu backend's compilation, after the pipeline that just ran.

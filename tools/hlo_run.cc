@@ -20,6 +20,7 @@
 #include "gpu_backend/emulator/emulator_image_device.h"
 #include "gpu_backend/executable.h"
 #include "runtime/cuda/cuda_device.h"
+#include "tools/gemm_autotuning.h"
 #include "tools/xlx_run.h"
 #include "cpu_backend/multi_device.h"
 #include "cpu_backend/profile_report.h"
@@ -59,6 +60,12 @@ ABSL_FLAG(bool, profile, false,
           "GFLOP/s vs the host's measured peak, on stderr (cpu platform)");
 ABSL_FLAG(std::string, profile_json, "",
           "write the --profile report as JSON to this file (cpu platform)");
+ABSL_FLAG(std::string, autotune_cache, "",
+          "read/write the GEMM autotuning results in this file (gpu: entries "
+          "for this device skip timing; new results are written back)");
+ABSL_FLAG(bool, autotune, true,
+          "time GEMM candidates on the device before running a .xlx (gpu; "
+          "false: cuBLASLt's first heuristic algorithm, the cache unread)");
 
 namespace xlite {
 namespace {
@@ -161,6 +168,13 @@ absl::StatusOr<gpu::GpuCompileOptions> GpuEmulatorOptions() {
   options.target = gpu::GpuCodeTarget::kEmulator;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
   return options;
+}
+
+// --autotune and --autotune-cache for `path` on `platform`.
+ToolAutotuning Autotuning(const std::string& path,
+                          const std::string& platform) {
+  return {absl::GetFlag(FLAGS_autotune), absl::GetFlag(FLAGS_autotune_cache),
+          path, platform != "gpu"};
 }
 
 // Checks --platform and --reference_platform; kExitOk or the exit code.
@@ -381,13 +395,11 @@ int ReportProfile(const Profiling& profiling, int64_t partitions) {
 // Runs the module on `platform` (compiled once, here, for cpu). The
 // arguments and module must outlive the runner, and so must `profiling`
 // (cpu only; null: not profiled), which gets the executable and counters.
-absl::StatusOr<Runner> MakeRunner(const std::string& platform,
-                                  const HloModule& module,
-                                  const std::vector<Literal>& arguments,
-                                  int64_t replicas, int64_t partitions,
-                                  Profiling* profiling = nullptr,
-                                  double* execute_seconds = nullptr,
-                                  bool* from_cache = nullptr) {
+absl::StatusOr<Runner> MakeRunner(
+    const std::string& platform, const HloModule& module,
+    const std::vector<Literal>& arguments, int64_t replicas, int64_t partitions,
+    Profiling* profiling = nullptr, double* execute_seconds = nullptr,
+    bool* from_cache = nullptr, const ToolAutotuning* autotuning = nullptr) {
   const int64_t devices = replicas * partitions;
   if (platform == "interpreter") {
     return Runner([&module, &arguments, replicas, partitions,
@@ -414,6 +426,14 @@ absl::StatusOr<Runner> MakeRunner(const std::string& platform,
         gpu::GpuExecutable::Compile(module.Clone(), *options);
     if (!compiled.ok()) return compiled.status();
     std::shared_ptr<gpu::GpuExecutable> exe = std::move(*compiled);
+    if (autotuning != nullptr) {
+      // Nothing to tune on the emulator; the cache is still checked and the
+      // note says so.
+      runtime::ThunkSequence thunks = exe->thunks();
+      if (absl::Status s = AutotuneGemmsForTool(thunks, *autotuning); !s.ok()) {
+        return s;
+      }
+    }
     return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
       absl::StatusOr<Literal> r = exe->Run(arguments);
       if (!r.ok()) return r.status();
@@ -477,6 +497,9 @@ int RunXlx(const std::string& path) {
   options.print_literals = absl::GetFlag(FLAGS_print_literals);
   options.iterations = absl::GetFlag(FLAGS_iterations);
   options.platform = platform;
+  options.prepare_image = [&](runtime::GpuImage& image) {
+    return AutotuneGemmsForTool(image.thunks, Autotuning(path, platform));
+  };
   return RunXlxFile(
       path,
       [&platform](const runtime::GpuImage& image)
@@ -540,17 +563,25 @@ int Main(int argc, char** argv) {
   double execute_seconds = -1;
   bool from_cache = false;
   const auto compile_start = std::chrono::steady_clock::now();
-  absl::StatusOr<Runner> run_once = MakeRunner(
-      platform, *module, arguments, replicas, partitions,
-      ProfileRequested() ? &profiling : nullptr, &execute_seconds, &from_cache);
+  const ToolAutotuning autotuning = Autotuning(args[0], platform);
+  absl::StatusOr<Runner> run_once =
+      MakeRunner(platform, *module, arguments, replicas, partitions,
+                 ProfileRequested() ? &profiling : nullptr, &execute_seconds,
+                 &from_cache, &autotuning);
   const double compile_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                     compile_start)
           .count();
   if (!run_once.ok()) {
     // Compile errors located in the input ("LINE:COL: error: ...") get
-    // the file name; others read "FILE: error: ...".
+    // the file name; others read "FILE: error: ..." (an autotuning
+    // cache's errors already name the cache).
     const absl::string_view message = run_once.status().message();
+    if (const std::string& cache = autotuning.cache_path;
+        !cache.empty() && absl::StartsWith(message, cache + ":")) {
+      std::cerr << message << "\n";
+      return kExitInputError;
+    }
     const bool located = !message.empty() && absl::ascii_isdigit(message[0]);
     std::cerr << args[0] << (located ? ":" : ": error: ") << message << "\n";
     return kExitInputError;

@@ -8,6 +8,7 @@
 
 #include "absl/flags/flag.h"
 #include "runtime/cuda/cuda_device.h"
+#include "tools/gemm_autotuning.h"
 #include "tools/tool_flags.h"
 #include "tools/xlx_run.h"
 
@@ -18,6 +19,12 @@ ABSL_FLAG(std::string, output, "", "write results as DIR/out_K.npy");
 ABSL_FLAG(bool, print_literals, false, "print each result on stdout");
 ABSL_FLAG(int64_t, iterations, 1, "run N times, report min/median time");
 ABSL_FLAG(std::string, platform, "gpu", "only gpu (the CUDA device)");
+ABSL_FLAG(std::string, autotune_cache, "",
+          "read/write the GEMM autotuning results in this file (entries for "
+          "this device skip timing; new results are written back)");
+ABSL_FLAG(bool, autotune, true,
+          "time GEMM candidates on the device before running (false: "
+          "cuBLASLt's first heuristic algorithm, the cache unread)");
 
 namespace {
 
@@ -44,6 +51,12 @@ int main(int argc, char** argv) {
   options.output_dir = absl::GetFlag(FLAGS_output);
   options.print_literals = absl::GetFlag(FLAGS_print_literals);
   options.iterations = absl::GetFlag(FLAGS_iterations);
+  const xlite::ToolAutotuning autotuning{absl::GetFlag(FLAGS_autotune),
+                                         absl::GetFlag(FLAGS_autotune_cache),
+                                         args[0], /*emulator=*/false};
+  options.prepare_image = [&](xlite::runtime::GpuImage& image) {
+    return xlite::AutotuneGemmsForTool(image.thunks, autotuning);
+  };
   return xlite::RunXlxFile(
       args[0],
       [](const xlite::runtime::GpuImage& image)

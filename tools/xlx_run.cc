@@ -60,6 +60,12 @@ int RunXlxFile(const std::string& path, const GpuDeviceFactory& make_device,
     std::cerr << image.status().message() << "\n";
     return kExitInputError;
   }
+  if (options.prepare_image) {
+    if (absl::Status s = options.prepare_image(*image); !s.ok()) {
+      std::cerr << s.message() << "\n";
+      return kExitInputError;
+    }
+  }
   if (options.inputs.size() != image->parameter_shapes.size()) {
     std::cerr << "error: " << path << " takes "
               << image->parameter_shapes.size() << " arguments, "

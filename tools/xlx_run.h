@@ -24,6 +24,9 @@ struct XlxRunOptions {
   int64_t iterations = 1;
   /// The platform's name for messages ("gpu", "gpu-emulator").
   std::string platform = "gpu";
+  /// Run on the image once it is read, before the device is made (GEMM
+  /// autotuning); an error is printed as is and the run fails.
+  std::function<absl::Status(runtime::GpuImage&)> prepare_image;
 };
 
 using GpuDeviceFactory =

@@ -2,8 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "absl/strings/str_cat.h"
@@ -61,6 +63,10 @@ absl::StatusOr<lt::Api> Load() {
   Bind(library, "cublasLtMatmulAlgoGetHeuristic", api.MatmulAlgoGetHeuristic,
        missing);
   Bind(library, "cublasLtMatmul", api.Matmul, missing);
+  std::string optional;
+  Bind(library, "cublasLtGetVersion", api.GetVersion, optional);
+  Bind(library, "cublasLtMatmulAlgoConfigGetAttribute",
+       api.MatmulAlgoConfigGetAttribute, optional);
   if (!missing.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the cuBLASLt library found lacks ", missing));
@@ -211,6 +217,42 @@ void MakeScalars(const CublasLtGemmParams& p, Scalars& s) {
   s.beta = wide ? static_cast<const void*>(&s.beta64) : &s.beta32;
 }
 
+// cublasLtMatmulAlgoGetHeuristic's best `count` answers for `desc` within
+// `workspace_bytes`, without those it marks as failing.
+absl::StatusOr<std::vector<lt::HeuristicResult>> Propose(
+    const lt::Api& api, lt::Handle* handle, Descriptors& desc,
+    int64_t workspace_bytes, int count) {
+  if (absl::Status s = Check(api.MatmulPreferenceCreate(&desc.pref()),
+                             "cublasLtMatmulPreferenceCreate");
+      !s.ok()) {
+    return s;
+  }
+  const uint64_t max_workspace = workspace_bytes;
+  if (absl::Status s = Check(api.MatmulPreferenceSetAttribute(
+                                 desc.pref(), lt::kPrefMaxWorkspaceBytes,
+                                 &max_workspace, sizeof(max_workspace)),
+                             "cublasLtMatmulPreferenceSetAttribute");
+      !s.ok()) {
+    return s;
+  }
+  std::vector<lt::HeuristicResult> results(std::max(count, 1));
+  int found = 0;
+  lt::MatrixLayout* const* layouts = desc.layouts();
+  if (absl::Status s =
+          Check(api.MatmulAlgoGetHeuristic(
+                    handle, desc.desc(), layouts[0], layouts[1], layouts[2],
+                    layouts[3], desc.pref(), static_cast<int>(results.size()),
+                    results.data(), &found),
+                "cublasLtMatmulAlgoGetHeuristic");
+      !s.ok()) {
+    return s;
+  }
+  results.resize(std::clamp<int>(found, 0, results.size()));
+  std::erase_if(results,
+                [](const lt::HeuristicResult& r) { return r.state != 0; });
+  return results;
+}
+
 }  // namespace
 
 absl::StatusOr<const lt::Api*> LoadCublasLt() {
@@ -242,9 +284,9 @@ absl::Status CheckCublasLtDescriptors(const GemmDescription& gemm) {
   return desc.Build(gemm, *p, std::vector<uint64_t>(gemm.ArgumentCount(), 0));
 }
 
-absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
-                                 const std::vector<uint64_t>& args,
-                                 int64_t workspace_bytes, void* stream) const {
+absl::StatusOr<std::vector<lt::HeuristicResult>> CublasLtRunner::Heuristics(
+    const GemmDescription& gemm, const std::vector<uint64_t>& args,
+    int64_t workspace_bytes, int count) const {
   absl::StatusOr<CublasLtGemmParams> p = CublasLtParamsFor(gemm);
   if (!p.ok()) return p.status();
   if (static_cast<int64_t>(args.size()) != gemm.ArgumentCount()) {
@@ -252,34 +294,35 @@ absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
   }
   Descriptors desc(api_);
   if (absl::Status s = desc.Build(gemm, *p, args); !s.ok()) return s;
+  return Propose(api_, handle_, desc, workspace_bytes, count);
+}
+
+absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
+                                 const std::vector<uint64_t>& args,
+                                 int64_t workspace_bytes, void* stream,
+                                 const GemmAlgorithm* algorithm) const {
+  absl::StatusOr<CublasLtGemmParams> p = CublasLtParamsFor(gemm);
+  if (!p.ok()) return p.status();
+  if (static_cast<int64_t>(args.size()) != gemm.ArgumentCount()) {
+    return absl::InvalidArgumentError("GEMM thunk argument count");
+  }
+  Descriptors desc(api_);
+  if (absl::Status s = desc.Build(gemm, *p, args); !s.ok()) return s;
+  lt::MatmulAlgo algo{};
+  if (algorithm != nullptr) {
+    static_assert(sizeof(algo.data) == sizeof(algorithm->data));
+    std::memcpy(algo.data, algorithm->data.data(), sizeof(algo.data));
+  } else {
+    absl::StatusOr<std::vector<lt::HeuristicResult>> first =
+        Propose(api_, handle_, desc, workspace_bytes, 1);
+    if (!first.ok()) return first.status();
+    if (first->empty()) {
+      return absl::UnimplementedError(absl::StrCat(
+          "cuBLASLt has no algorithm for ", GemmDescriptionToString(gemm)));
+    }
+    algo = first->front().algo;
+  }
   lt::MatrixLayout* const* layouts = desc.layouts();
-  const uint64_t max_workspace = workspace_bytes;
-  if (absl::Status s2 = Check(api_.MatmulPreferenceCreate(&desc.pref()),
-                              "cublasLtMatmulPreferenceCreate");
-      !s2.ok()) {
-    return s2;
-  }
-  if (absl::Status s2 = Check(api_.MatmulPreferenceSetAttribute(
-                                  desc.pref(), lt::kPrefMaxWorkspaceBytes,
-                                  &max_workspace, sizeof(max_workspace)),
-                              "cublasLtMatmulPreferenceSetAttribute");
-      !s2.ok()) {
-    return s2;
-  }
-  lt::HeuristicResult heuristic{};
-  int found = 0;
-  if (absl::Status s2 =
-          Check(api_.MatmulAlgoGetHeuristic(handle_, desc.desc(), layouts[0],
-                                            layouts[1], layouts[2], layouts[3],
-                                            desc.pref(), 1, &heuristic, &found),
-                "cublasLtMatmulAlgoGetHeuristic");
-      !s2.ok()) {
-    return s2;
-  }
-  if (found < 1) {
-    return absl::UnimplementedError(absl::StrCat(
-        "cuBLASLt has no algorithm for ", GemmDescriptionToString(gemm)));
-  }
   const size_t results = gemm.operands.size();
   auto at = [&](int64_t i) { return reinterpret_cast<void*>(args[i]); };
   void* d = at(results);
@@ -292,9 +335,49 @@ absl::Status CublasLtRunner::Run(const GemmDescription& gemm,
   return Check(
       api_.Matmul(handle_, desc.desc(), scalars.alpha, at(p->a_operand),
                   layouts[0], at(p->b_operand), layouts[1], scalars.beta, c,
-                  layouts[2], d, layouts[3], &heuristic.algo, workspace,
-                  workspace_bytes, static_cast<lt::Stream*>(stream)),
+                  layouts[2], d, layouts[3], &algo, workspace, workspace_bytes,
+                  static_cast<lt::Stream*>(stream)),
       "cublasLtMatmul");
+}
+
+std::string CublasLtRunner::version() const {
+  if (api_.GetVersion == nullptr) return "unknown";
+  return absl::StrCat(api_.GetVersion());
+}
+
+std::string CublasLtRunner::Describe(const lt::MatmulAlgo& algorithm) const {
+  struct Attribute {
+    const char* name;
+    int32_t id;
+    size_t bytes;
+  };
+  static constexpr Attribute kAttributes[] = {
+      {"id", lt::kAlgoConfigId, 4},
+      {"tile", lt::kAlgoConfigTileId, 4},
+      {"stages", lt::kAlgoConfigStagesId, 4},
+      {"splitk", lt::kAlgoConfigSplitKNum, 4},
+      {"reduction", lt::kAlgoConfigReduction, 4},
+      {"swizzle", lt::kAlgoConfigCtaSwizzling, 4},
+      {"custom", lt::kAlgoConfigCustomOption, 4},
+      {"inner", lt::kAlgoConfigInnerShapeId, 2},
+      {"cluster", lt::kAlgoConfigClusterShapeId, 2},
+  };
+  std::vector<std::string> parts;
+  for (const Attribute& a : kAttributes) {
+    // Each value is at most 4 bytes and little-endian: read into a zeroed
+    // word, whatever its width (the library checks the size given).
+    uint32_t value = 0;
+    size_t written = 0;
+    if (api_.MatmulAlgoConfigGetAttribute == nullptr ||
+        api_.MatmulAlgoConfigGetAttribute(&algorithm, a.id, &value, a.bytes,
+                                          &written) != 0) {
+      GemmAlgorithm words;
+      std::memcpy(words.data.data(), algorithm.data, sizeof(algorithm.data));
+      return GemmAlgorithmWords(words);
+    }
+    parts.push_back(absl::StrCat(a.name, "=", static_cast<int32_t>(value)));
+  }
+  return absl::StrJoin(parts, " ");
 }
 
 }  // namespace xlite::runtime::cuda

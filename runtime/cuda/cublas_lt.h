@@ -7,18 +7,22 @@
 // library named by $XLITE_CUBLASLT, else libcublasLt.so.13, .so.12, .so.
 // One handle; per GEMM a matmul descriptor, four matrix layouts
 // (cublas_lt_params.h), the epilogue's bias/aux/scale/amax pointers, the
-// call's workspace slice, and the first algorithm cublasLtMatmulAlgoGet-
-// Heuristic proposes, run on the device's stream.
+// call's workspace slice, and the algorithm the autotuner chose or else
+// the first one cublasLtMatmulAlgoGetHeuristic proposes, run on the
+// device's stream. The autotuner (cublas_lt_tuner.h) asks the same
+// heuristic for its top candidates.
 //
 // Never run on a GPU yet (the machines this was written on have none): the
 // parameter translation is unit-tested, this file only compiles.
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cublas_lt_api.h"
+#include "runtime/gemm_algorithm.h"
 #include "runtime/gemm_description.h"
 
 namespace xlite::runtime::cuda {
@@ -40,10 +44,25 @@ class CublasLtRunner {
 
   /// Enqueues `gemm` on `stream` (a CUstream); `arguments` holds the
   /// device address of each operand, then of each result leaf, and
-  /// `workspace_bytes` the size of the workspace leaf (0: none).
+  /// `workspace_bytes` the size of the workspace leaf (0: none). With
+  /// `algorithm`, that one runs; without, the heuristic's first.
   absl::Status Run(const GemmDescription& gemm,
                    const std::vector<uint64_t>& arguments,
-                   int64_t workspace_bytes, void* stream) const;
+                   int64_t workspace_bytes, void* stream,
+                   const GemmAlgorithm* algorithm = nullptr) const;
+
+  /// cublasLtMatmulAlgoGetHeuristic's best `count` algorithms for `gemm`
+  /// within `workspace_bytes`, best first (only those it says work).
+  absl::StatusOr<std::vector<lt::HeuristicResult>> Heuristics(
+      const GemmDescription& gemm, const std::vector<uint64_t>& arguments,
+      int64_t workspace_bytes, int count) const;
+
+  /// cublasLtGetVersion() ("130100"), or "unknown".
+  std::string version() const;
+  /// "id=21 tile=20 stages=8 splitk=1 reduction=0 swizzle=0 custom=0
+  /// inner=0 cluster=0" from the algorithm's configuration; its words in
+  /// hex when the library cannot say.
+  std::string Describe(const lt::MatmulAlgo& algorithm) const;
 
  private:
   CublasLtRunner(const lt::Api& api, lt::Handle* handle)

@@ -72,6 +72,17 @@ inline constexpr int32_t kPrefMaxWorkspaceBytes = 1;
 // cublasLtPointerMode_t: alpha and beta on the host.
 inline constexpr int32_t kPointerModeHost = 0;
 
+// cublasLtMatmulAlgoConfigAttributes_t (for describing an algorithm).
+inline constexpr int32_t kAlgoConfigId = 0;              // int32_t
+inline constexpr int32_t kAlgoConfigTileId = 1;          // uint32_t
+inline constexpr int32_t kAlgoConfigSplitKNum = 2;       // int32_t
+inline constexpr int32_t kAlgoConfigReduction = 3;       // uint32_t
+inline constexpr int32_t kAlgoConfigCtaSwizzling = 4;    // uint32_t
+inline constexpr int32_t kAlgoConfigCustomOption = 5;    // uint32_t
+inline constexpr int32_t kAlgoConfigStagesId = 6;        // uint32_t
+inline constexpr int32_t kAlgoConfigInnerShapeId = 7;    // uint16_t
+inline constexpr int32_t kAlgoConfigClusterShapeId = 8;  // uint16_t
+
 struct Handle;
 struct MatmulDesc;
 struct MatrixLayout;
@@ -115,6 +126,11 @@ struct Api {
                 const void* c, MatrixLayout*, void* d, MatrixLayout*,
                 const MatmulAlgo*, void* workspace, size_t workspace_bytes,
                 Stream* stream);
+  // Optional (null when the library lacks them): what the autotuner uses
+  // to name the library build and describe an algorithm.
+  size_t (*GetVersion)();
+  int (*MatmulAlgoConfigGetAttribute)(const MatmulAlgo*, int32_t, void*, size_t,
+                                      size_t* written);
 };
 
 }  // namespace xlite::runtime::cuda::lt

@@ -294,6 +294,8 @@ absl::Status CudaDevice::LoadGemmRunner() {
       CublasLtRunner::Create();
   if (!runner.ok()) return runner.status();
   gemm_runner_ = *std::move(runner);
+  gemm_scope_ = GemmAlgorithmScope(CudaDeviceDescription(d_, device_),
+                                   gemm_runner_->version());
   return absl::OkStatus();
 }
 
@@ -310,7 +312,13 @@ absl::Status CudaDevice::Gemm(const Thunk& t,
                   t.arguments.size()
           ? t.arguments[t.gemm->operands.size() + workspace].size
           : 0;
-  return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_);
+  // An algorithm tuned elsewhere may not exist in this cuBLASLt, or be
+  // slow on this device: the heuristic answers instead.
+  const GemmAlgorithm* algorithm =
+      t.gemm_algorithm && t.gemm_algorithm->tuned_for == gemm_scope_
+          ? &*t.gemm_algorithm
+          : nullptr;
+  return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_, algorithm);
 }
 
 absl::StatusOr<int64_t> CudaDevice::ReadScalar(

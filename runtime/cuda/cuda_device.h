@@ -8,8 +8,10 @@
 // needs more than the default), copies and fills on the stream, while and
 // conditional reading their predicate back to the host (a while with a
 // known trip count reads nothing back), GEMM thunks by cuBLASLt
-// (cublas_lt.h, loaded at the first GEMM). Runs of thunks that need no
-// host (runtime/cuda/graph_plan.h) are captured once into CUDA graphs and
+// (cublas_lt.h, loaded at the first GEMM) with their autotuned algorithm
+// when it was tuned for this device and cuBLASLt build, else the
+// heuristic's first. Runs of thunks that need no host
+// (runtime/cuda/graph_plan.h) are captured once into CUDA graphs and
 // replayed while the buffers stay where they were; XLITE_CUDA_GRAPHS=0
 // turns that off. Freed blocks are kept for allocations of the same size,
 // so the arenas of one executable land where its graphs expect them.
@@ -91,6 +93,9 @@ class CudaDevice : public GpuDevice {
   std::string sm_name_;
   bool loaded_cubin_ = false;
   absl::flat_hash_map<std::string, Kernel> kernels_;
+  /// GemmAlgorithmScope() of this device and its cuBLASLt: the autotuned
+  /// algorithms that apply here.
+  std::string gemm_scope_;
   std::unique_ptr<CublasLtRunner> gemm_runner_;
   bool use_graphs_ = false;
   bool capturing_ = false;

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
+
 #include "absl/strings/str_cat.h"
 
 namespace xlite::runtime::cuda {
@@ -57,6 +59,15 @@ absl::StatusOr<CudaDriver> Load() {
   Bind(library, "cuGraphExecDestroy", d.cuGraphExecDestroy, no_graphs);
   Bind(library, "cuGraphDestroy", d.cuGraphDestroy, no_graphs);
   if (!no_graphs.empty()) d.cuGraphDestroy = nullptr;
+  std::string no_events;
+  Bind(library, "cuEventCreate", d.cuEventCreate, no_events);
+  Bind(library, "cuEventRecord", d.cuEventRecord, no_events);
+  Bind(library, "cuEventSynchronize", d.cuEventSynchronize, no_events);
+  Bind(library, "cuEventElapsedTime", d.cuEventElapsedTime, no_events);
+  Bind(library, "cuEventDestroy_v2", d.cuEventDestroy, no_events);
+  if (!no_events.empty()) d.cuEventDestroy = nullptr;
+  std::string no_name;
+  Bind(library, "cuDeviceGetName", d.cuDeviceGetName, no_name);
   if (!missing.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "no CUDA device: libcuda.so.1 lacks ", missing, " (driver too old?)"));
@@ -79,6 +90,20 @@ absl::StatusOr<const CudaDriver*> LoadCudaDriver() {
       new absl::StatusOr<CudaDriver>(Load());
   if (!driver->ok()) return driver->status();
   return &**driver;
+}
+
+std::string CudaDeviceDescription(const CudaDriver& driver, CuDevice device) {
+  char name[256] = {};
+  if (driver.cuDeviceGetName == nullptr ||
+      driver.cuDeviceGetName(name, sizeof(name) - 1, device) != 0) {
+    std::strcpy(name, "CUDA device");
+  }
+  int major = 0, minor = 0;
+  (void)driver.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor,
+                                    device);
+  (void)driver.cuDeviceGetAttribute(&minor, kAttrComputeCapabilityMinor,
+                                    device);
+  return absl::StrCat(name, " (sm_", major, minor, ")");
 }
 
 absl::Status CheckCuda(const CudaDriver& driver, CuResult result,

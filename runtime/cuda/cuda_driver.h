@@ -22,12 +22,14 @@ struct CuFunctionSt;
 struct CuStreamSt;
 struct CuGraphSt;
 struct CuGraphExecSt;
+struct CuEventSt;
 using CuContext = CuContextSt*;
 using CuModule = CuModuleSt*;
 using CuFunction = CuFunctionSt*;
 using CuStream = CuStreamSt*;
 using CuGraph = CuGraphSt*;
 using CuGraphExec = CuGraphExecSt*;
+using CuEvent = CuEventSt*;
 
 struct CudaDriver {
   CuResult (*cuInit)(unsigned);
@@ -66,6 +68,15 @@ struct CudaDriver {
   CuResult (*cuGraphExecDestroy)(CuGraphExec);
   CuResult (*cuGraphDestroy)(CuGraph);
   bool has_graphs() const { return cuGraphDestroy != nullptr; }
+  // Events and the device's name, for the GEMM autotuner; all null when
+  // the driver lacks any (it then times with the host's clock).
+  CuResult (*cuEventCreate)(CuEvent*, unsigned);
+  CuResult (*cuEventRecord)(CuEvent, CuStream);
+  CuResult (*cuEventSynchronize)(CuEvent);
+  CuResult (*cuEventElapsedTime)(float* milliseconds, CuEvent, CuEvent);
+  CuResult (*cuEventDestroy)(CuEvent);
+  CuResult (*cuDeviceGetName)(char*, int, CuDevice);
+  bool has_events() const { return cuEventDestroy != nullptr; }
 };
 
 /// Driver attribute and enum values used (from the driver API's headers).
@@ -77,6 +88,10 @@ inline constexpr int kStreamCaptureModeRelaxed = 2;
 /// The loaded driver (once per process), or "no CUDA device" when
 /// libcuda.so.1 is missing, lacks an entry point, or cuInit fails.
 absl::StatusOr<const CudaDriver*> LoadCudaDriver();
+
+/// "NVIDIA H100 80GB HBM3 (sm_90)": the device's name and compute
+/// capability, as GEMM autotuning results are keyed.
+std::string CudaDeviceDescription(const CudaDriver& driver, CuDevice device);
 
 /// `result` as a status ("cuLaunchKernel: CUDA_ERROR_...: message").
 absl::Status CheckCuda(const CudaDriver& driver, CuResult result,

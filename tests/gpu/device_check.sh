@@ -5,8 +5,12 @@
 #      nvidia-smi) run by bin/hlo-run-gpu on the recorded inputs, results
 #      against XLA's recorded out_*.npy (a failure is retried with
 #      XLITE_CUDA_GRAPHS=0 to tell graph capture apart)
+#      (GEMMs autotuned on the device, the results kept in one cache)
 #   2. compute-sanitizer memcheck on a few, when compute-sanitizer exists
-#   3. the side by side with XLA:GPU (xla_side_by_side.py) as a table
+#   3. GEMM autotuning: each program with a cuBLASLt GEMM timed with
+#      cuBLASLt's first heuristic algorithm (--autotune=false) and with the
+#      autotuned ones (from step 1's cache)
+#   4. the side by side with XLA:GPU (xla_side_by_side.py) as a table
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
 set -uo pipefail
 BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
@@ -27,6 +31,7 @@ GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
 case "$GPU" in *H200*) SPEC=h200 ;; *) SPEC=h100 ;; esac
 echo "device: ${GPU:-none}; running the $SPEC executables"
 WORK=$(mktemp -d)
+CACHE="$WORK/gemm_autotune_cache.txt"
 pass=0; fail=0; missing=0
 # check NAME DIR: runs DIR's executable on its inputs and compares with
 # XLA's recorded outputs; prints the failure, returns non-zero on one.
@@ -35,7 +40,8 @@ check() {
   local inputs
   inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
   # shellcheck disable=SC2086
-  if ! "$RUN" $inputs --output="$out" "$dir/$SPEC.xlx" 2>"$out.err"; then
+  if ! "$RUN" $inputs --output="$out" --autotune-cache="$CACHE" \
+      "$dir/$SPEC.xlx" 2>"$out.err"; then
     echo "$(head -c 300 "$out.err")"; return 1
   fi
   "$PY" - "$dir" "$out" <<'PYEOF'
@@ -92,6 +98,22 @@ if command -v compute-sanitizer >/dev/null; then
 else
   echo "compute-sanitizer not found: memcheck skipped"
 fi
+
+# min_ms FILE: the minimum time hlo-run-gpu reported on stderr.
+min_ms() { sed -n 's/.*runs): min \([0-9.e+-]*\) ms.*/\1/p' "$1" | head -1; }
+for dir in "$BUNDLE"/programs/*/; do
+  name=$(basename "$dir"); xlx="$dir/$SPEC.xlx"
+  [[ -s "$xlx" ]] && grep -aqF 'cublas$lt$matmul' "$xlx" || continue
+  inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
+  # shellcheck disable=SC2086
+  "$RUN" $inputs --autotune=false "$ITER" "$xlx" >/dev/null 2>"$WORK/$name.first"
+  # shellcheck disable=SC2086
+  "$RUN" $inputs --autotune-cache="$CACHE" "$ITER" "$xlx" >/dev/null \
+    2>"$WORK/$name.tuned"
+  first=$(min_ms "$WORK/$name.first"); tuned=$(min_ms "$WORK/$name.tuned")
+  echo "gemm autotuning $name: first heuristic ${first:-?} ms, autotuned" \
+    "${tuned:-?} ms ($(grep -m1 'note: GEMM' "$WORK/$name.tuned" | cut -c7-))"
+done
 
 "$PY" "$BUNDLE/xla_side_by_side.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
   echo "side by side with XLA:GPU failed"
