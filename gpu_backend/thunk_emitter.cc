@@ -9,6 +9,7 @@
 #include "codegen/elemental.h"
 #include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/gemm_thunks.h"
+#include "runtime/block_scaled_dot.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
 #include "passes/annotation_calls.h"
@@ -170,6 +171,10 @@ class ThunkEmitter {
     if (hlo->opcode() == HloOpcode::kCustomCall && RunsAsGemmThunk(*hlo)) {
       return Gemm(hlo, out);
     }
+    if (hlo->opcode() == HloOpcode::kCustomCall &&
+        hlo->attrs().custom_call->target == "__cudnn$blockScaledDot") {
+      return BlockScaledDot(hlo, out);
+    }
     if (NeedsNonKernelSupport(hlo->opcode()) &&
         !codegen::gpu::IsKernelCustomCall(hlo)) {
       return Refuse(hlo, NonKernelReason(module_, hlo));
@@ -297,6 +302,45 @@ class ThunkEmitter {
     }
     thunk.gemm =
         std::make_shared<const runtime::GemmDescription>(*std::move(gemm));
+    out.push_back(std::move(thunk));
+    return absl::OkStatus();
+  }
+
+  // The __cudnn$blockScaledDot call: one slice per operand, then the
+  // result and the workspace.
+  absl::Status BlockScaledDot(const HloInstruction* hlo, ThunkSequence& out) {
+    std::vector<Shape> operands;
+    for (const HloInstruction* operand : hlo->operands()) {
+      operands.push_back(operand->shape());
+    }
+    absl::StatusOr<runtime::BlockScaledDotDescription> dot =
+        runtime::DescribeBlockScaledDot(std::move(operands), hlo->shape());
+    if (!dot.ok()) return Refuse(hlo, dot.status().message());
+    Thunk thunk;
+    thunk.kind = Thunk::Kind::kBlockScaledDot;
+    thunk.instruction = hlo->name();
+    for (const HloInstruction* operand : hlo->operands()) {
+      absl::StatusOr<Slice> slice = assignment_.GetSlice(operand, {});
+      if (!slice.ok()) return slice.status();
+      thunk.arguments.push_back(*slice);
+    }
+    for (int64_t leaf : {0, 1}) {
+      absl::StatusOr<Slice> slice = assignment_.GetSlice(hlo, {leaf});
+      if (!slice.ok()) return slice.status();
+      thunk.arguments.push_back(*slice);
+    }
+    const size_t operand_count = hlo->operands().size();
+    for (size_t r = operand_count; r < thunk.arguments.size(); ++r) {
+      for (size_t o = 0; o < operand_count; ++o) {
+        if (Overlaps(thunk.arguments[r], thunk.arguments[o])) {
+          return Refuse(hlo, "a block-scaled dot result shares a buffer with "
+                             "an operand");
+        }
+      }
+    }
+    thunk.block_scaled_dot =
+        std::make_shared<const runtime::BlockScaledDotDescription>(
+            *std::move(dot));
     out.push_back(std::move(thunk));
     return absl::OkStatus();
   }

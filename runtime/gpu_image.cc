@@ -43,6 +43,18 @@ void WriteGemm(wire::Writer& w, uint32_t version, const Thunk& t) {
   w.Bytes(t.gemm_algorithm->tuned_for);
 }
 
+// A block-scaled dot thunk's description: the shapes' text, which the
+// reader checks again (format 5 on).
+void WriteBlockScaledDot(wire::Writer& w, uint32_t version, const Thunk& t) {
+  if (version < 5) return;
+  const BlockScaledDotDescription* dot = t.block_scaled_dot.get();
+  w.U8(dot != nullptr ? 1 : 0);
+  if (dot == nullptr) return;
+  w.U64(dot->operands.size());
+  for (const Shape& s : dot->operands) w.Bytes(s.ToString(true));
+  w.Bytes(dot->result.ToString(true));
+}
+
 void WriteThunks(wire::Writer& w, uint32_t version,
                  const ThunkSequence& thunks) {
   w.U64(thunks.size());
@@ -67,6 +79,7 @@ void WriteThunks(wire::Writer& w, uint32_t version,
       WriteThunks(w, version, child);
     }
     WriteGemm(w, version, t);
+    WriteBlockScaledDot(w, version, t);
   }
 }
 

@@ -28,7 +28,7 @@ inline constexpr char kXliteVersion[] = "0.1.0";
 /// 2: GEMM thunks carry their description (target, config, shapes).
 /// 3: while thunks carry their known trip count.
 /// 4: GEMM thunks carry their autotuned algorithm, if any.
-inline constexpr uint32_t kGpuImageFormatVersion = 4;
+inline constexpr uint32_t kGpuImageFormatVersion = 5;
 /// The oldest format this build still reads (a version-3 image is one
 /// whose GEMMs were never autotuned).
 inline constexpr uint32_t kGpuImageOldestReadableVersion = 3;

@@ -83,6 +83,41 @@ bool ReadGemm(wire::Reader& r, uint32_t version, Thunk& t, std::string& error) {
   return true;
 }
 
+// A block-scaled dot thunk's description (format 5 on), checked as the
+// compiler did; false with `error` set when the record is malformed.
+bool ReadBlockScaledDot(wire::Reader& r, uint32_t version, Thunk& t,
+                        std::string& error) {
+  if (version < 5 || r.U8() == 0) return r.ok();
+  std::vector<Shape> operands;
+  const uint64_t n = r.Count(8);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    absl::StatusOr<Shape> shape = ParseShape(r.Bytes());
+    if (!r.ok()) return false;
+    if (!shape.ok()) {
+      error = "bad block-scaled dot operand shape";
+      return false;
+    }
+    operands.push_back(*std::move(shape));
+  }
+  const std::string result_text = r.Bytes();
+  if (!r.ok()) return false;
+  absl::StatusOr<Shape> result = ParseShape(result_text);
+  if (!result.ok()) {
+    error = "bad block-scaled dot result shape";
+    return false;
+  }
+  absl::StatusOr<BlockScaledDotDescription> dot =
+      DescribeBlockScaledDot(std::move(operands), *std::move(result));
+  if (!dot.ok()) {
+    error = absl::StrCat("bad block-scaled dot of %", t.instruction, ": ",
+                         dot.status().message());
+    return false;
+  }
+  t.block_scaled_dot =
+      std::make_shared<const BlockScaledDotDescription>(*std::move(dot));
+  return true;
+}
+
 bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
                 int depth, std::string& error) {
   if (depth > kMaxNesting) return false;
@@ -91,7 +126,9 @@ bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
     Thunk t;
     const uint8_t kind = r.U8();
-    if (kind > static_cast<uint8_t>(Thunk::Kind::kGemm)) return false;
+    const Thunk::Kind last =
+        version < 5 ? Thunk::Kind::kGemm : Thunk::Kind::kBlockScaledDot;
+    if (kind > static_cast<uint8_t>(last)) return false;
     t.kind = static_cast<Thunk::Kind>(kind);
     t.instruction = r.Bytes();
     t.kernel = r.Bytes();
@@ -117,6 +154,7 @@ bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
       }
     }
     if (!ReadGemm(r, version, t, error)) return false;
+    if (!ReadBlockScaledDot(r, version, t, error)) return false;
     thunks.push_back(std::move(t));
   }
   return r.ok();

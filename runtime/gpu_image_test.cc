@@ -179,6 +179,66 @@ GpuImage GemmImage() {
   return image;
 }
 
+// An MXFP8 block-scaled dot: f8e4m3fn[128,64] x f8e4m3fn[128,64] with
+// f8e8m0fnu[128,4] scales and a global scale, in allocation `alloc`.
+GpuImage BlockScaledDotImage() {
+  GpuImage image = SmallImage();
+  image.allocations.push_back(
+      GpuImageAllocation{Allocation::Kind::kTemp, 1 << 17, -1, {}, ""});
+  const int alloc = static_cast<int>(image.allocations.size()) - 1;
+  auto shape = [](PrimitiveType t, std::vector<int64_t> dims) {
+    return Shape::WithDefaultLayout(t, dims);
+  };
+  absl::StatusOr<BlockScaledDotDescription> dot = DescribeBlockScaledDot(
+      {shape(PrimitiveType::kF8E4M3FN, {128, 64}),
+       shape(PrimitiveType::kF8E4M3FN, {128, 64}),
+       shape(PrimitiveType::kF8E8M0FNU, {128, 4}),
+       shape(PrimitiveType::kF8E8M0FNU, {128, 4}),
+       shape(PrimitiveType::kF32, {})},
+      Shape::Tuple({shape(PrimitiveType::kF32, {128, 128}),
+                    shape(PrimitiveType::kU8, {0})}));
+  EXPECT_TRUE(dot.ok()) << dot.status();
+  Thunk t;
+  t.kind = Thunk::Kind::kBlockScaledDot;
+  t.instruction = "cudnn-block-scaled-dot";
+  t.arguments = {Slice{alloc, 0, 8192},     Slice{alloc, 8192, 8192},
+                 Slice{alloc, 16384, 512},  Slice{alloc, 16896, 512},
+                 Slice{alloc, 17408, 4},    Slice{alloc, 65536, 65536},
+                 Slice{alloc, 17412, 0}};
+  t.block_scaled_dot = std::make_shared<const BlockScaledDotDescription>(*dot);
+  image.thunks.push_back(t);
+  return image;
+}
+
+TEST(GpuImage, BlockScaledDotThunksRoundTripAndAreChecked) {
+  const std::string bytes = SerializeGpuImage(BlockScaledDotImage());
+  absl::StatusOr<GpuImage> back = DeserializeGpuImage(bytes, "bsd.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(SerializeGpuImage(*back), bytes);
+  const Thunk& t = back->thunks.back();
+  ASSERT_NE(t.block_scaled_dot, nullptr);
+  EXPECT_EQ(t.block_scaled_dot->block_size, 32);
+  EXPECT_TRUE(t.block_scaled_dot->has_global_scale());
+  EXPECT_EQ(ThunkSequenceToString(back->thunks),
+            ThunkSequenceToString(BlockScaledDotImage().thunks));
+  // A result slice too small for f32[128,128]; a missing description.
+  GpuImage image = BlockScaledDotImage();
+  image.thunks.back().arguments[5].size = 1024;
+  absl::StatusOr<GpuImage> small =
+      DeserializeGpuImage(SerializeGpuImage(image), "s");
+  ASSERT_FALSE(small.ok());
+  EXPECT_NE(small.status().message().find("argument 5 out of bounds"),
+            std::string::npos)
+      << small.status();
+  image = BlockScaledDotImage();
+  image.thunks.back().block_scaled_dot = nullptr;
+  EXPECT_FALSE(DeserializeGpuImage(SerializeGpuImage(image), "n").ok());
+  // A format-4 image has no such thunk kind.
+  EXPECT_FALSE(
+      DeserializeGpuImage(SerializeGpuImage(BlockScaledDotImage(), 4), "v4")
+          .ok());
+}
+
 TEST(GpuImage, GemmThunksRoundTrip) {
   const std::string bytes = SerializeGpuImage(GemmImage());
   absl::StatusOr<GpuImage> back = DeserializeGpuImage(bytes, "gemm.xlx");
@@ -268,7 +328,7 @@ TEST(GpuImage, GemmAlgorithmsRoundTripAndFormat3StillReads) {
   absl::StatusOr<GpuImage> refused = DeserializeGpuImage(older, "v2.xlx");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find(
-                "format version 2; this xlite (0.1.0) reads versions 3 to 4"),
+                "format version 2; this xlite (0.1.0) reads versions 3 to 5"),
             std::string::npos)
       << refused.status().message();
 }

@@ -48,6 +48,31 @@ absl::Status ValidateGemm(const GpuImage& image, const Thunk& t) {
   return absl::OkStatus();
 }
 
+// A block-scaled dot thunk: a description, one slice per operand, the
+// result and the workspace, each inside its allocation and large enough.
+absl::Status ValidateBlockScaledDot(const GpuImage& image, const Thunk& t) {
+  if (t.block_scaled_dot == nullptr) {
+    return absl::InvalidArgumentError("no description");
+  }
+  const BlockScaledDotDescription& dot = *t.block_scaled_dot;
+  std::vector<Shape> shapes = dot.operands;
+  shapes.push_back(dot.out());
+  shapes.push_back(dot.result.tuple_shapes(1));
+  if (t.arguments.size() != shapes.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(t.arguments.size(), " slices for ", shapes.size(),
+                     " operands and results"));
+  }
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    if (!SliceOk(image, t.arguments[i], false) ||
+        t.arguments[i].size < shapes[i].ByteSizeOfElements()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("argument ", i, " out of bounds"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
                             absl::string_view name) {
   for (const Thunk& t : thunks) {
@@ -90,6 +115,11 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
       }
       case Thunk::Kind::kGemm:
         if (absl::Status s = ValidateGemm(image, t); !s.ok()) {
+          return Bad(name, absl::StrCat(where, ": ", s.message()));
+        }
+        break;
+      case Thunk::Kind::kBlockScaledDot:
+        if (absl::Status s = ValidateBlockScaledDot(image, t); !s.ok()) {
           return Bad(name, absl::StrCat(where, ": ", s.message()));
         }
         break;

@@ -67,6 +67,16 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
         out += '\n';
         break;
       }
+      case Thunk::Kind::kBlockScaledDot: {
+        std::vector<std::string> args;
+        for (const Slice& s : t.arguments) args.push_back(SliceText(s));
+        absl::StrAppend(
+            &out, pad, "block-scaled-dot ", t.instruction, " ",
+            t.block_scaled_dot ? BlockScaledDotToString(*t.block_scaled_dot)
+                               : "?",
+            " (", absl::StrJoin(args, ", "), ")\n");
+        break;
+      }
     }
   }
   return out;

@@ -17,13 +17,22 @@
 #include <vector>
 
 #include "runtime/buffer_assignment.h"
+#include "runtime/block_scaled_dot.h"
 #include "runtime/gemm_algorithm.h"
 #include "runtime/gemm_description.h"
 
 namespace xlite::runtime {
 
 struct Thunk {
-  enum class Kind { kKernel, kMemcpy, kMemset, kWhile, kConditional, kGemm };
+  enum class Kind {
+    kKernel,
+    kMemcpy,
+    kMemset,
+    kWhile,
+    kConditional,
+    kGemm,
+    kBlockScaledDot,
+  };
   Kind kind = Kind::kKernel;
   /// The instruction it comes from (for messages and profiles).
   std::string instruction;
@@ -61,6 +70,11 @@ struct Thunk {
   /// kGemm: the algorithm the autotuner chose; none: the device asks
   /// cuBLASLt's heuristic and runs its first answer.
   std::optional<GemmAlgorithm> gemm_algorithm;
+
+  // kBlockScaledDot: the __cudnn$blockScaledDot call (a cuDNN graph on a
+  // GPU, a reference on the emulator); `arguments` holds one slice per
+  // operand, then the result and the workspace.
+  std::shared_ptr<const BlockScaledDotDescription> block_scaled_dot;
 };
 
 using ThunkSequence = std::vector<Thunk>;

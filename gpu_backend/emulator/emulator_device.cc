@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/reference_block_scaled_dot.h"
 #include "gpu_backend/emulator/reference_gemm.h"
 
 namespace xlite::gpu::emulator {
@@ -109,6 +110,25 @@ absl::Status EmulatorDevice::RunOne(
       if (absl::Status s = RunReferenceGemm(*thunk.gemm, args); !s.ok()) {
         return absl::Status(s.code(), absl::StrCat("gemm (%", thunk.instruction,
                                                    "): ", s.message()));
+      }
+      return absl::OkStatus();
+    }
+    case Thunk::Kind::kBlockScaledDot: {
+      if (thunk.block_scaled_dot == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("block-scaled dot thunk of %", thunk.instruction,
+                         " without a description"));
+      }
+      std::vector<uint8_t*> args;
+      for (const runtime::Slice& s : thunk.arguments) {
+        args.push_back(Address(allocations, s));
+      }
+      if (absl::Status s =
+              RunReferenceBlockScaledDot(*thunk.block_scaled_dot, args);
+          !s.ok()) {
+        return absl::Status(s.code(),
+                            absl::StrCat("block-scaled dot (%",
+                                         thunk.instruction, "): ", s.message()));
       }
       return absl::OkStatus();
     }

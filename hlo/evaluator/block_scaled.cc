@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "hlo/evaluator/block_scaled_call.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/ir/block_scaled_config.h"
 #include "hlo/ir/float_types.h"
@@ -205,36 +206,7 @@ Literal Unswizzle(const Literal& swizzled) {
 
 absl::StatusOr<Literal> CudnnBlockScaledDot(
     const HloInstruction& call, absl::Span<const Literal* const> ops) {
-  if (ops.size() != 4 && ops.size() != 5) {
-    return Invalid("__cudnn$blockScaledDot takes 4 or 5 operands");
-  }
-  if (!call.shape().IsTuple() || call.shape().tuple_shapes_size() != 2) {
-    return Invalid("__cudnn$blockScaledDot returns (result, workspace)");
-  }
-  const Shape& out = call.shape().tuple_shapes(0);
-  const Shape& ls = ops[0]->shape();
-  const Shape& rs = ops[1]->shape();
-  const PrimitiveType data = ls.element_type();
-  const int64_t block = data == PrimitiveType::kF4E2M1FN ? 16 : 32;
-  for (int i : {2, 3}) {
-    const Shape& sc = ops[i]->shape();
-    if (sc.dimensions(sc.rank() - 2) % 128 != 0 || Last(sc) % 4 != 0) {
-      return Invalid("swizzled scales must be [rows % 128 == 0, K % 4 == 0]");
-    }
-  }
-  const Literal lhs_scale = Unswizzle(*ops[2]);
-  const Literal rhs_scale = Unswizzle(*ops[3]);
-  const std::vector<double> lhs =
-      Dequantize(*ops[0], lhs_scale, block, false, out.element_type());
-  const std::vector<double> rhs =
-      Dequantize(*ops[1], rhs_scale, block, false, out.element_type());
-  std::optional<double> global;
-  if (ops.size() == 5) global = ops[4]->GetAsDouble(0);
-  // cuDNN: matmul in FLOAT, optional MUL epilogue, output in the result type.
-  std::vector<Literal> elements;
-  elements.push_back(ContractLast(lhs, ls, rhs, rs, out, global, true));
-  elements.push_back(Literal(call.shape().tuple_shapes(1)));
-  return Literal::Tuple(std::move(elements));
+  return EvaluateCudnnBlockScaledDot(ops, call.shape());
 }
 
 // The largest power of two not above the type's maximum (256 for e4m3fn).
@@ -314,6 +286,46 @@ absl::StatusOr<Literal> DequantizeCall(const HloInstruction& call,
 }
 
 }  // namespace
+
+absl::StatusOr<Literal> EvaluateCudnnBlockScaledDot(
+    absl::Span<const Literal* const> ops, const Shape& shape) {
+  if (ops.size() != 4 && ops.size() != 5) {
+    return Invalid("__cudnn$blockScaledDot takes 4 or 5 operands");
+  }
+  if (!shape.IsTuple() || shape.tuple_shapes_size() != 2 ||
+      !shape.tuple_shapes(0).IsArray()) {
+    return Invalid("__cudnn$blockScaledDot returns (result, workspace)");
+  }
+  const Shape& out = shape.tuple_shapes(0);
+  for (int i : {0, 1, 2, 3}) {
+    if (ops[i]->shape().rank() < 2 || ops[i]->shape().rank() != out.rank()) {
+      return Invalid("__cudnn$blockScaledDot operands are [B?, rows, K]");
+    }
+  }
+  const Shape& ls = ops[0]->shape();
+  const Shape& rs = ops[1]->shape();
+  const PrimitiveType data = ls.element_type();
+  const int64_t block = data == PrimitiveType::kF4E2M1FN ? 16 : 32;
+  for (int i : {2, 3}) {
+    const Shape& sc = ops[i]->shape();
+    if (sc.dimensions(sc.rank() - 2) % 128 != 0 || Last(sc) % 4 != 0) {
+      return Invalid("swizzled scales must be [rows % 128 == 0, K % 4 == 0]");
+    }
+  }
+  const Literal lhs_scale = Unswizzle(*ops[2]);
+  const Literal rhs_scale = Unswizzle(*ops[3]);
+  const std::vector<double> lhs =
+      Dequantize(*ops[0], lhs_scale, block, false, out.element_type());
+  const std::vector<double> rhs =
+      Dequantize(*ops[1], rhs_scale, block, false, out.element_type());
+  std::optional<double> global;
+  if (ops.size() == 5) global = ops[4]->GetAsDouble(0);
+  // cuDNN: matmul in FLOAT, optional MUL epilogue, output in the result type.
+  std::vector<Literal> elements;
+  elements.push_back(ContractLast(lhs, ls, rhs, rs, out, global, true));
+  elements.push_back(Literal(shape.tuple_shapes(1)));
+  return Literal::Tuple(std::move(elements));
+}
 
 void RegisterBlockScaledCustomCalls(CustomCallRegistry& registry) {
   registry.Register("__op$block_scaled_dot", BlockScaledDot);

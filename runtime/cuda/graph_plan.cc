@@ -8,6 +8,7 @@ int64_t CapturedNodes(const Thunk& thunk, int64_t max_nodes) {
     case Thunk::Kind::kMemcpy:
     case Thunk::Kind::kMemset:
     case Thunk::Kind::kGemm:
+    case Thunk::Kind::kBlockScaledDot:
       return 1;
     case Thunk::Kind::kConditional:
       return -1;
