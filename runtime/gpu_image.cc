@@ -57,6 +57,10 @@ void WriteThunks(wire::Writer& w, const ThunkSequence& thunks) {
     w.U64(t.children.size());
     for (const ThunkSequence& child : t.children) WriteThunks(w, child);
     WriteGemm(w, t);
+    w.I64(t.cost.bytes);
+    w.I64(t.cost.flops);
+    w.Bytes(t.cost.flop_type);
+    w.Bytes(t.cost.label);
   }
 }
 

@@ -27,7 +27,8 @@ inline constexpr char kXliteVersion[] = "0.1.0";
 /// The format version this build reads and writes.
 /// 2: GEMM thunks carry their description (target, config, shapes).
 /// 3: while thunks carry their known trip count.
-inline constexpr uint32_t kGpuImageFormatVersion = 3;
+/// 4: every thunk carries its cost (bytes, FLOPs, FLOP type, label).
+inline constexpr uint32_t kGpuImageFormatVersion = 4;
 
 struct GpuImageAllocation {
   Allocation::Kind kind = Allocation::Kind::kTemp;

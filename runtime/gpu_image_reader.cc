@@ -107,6 +107,10 @@ bool ReadThunks(wire::Reader& r, ThunkSequence& thunks, int depth,
       if (!ReadThunks(r, t.children.back(), depth + 1, error)) return false;
     }
     if (!ReadGemm(r, t, error)) return false;
+    t.cost.bytes = r.I64();
+    t.cost.flops = r.I64();
+    t.cost.flop_type = r.Bytes();
+    t.cost.label = r.Bytes();
     thunks.push_back(std::move(t));
   }
   return r.ok();

@@ -19,6 +19,22 @@
 
 namespace xlite::runtime {
 
+/// What one execution of a kernel or GEMM thunk costs by the compiler's
+/// model (gpu_backend/thunk_cost.h), for profiles: a runtime that has no
+/// HLO (a .xlx) still knows each thunk's bytes and FLOPs.
+struct ThunkCost {
+  /// Bytes read and written in device memory.
+  int64_t bytes = 0;
+  /// Arithmetic operations.
+  int64_t flops = 0;
+  /// The key of the target's peak_tflops these FLOPs compare against
+  /// ("f32", "tf32", "bf16", ...).
+  std::string flop_type;
+  /// What it computes, for people: "fusion:kLoop:add", "reduce", "gemm".
+  std::string label;
+  bool operator==(const ThunkCost&) const = default;
+};
+
 struct Thunk {
   enum class Kind { kKernel, kMemcpy, kMemset, kWhile, kConditional, kGemm };
   Kind kind = Kind::kKernel;
@@ -55,6 +71,9 @@ struct Thunk {
   // operand, then one per result leaf (GemmDescription's order). Shared:
   // thunks are copied, the description never changes.
   std::shared_ptr<const GemmDescription> gemm;
+
+  /// kKernel, kGemm: the cost of one execution (zero elsewhere).
+  ThunkCost cost;
 };
 
 using ThunkSequence = std::vector<Thunk>;
