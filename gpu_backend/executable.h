@@ -10,9 +10,11 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "gpu_backend/resource_check.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
@@ -71,6 +73,11 @@ class GpuExecutable {
   /// NVPTX: the PTX, and the cubin when assembled.
   const std::string& ptx() const { return ptx_; }
   const std::string& cubin() const { return cubin_; }
+  /// What each kernel launch asks of an SM, as checked against the spec
+  /// (resource_check.h); registers only where ptxas ran.
+  const std::vector<KernelResources>& kernel_resources() const {
+    return kernel_resources_;
+  }
 
  private:
   GpuExecutable() = default;
@@ -83,6 +90,7 @@ class GpuExecutable {
   std::string llvm_ir_;
   std::string ptx_;
   std::string cubin_;
+  std::vector<KernelResources> kernel_resources_;
   std::unique_ptr<emulator::HostJit> jit_;
   std::unique_ptr<emulator::EmulatorDevice> device_;
 };
