@@ -183,7 +183,7 @@ absl::Status GpuExecutable::BuildForEmulator(
 }
 
 absl::StatusOr<Literal> GpuExecutable::Run(
-    absl::Span<const Literal> arguments) const {
+    absl::Span<const Literal> arguments, runtime::ThunkProfile* profile) const {
   if (device_ == nullptr) {
     return absl::FailedPreconditionError(
         "this GPU executable was compiled for NVPTX; running it needs a CUDA "
@@ -231,7 +231,9 @@ absl::StatusOr<Literal> GpuExecutable::Run(
                   std::min<int64_t>(bytes.size(), a.size));
     }
   }
-  if (absl::Status s = device_->Run(thunks_, bases); !s.ok()) return s;
+  if (absl::Status s = device_->Run(thunks_, bases, profile); !s.ok()) {
+    return s;
+  }
   const HloInstruction* root = entry->root_instruction();
   Literal result(root->shape());
   std::function<absl::Status(const Shape&, ShapeIndex&)> read =

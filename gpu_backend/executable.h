@@ -20,6 +20,7 @@
 #include "hlo/ir/module.h"
 #include "runtime/buffer_assignment.h"
 #include "runtime/gpu_thunks.h"
+#include "runtime/thunk_profile.h"
 
 namespace llvm {
 class LLVMContext;
@@ -62,8 +63,10 @@ class GpuExecutable {
   ~GpuExecutable();
 
   /// Runs on the emulator (a module compiled for it); one literal per
-  /// entry parameter.
-  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) const;
+  /// entry parameter. With `profile` (the emulator's clock), each kernel
+  /// and GEMM thunk and the run are timed into it.
+  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments,
+                              runtime::ThunkProfile* profile = nullptr) const;
 
   const HloModule& module() const { return *module_; }
   const runtime::BufferAssignment& assignment() const { return *assignment_; }

@@ -18,6 +18,14 @@ ABSL_FLAG(std::string, output, "", "write results as DIR/out_K.npy");
 ABSL_FLAG(bool, print_literals, false, "print each result on stdout");
 ABSL_FLAG(int64_t, iterations, 1, "run N times, report min/median time");
 ABSL_FLAG(std::string, platform, "gpu", "only gpu (the CUDA device)");
+ABSL_FLAG(bool, profile, false,
+          "per kernel / library call: time (CUDA events), bytes, FLOPs, "
+          "achieved GB/s and FLOP/s vs the peaks of the GPU spec the .xlx was "
+          "compiled for, sorted by time, on stderr (as hlo-run --profile)");
+ABSL_FLAG(std::string, profile_json, "",
+          "write the --profile report as JSON to this file, and its roofline "
+          "chart (SVG) beside it: FILE with .json replaced by .svg, else "
+          "FILE.svg");
 
 namespace {
 
@@ -44,6 +52,8 @@ int main(int argc, char** argv) {
   options.output_dir = absl::GetFlag(FLAGS_output);
   options.print_literals = absl::GetFlag(FLAGS_print_literals);
   options.iterations = absl::GetFlag(FLAGS_iterations);
+  options.profile = absl::GetFlag(FLAGS_profile);
+  options.profile_json = absl::GetFlag(FLAGS_profile_json);
   return xlite::RunXlxFile(
       args[0],
       [](const xlite::runtime::GpuImage& image)

@@ -22,12 +22,14 @@ struct CuFunctionSt;
 struct CuStreamSt;
 struct CuGraphSt;
 struct CuGraphExecSt;
+struct CuEventSt;
 using CuContext = CuContextSt*;
 using CuModule = CuModuleSt*;
 using CuFunction = CuFunctionSt*;
 using CuStream = CuStreamSt*;
 using CuGraph = CuGraphSt*;
 using CuGraphExec = CuGraphExecSt*;
+using CuEvent = CuEventSt*;
 
 struct CudaDriver {
   CuResult (*cuInit)(unsigned);
@@ -66,6 +68,12 @@ struct CudaDriver {
   CuResult (*cuGraphExecDestroy)(CuGraphExec);
   CuResult (*cuGraphDestroy)(CuGraph);
   bool has_graphs() const { return cuGraphDestroy != nullptr; }
+  // Events, to time thunks (profiles); all null when the driver lacks any.
+  CuResult (*cuEventCreate)(CuEvent*, unsigned);
+  CuResult (*cuEventRecord)(CuEvent, CuStream);
+  CuResult (*cuEventElapsedTime)(float*, CuEvent, CuEvent);
+  CuResult (*cuEventDestroy)(CuEvent);
+  bool has_events() const { return cuEventDestroy != nullptr; }
 };
 
 /// Driver attribute and enum values used (from the driver API's headers).
