@@ -118,6 +118,20 @@ TEST(PtxResources, TracksTheTensorMemoryColumnsHeldAtOnce) {
   EXPECT_TRUE(kernels["unknown_count"].tensor_memory_unknown);
 }
 
+// Damaged text (every prefix of a module, unbalanced braces) is read as
+// far as it goes, never trusted to be whole.
+TEST(PtxResources, TruncatedTextIsReadWithoutFailing) {
+  const std::string ptx = kSharedPtx;
+  for (size_t n = 0; n <= ptx.size(); ++n) {
+    ScanPtxKernels(ptx.substr(0, n));
+    ParsePtxasUsage(ptx.substr(0, n));
+  }
+  EXPECT_TRUE(ScanPtxKernels(".entry").empty());  // no body: no kernel
+  auto open = ScanPtxKernels(".entry k() { .shared .b8 x[16]; mov.u64 %r, x;");
+  ASSERT_TRUE(open.contains("k"));
+  EXPECT_EQ(open["k"].static_shared_bytes, 16);
+}
+
 TEST(PtxResources, ReadsPtxasReports) {
   constexpr char kLog[] =
       "ptxas info    : 0 bytes gmem\n"

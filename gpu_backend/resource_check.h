@@ -13,7 +13,8 @@
 //     warp in units of 256 registers;
 //   - tensor memory, on targets with tcgen05 (compute capability 10.x with
 //     the "a" or "f" feature set: sm_100a, sm_103a; not sm_120): at most 512
-//     columns held at once by one block.
+//     columns held at once by one block (a column count the PTX does not
+//     show as a constant, nor a register moved from one, is not counted).
 // All three fail with RESOURCE_EXHAUSTED listing every kernel over a limit.
 
 #include <cstdint>

@@ -7,6 +7,10 @@
 #      XLITE_CUDA_GRAPHS=0 to tell graph capture apart)
 #   2. compute-sanitizer memcheck on a few, when compute-sanitizer exists
 #   3. the side by side with XLA:GPU (xla_side_by_side.py) as a table
+#   4. the roofline profile of the transformer blocks (hlo-run-gpu
+#      --profile: per kernel and GEMM, CUDA-event times against the spec's
+#      peaks), the tables on stdout, JSON and SVG charts in
+#      $PROFILE_DIR (default: BUNDLE_DIR/profiles)
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
 set -uo pipefail
 BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
@@ -95,4 +99,16 @@ fi
 
 "$PY" "$BUNDLE/xla_side_by_side.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
   echo "side by side with XLA:GPU failed"
+
+PROFILE_DIR=${PROFILE_DIR:-$BUNDLE/profiles}
+mkdir -p "$PROFILE_DIR"
+for name in transformer_forward transformer_backward; do
+  dir="$BUNDLE/programs/$name"; [[ -s "$dir/$SPEC.xlx" ]] || continue
+  inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
+  echo "profile of $name ($SPEC):"
+  # shellcheck disable=SC2086
+  "$RUN" $inputs --iterations=10 --profile \
+    --profile_json="$PROFILE_DIR/$name.$SPEC.json" "$dir/$SPEC.xlx" \
+    2>&1 >/dev/null || echo "profile of $name failed"
+done
 [[ $fail -eq 0 ]]
