@@ -10,23 +10,15 @@ namespace xlite::cpu {
 
 namespace {
 
+runtime::PeakRates Roof(const HostPeak& peak) {
+  return {peak.bytes_per_second, peak.flops_per_second};
+}
+
 // Fills the rates and shares of `row` from its bytes, flops and time.
 void FillRates(ProfileRow& row, double run_us, const HostPeak& peak) {
   row.percent_of_run = run_us > 0 ? 100.0 * row.total_us / run_us : 0;
-  if (row.total_us <= 0) return;
-  const double seconds = row.total_us * 1e-6;
-  row.gbytes_per_second = row.bytes / seconds * 1e-9;
-  row.gflops_per_second = row.flops / seconds * 1e-9;
-  const double memory =
-      peak.bytes_per_second > 0
-          ? 100.0 * row.gbytes_per_second * 1e9 / peak.bytes_per_second
-          : 0;
-  const double compute =
-      peak.flops_per_second > 0
-          ? 100.0 * row.gflops_per_second * 1e9 / peak.flops_per_second
-          : 0;
-  row.compute_bound = compute > memory;
-  row.percent_of_peak = std::max(memory, compute);
+  row.rates = runtime::RatesAgainstPeak(row.bytes, row.flops,
+                                        row.total_us * 1e-6, Roof(peak));
 }
 
 // Every row summed, as a row without a site.
@@ -48,15 +40,9 @@ std::string OpLabel(const ProfileSite& site) {
   return absl::StrCat(site.op, ":", site.fusion_kind, ":", site.root);
 }
 
-std::string PeakShare(const ProfileRow& row) {
-  if (row.total_us <= 0) return "-";
-  return absl::StrFormat("%.1f %s", row.percent_of_peak,
-                         row.compute_bound ? "fp" : "mem");
-}
-
 // The cells of one table line.
 std::vector<std::string> Cells(const ProfileRow& row, const std::string& name,
-                               const std::string& op) {
+                               const std::string& op, const HostPeak& peak) {
   const double mean = row.calls > 0 ? row.total_us / row.calls : 0;
   return {name,
           op,
@@ -66,31 +52,9 @@ std::vector<std::string> Cells(const ProfileRow& row, const std::string& name,
           absl::StrFormat("%.1f", row.percent_of_run),
           absl::StrCat(row.bytes),
           absl::StrCat(row.flops),
-          absl::StrFormat("%.2f", row.gbytes_per_second),
-          absl::StrFormat("%.2f", row.gflops_per_second),
-          PeakShare(row)};
-}
-
-// Lines of cells as aligned columns: the first two left-aligned, the
-// numbers right-aligned.
-std::string Columns(const std::vector<std::vector<std::string>>& lines) {
-  std::vector<size_t> width(lines[0].size(), 0);
-  for (const auto& line : lines) {
-    for (size_t c = 0; c < line.size(); ++c) {
-      width[c] = std::max(width[c], line[c].size());
-    }
-  }
-  std::string out;
-  for (const auto& line : lines) {
-    std::string text = " ";
-    for (size_t c = 0; c < line.size(); ++c) {
-      const std::string pad(width[c] - line[c].size(), ' ');
-      absl::StrAppend(&text, " ", c < 2 ? line[c] + pad : pad + line[c]);
-    }
-    text.erase(text.find_last_not_of(' ') + 1);
-    absl::StrAppend(&out, text, "\n");
-  }
-  return out;
+          absl::StrFormat("%.2f", row.rates.gbytes_per_second),
+          absl::StrFormat("%.2f", row.rates.gflops_per_second),
+          runtime::PeakShareCell(row.rates, row.total_us, Roof(peak))};
 }
 
 // ", replica R[, partition P]" where there are several devices.
@@ -123,26 +87,10 @@ std::string DeviceTable(const std::string& module,
       {"name", "op", "calls", "total us", "mean us", "% run", "bytes", "FLOPs",
        "GB/s", "GFLOP/s", "% peak"}};
   for (const ProfileRow& row : rows) {
-    lines.push_back(Cells(row, row.site->name, OpLabel(*row.site)));
+    lines.push_back(Cells(row, row.site->name, OpLabel(*row.site), peak));
   }
-  lines.push_back(Cells(total, "(total)", ""));
-  return out + Columns(lines);
-}
-
-// JSON text of a string.
-std::string Quote(const std::string& s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20) {
-      out += absl::StrFormat("\\u%04x", c);
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
+  lines.push_back(Cells(total, "(total)", "", peak));
+  return out + runtime::AlignColumns(lines, 2);
 }
 
 // The measured fields of a row (a site's or the totals').
@@ -154,19 +102,22 @@ std::string JsonRowFields(const ProfileRow& row) {
       "\"gbytes_per_second\": %.4f, \"gflops_per_second\": %.4f, "
       "\"percent_of_peak\": %.2f, \"bound\": \"%s\"",
       row.calls, row.total_us, mean, row.percent_of_run, row.bytes, row.flops,
-      row.gbytes_per_second, row.gflops_per_second, row.percent_of_peak,
-      row.compute_bound ? "compute" : "memory");
+      row.rates.gbytes_per_second, row.rates.gflops_per_second,
+      row.rates.percent_of_peak,
+      row.rates.compute_bound ? "compute" : "memory");
 }
 
 std::string JsonSite(const ProfileRow& row) {
   const ProfileSite& s = *row.site;
   std::string fusion;
   if (!s.fusion_kind.empty()) {
-    fusion = absl::StrCat(", \"fusion_kind\": ", Quote(s.fusion_kind),
-                          ", \"root\": ", Quote(s.root));
+    fusion =
+        absl::StrCat(", \"fusion_kind\": ", runtime::JsonQuote(s.fusion_kind),
+                     ", \"root\": ", runtime::JsonQuote(s.root));
   }
-  return absl::StrCat("{\"name\": ", Quote(s.name), ", \"op\": ", Quote(s.op),
-                      fusion, ", \"bytes_per_call\": ", s.cost.bytes(),
+  return absl::StrCat("{\"name\": ", runtime::JsonQuote(s.name),
+                      ", \"op\": ", runtime::JsonQuote(s.op), fusion,
+                      ", \"bytes_per_call\": ", s.cost.bytes(),
                       ", \"flops_per_call\": ", s.cost.flops, ", ",
                       JsonRowFields(row), "}");
 }
@@ -238,11 +189,13 @@ std::string FormatProfileJson(const std::string& module,
     parts.push_back(JsonDevice(sites, device, peak));
   }
   return absl::StrCat(
-      "{\n  \"module\": ", Quote(module), ",\n  \"platform\": \"cpu\",\n",
-      "  \"peak\": {\"source\": \"measured\", \"cpu\": ", Quote(peak.cpu),
-      ", \"threads\": 1, \"bytes_per_second\": ",
+      "{\n  \"module\": ", runtime::JsonQuote(module),
+      ",\n  \"platform\": \"cpu\",\n",
+      "  \"peak\": {\"source\": \"measured\", \"cpu\": ",
+      runtime::JsonQuote(peak.cpu), ", \"threads\": 1, \"bytes_per_second\": ",
       absl::StrFormat("%.6g", peak.bytes_per_second),
-      ", \"flops_per_second\": ", absl::StrFormat("%.6g", peak.flops_per_second),
+      ", \"flops_per_second\": ",
+      absl::StrFormat("%.6g", peak.flops_per_second),
       "},\n  \"timer_overhead_ns\": ",
       absl::StrFormat("%.1f", ProfileCounters::OverheadNanos()),
       ",\n  \"devices\": [\n", absl::StrJoin(parts, ",\n"), "\n  ]\n}\n");

@@ -15,6 +15,7 @@
 #include "cpu_backend/host_peak.h"
 #include "cpu_backend/profile_site.h"
 #include "cpu_backend/runtime_lib/profile_counters.h"
+#include "runtime/profile_format.h"
 
 namespace xlite::cpu {
 
@@ -33,10 +34,7 @@ struct ProfileRow {
   double percent_of_run = 0;
   int64_t bytes = 0;  // over all calls
   int64_t flops = 0;  // over all calls
-  double gbytes_per_second = 0;
-  double gflops_per_second = 0;
-  double percent_of_peak = 0;  // the larger of the two below
-  bool compute_bound = false;  // the FLOP share is the larger
+  runtime::AchievedRates rates;
 };
 
 /// The rows of one device, by total time (longest first, then site order);

@@ -110,16 +110,40 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
     if (!ptx.ok()) return ptx.status();
     exe->ptx_ = *std::move(ptx);
     exe->llvm_ir_ = PrintModule(*kernels);
+    // Shared and tensor memory from the PTX first, so that a kernel too
+    // big is refused by name before ptxas fails on it.
+    exe->kernel_resources_ = CollectKernelResources(exe->thunks_, exe->ptx_);
+    if (absl::Status s =
+            CheckKernelResources(exe->kernel_resources_, options.spec);
+        !s.ok()) {
+      return s;
+    }
     if (options.assemble) {
+      std::string usage;
       absl::StatusOr<std::string> cubin =
-          AssembleWithPtxas(exe->ptx_, CubinArchFor(options.spec));
+          AssembleWithPtxas(exe->ptx_, CubinArchFor(options.spec), &usage);
       if (!cubin.ok()) return cubin.status();
       exe->cubin_ = *std::move(cubin);
+      // ptxas's own figures, registers included.
+      exe->kernel_resources_ =
+          CollectKernelResources(exe->thunks_, exe->ptx_, usage);
+      if (absl::Status s =
+              CheckKernelResources(exe->kernel_resources_, options.spec);
+          !s.ok()) {
+        return s;
+      }
     }
     return exe;
   }
   // By reference: on failure the module must go before its context.
   if (absl::Status s = exe->BuildForEmulator(context, kernels);
+      !s.ok()) {
+    return s;
+  }
+  // The emulator runs what the spec's GPU could: the same limits.
+  exe->kernel_resources_ = CollectKernelResources(exe->thunks_);
+  if (absl::Status s =
+          CheckKernelResources(exe->kernel_resources_, options.spec);
       !s.ok()) {
     return s;
   }
@@ -159,7 +183,7 @@ absl::Status GpuExecutable::BuildForEmulator(
 }
 
 absl::StatusOr<Literal> GpuExecutable::Run(
-    absl::Span<const Literal> arguments) const {
+    absl::Span<const Literal> arguments, runtime::ThunkProfile* profile) const {
   if (device_ == nullptr) {
     return absl::FailedPreconditionError(
         "this GPU executable was compiled for NVPTX; running it needs a CUDA "
@@ -207,7 +231,9 @@ absl::StatusOr<Literal> GpuExecutable::Run(
                   std::min<int64_t>(bytes.size(), a.size));
     }
   }
-  if (absl::Status s = device_->Run(thunks_, bases); !s.ok()) return s;
+  if (absl::Status s = device_->Run(thunks_, bases, profile); !s.ok()) {
+    return s;
+  }
   const HloInstruction* root = entry->root_instruction();
   Literal result(root->shape());
   std::function<absl::Status(const Shape&, ShapeIndex&)> read =

@@ -10,14 +10,17 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "gpu_backend/resource_check.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 #include "runtime/buffer_assignment.h"
 #include "runtime/gpu_thunks.h"
+#include "runtime/thunk_profile.h"
 
 namespace llvm {
 class LLVMContext;
@@ -60,8 +63,10 @@ class GpuExecutable {
   ~GpuExecutable();
 
   /// Runs on the emulator (a module compiled for it); one literal per
-  /// entry parameter.
-  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments) const;
+  /// entry parameter. With `profile` (the emulator's clock), each kernel
+  /// and GEMM thunk and the run are timed into it.
+  absl::StatusOr<Literal> Run(absl::Span<const Literal> arguments,
+                              runtime::ThunkProfile* profile = nullptr) const;
 
   const HloModule& module() const { return *module_; }
   const runtime::BufferAssignment& assignment() const { return *assignment_; }
@@ -71,6 +76,11 @@ class GpuExecutable {
   /// NVPTX: the PTX, and the cubin when assembled.
   const std::string& ptx() const { return ptx_; }
   const std::string& cubin() const { return cubin_; }
+  /// What each kernel launch asks of an SM, as checked against the spec
+  /// (resource_check.h); registers only where ptxas ran.
+  const std::vector<KernelResources>& kernel_resources() const {
+    return kernel_resources_;
+  }
 
  private:
   GpuExecutable() = default;
@@ -83,6 +93,7 @@ class GpuExecutable {
   std::string llvm_ir_;
   std::string ptx_;
   std::string cubin_;
+  std::vector<KernelResources> kernel_resources_;
   std::unique_ptr<emulator::HostJit> jit_;
   std::unique_ptr<emulator::EmulatorDevice> device_;
 };

@@ -160,7 +160,8 @@ absl::StatusOr<std::string> FindPtxas() {
 }
 
 absl::StatusOr<std::string> AssembleWithPtxas(const std::string& ptx,
-                                              const std::string& arch) {
+                                              const std::string& arch,
+                                              std::string* resource_log) {
   absl::StatusOr<std::string> ptxas = FindPtxas();
   if (!ptxas.ok()) return ptxas.status();
   char dir_template[] = "/tmp/xlite-ptxas-XXXXXX";
@@ -176,8 +177,13 @@ absl::StatusOr<std::string> AssembleWithPtxas(const std::string& ptx,
     std::freopen(log.c_str(), "w", stderr);
     std::freopen(log.c_str(), "a", stdout);
     const std::string arch_flag = "-arch=" + arch;
-    execl(ptxas->c_str(), "ptxas", arch_flag.c_str(), in.c_str(), "-o",
-          out.c_str(), static_cast<char*>(nullptr));
+    if (resource_log != nullptr) {
+      execl(ptxas->c_str(), "ptxas", "-v", arch_flag.c_str(), in.c_str(), "-o",
+            out.c_str(), static_cast<char*>(nullptr));
+    } else {
+      execl(ptxas->c_str(), "ptxas", arch_flag.c_str(), in.c_str(), "-o",
+            out.c_str(), static_cast<char*>(nullptr));
+    }
     _exit(127);
   }
   int status = 0;
@@ -188,6 +194,7 @@ absl::StatusOr<std::string> AssembleWithPtxas(const std::string& ptx,
   messages << std::ifstream(log).rdbuf();
   const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
   if (ok) cubin << std::ifstream(out, std::ios::binary).rdbuf();
+  if (resource_log != nullptr) *resource_log = messages.str();
   std::remove(in.c_str());
   std::remove(out.c_str());
   std::remove(log.c_str());

@@ -38,9 +38,11 @@ absl::StatusOr<std::string> CompileToPtx(llvm::Module& module,
 absl::StatusOr<std::string> FindPtxas();
 
 /// Assembles `ptx` with `ptxas -arch=<arch>`; the cubin, or ptxas's
-/// messages as the error.
-absl::StatusOr<std::string> AssembleWithPtxas(const std::string& ptx,
-                                              const std::string& arch);
+/// messages as the error. With `resource_log`, ptxas also runs with -v and
+/// its report of each kernel's registers and shared memory lands there.
+absl::StatusOr<std::string> AssembleWithPtxas(
+    const std::string& ptx, const std::string& arch,
+    std::string* resource_log = nullptr);
 
 }  // namespace xlite::gpu
 

@@ -9,6 +9,7 @@
 #include "codegen/elemental.h"
 #include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/gemm_thunks.h"
+#include "gpu_backend/thunk_cost.h"
 #include "runtime/block_scaled_dot.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
@@ -128,6 +129,22 @@ std::string NonKernelReason(const HloModule& module,
   }
 }
 
+// What a launch before an instruction's last one moves: the buffers it
+// copies (read and written), or else the results it fills (written).
+int64_t InitBytes(const codegen::gpu::KernelLaunch& launch,
+                  const std::vector<codegen::gpu::KernelArgument>& args,
+                  const std::vector<Slice>& slices) {
+  int64_t bytes = 0;
+  for (const auto& [from, to] : launch.copies) {
+    bytes += slices[from].size + slices[to].size;
+  }
+  if (!launch.copies.empty()) return bytes;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].is_output) bytes += slices[i].size;
+  }
+  return bytes;
+}
+
 bool Overlaps(const Slice& a, const Slice& b) {
   return a.allocation == b.allocation && a.size > 0 && b.size > 0 &&
          a.offset < b.offset + b.size && b.offset < a.offset + a.size;
@@ -241,7 +258,8 @@ class ThunkEmitter {
       }
       return Refuse(hlo, launches.status().message());
     }
-    for (const codegen::gpu::KernelLaunch& launch : *launches) {
+    for (size_t l = 0; l < launches->size(); ++l) {
+      const codegen::gpu::KernelLaunch& launch = (*launches)[l];
       if (const llvm::Function* kernel = kernels_.getFunction(launch.name)) {
         if (absl::Status s = target_.CheckExternalCalls(*kernel); !s.ok()) {
           return Refuse(hlo, s.message());
@@ -262,6 +280,10 @@ class ThunkEmitter {
       launched.block = launch.dims.block;
       launched.shared_bytes = launch.dims.shared_bytes;
       launched.cooperative = launch.dims.cooperative;
+      launched.cost =
+          l + 1 == launches->size()
+              ? KernelThunkCost(*hlo, /*updates_in_place=*/l > 0)
+              : InitLaunchCost(*hlo, InitBytes(launch, args, thunk.arguments));
       out.push_back(std::move(launched));
     }
     return absl::OkStatus();
@@ -300,6 +322,7 @@ class ThunkEmitter {
         }
       }
     }
+    thunk.cost = GemmThunkCost(*gemm);
     thunk.gemm =
         std::make_shared<const runtime::GemmDescription>(*std::move(gemm));
     out.push_back(std::move(thunk));
@@ -338,6 +361,7 @@ class ThunkEmitter {
         }
       }
     }
+    thunk.cost = BlockScaledDotThunkCost(*dot);
     thunk.block_scaled_dot =
         std::make_shared<const runtime::BlockScaledDotDescription>(
             *std::move(dot));

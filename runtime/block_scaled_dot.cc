@@ -19,7 +19,8 @@ bool DefaultLayout(const Shape& s) {
   if (!s.has_layout()) return true;
   const auto& minor_to_major = s.layout().minor_to_major();
   for (size_t i = 0; i < minor_to_major.size(); ++i) {
-    if (minor_to_major[i] != static_cast<int64_t>(minor_to_major.size() - 1 - i))
+    if (minor_to_major[i] !=
+        static_cast<int64_t>(minor_to_major.size() - 1 - i))
       return false;
   }
   return true;
@@ -77,9 +78,8 @@ absl::StatusOr<BlockScaledDotDescription> DescribeBlockScaledDot(
                              ls.element_type(), rs.element_type());
   if (d.block_size == 0) {
     return Invalid(absl::StrCat(
-        "no cuDNN block-scaled dot for ",
-        PrimitiveTypeName(lhs.element_type()), " x ",
-        PrimitiveTypeName(rhs.element_type()), " with ",
+        "no cuDNN block-scaled dot for ", PrimitiveTypeName(lhs.element_type()),
+        " x ", PrimitiveTypeName(rhs.element_type()), " with ",
         PrimitiveTypeName(ls.element_type()), " / ",
         PrimitiveTypeName(rs.element_type()), " scales"));
   }

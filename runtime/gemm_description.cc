@@ -1,5 +1,7 @@
 #include "runtime/gemm_description.h"
 
+#include <algorithm>
+
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -12,7 +14,25 @@ bool IsLaidOutArray(const Shape& s) {
          static_cast<int64_t>(s.layout().minor_to_major().size()) == s.rank();
 }
 
+int PrecisionRank(const std::string& p) {
+  if (p == "HIGHEST") return 2;
+  if (p == "HIGH") return 1;
+  return 0;
+}
+
 }  // namespace
+
+bool GemmAllowsTf32(const GemmBackendConfig& config) {
+  if (config.algorithm == "ALG_DOT_TF32_TF32_F32") return true;
+  if (!config.algorithm.empty() && config.algorithm != "ALG_UNSET") {
+    return false;
+  }
+  int highest = 0;
+  for (const std::string& p : config.operand_precision) {
+    highest = std::max(highest, PrecisionRank(p));
+  }
+  return highest == 0;
+}
 
 std::vector<Shape> GemmDescription::ResultLeaves() const {
   if (!result.IsTuple()) return {result};

@@ -45,6 +45,11 @@ absl::StatusOr<GemmDescription> DescribeGemm(absl::string_view target,
                                              std::vector<Shape> operands,
                                              Shape result);
 
+/// Whether an f32 GEMM of `config` may run on TF32 tensor cores (XLA's
+/// rule): when its algorithm asks for TF32, or is unset and no operand asks
+/// for more than DEFAULT precision.
+bool GemmAllowsTf32(const GemmBackendConfig& config);
+
 /// One line for thunk dumps: "lt$matmul f32[2,3]{1,0} x f32[3,2]{1,0} ->
 /// f32[2,2]{1,0} alpha=2 beta=1 epilogue=BIAS_RELU".
 std::string GemmDescriptionToString(const GemmDescription& gemm);

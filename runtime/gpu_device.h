@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "runtime/gpu_thunks.h"
+#include "runtime/thunk_profile.h"
 
 namespace xlite::runtime {
 
@@ -28,6 +29,16 @@ class GpuDevice {
   /// device has finished.
   virtual absl::Status Run(const ThunkSequence& thunks,
                            const std::vector<uint64_t>& allocations) = 0;
+
+  /// Later runs time each kernel and GEMM thunk, and the whole run, into
+  /// `profile` (null: no more timing), with the clock the profile names;
+  /// an error when this device has no such clock.
+  virtual absl::Status SetProfile(ThunkProfile* profile) {
+    if (profile != nullptr) {
+      return absl::UnimplementedError("this device cannot profile thunks");
+    }
+    return absl::OkStatus();
+  }
 };
 
 }  // namespace xlite::runtime

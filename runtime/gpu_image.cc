@@ -80,6 +80,12 @@ void WriteThunks(wire::Writer& w, uint32_t version,
     }
     WriteGemm(w, version, t);
     WriteBlockScaledDot(w, version, t);
+    if (version >= 6) {
+      w.I64(t.cost.bytes);
+      w.I64(t.cost.flops);
+      w.Bytes(t.cost.flop_type);
+      w.Bytes(t.cost.label);
+    }
   }
 }
 

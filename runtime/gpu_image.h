@@ -28,9 +28,11 @@ inline constexpr char kXliteVersion[] = "0.1.0";
 /// 2: GEMM thunks carry their description (target, config, shapes).
 /// 3: while thunks carry their known trip count.
 /// 4: GEMM thunks carry their autotuned algorithm, if any.
-inline constexpr uint32_t kGpuImageFormatVersion = 5;
+/// 5: block-scaled dot thunks (__cudnn$blockScaledDot).
+/// 6: every thunk carries its cost (bytes, FLOPs, FLOP type, label).
+inline constexpr uint32_t kGpuImageFormatVersion = 6;
 /// The oldest format this build still reads (a version-3 image is one
-/// whose GEMMs were never autotuned).
+/// whose GEMMs were never autotuned; before 6, thunks have no cost).
 inline constexpr uint32_t kGpuImageOldestReadableVersion = 3;
 
 struct GpuImageAllocation {

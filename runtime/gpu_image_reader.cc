@@ -155,6 +155,12 @@ bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
     }
     if (!ReadGemm(r, version, t, error)) return false;
     if (!ReadBlockScaledDot(r, version, t, error)) return false;
+    if (version >= 6) {
+      t.cost.bytes = r.I64();
+      t.cost.flops = r.I64();
+      t.cost.flop_type = r.Bytes();
+      t.cost.label = r.Bytes();
+    }
     thunks.push_back(std::move(t));
   }
   return r.ok();

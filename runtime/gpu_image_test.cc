@@ -103,6 +103,30 @@ TEST(GpuImage, RoundTrips) {
   EXPECT_EQ(back->xlite_version, kXliteVersion);
 }
 
+// A kernel thunk's cost (what profiles of a .xlx read) survives the file;
+// a negative one is refused.
+TEST(GpuImage, ThunkCostsRoundTrip) {
+  GpuImage image = SmallImage();
+  Thunk kernel;
+  kernel.kind = Thunk::Kind::kKernel;
+  kernel.instruction = "fusion.2";
+  kernel.kernel = "fusion_2";
+  kernel.arguments = {Slice{0, 0, 16}, Slice{1, 0, 16}};
+  kernel.cost = {32, 4, "f32", "fusion:kLoop:add"};
+  image.thunks.push_back(kernel);
+  absl::StatusOr<GpuImage> back =
+      DeserializeGpuImage(SerializeGpuImage(image), "cost.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->thunks.back().cost, kernel.cost);
+
+  image.thunks.back().cost.flops = -1;
+  absl::StatusOr<GpuImage> bad =
+      DeserializeGpuImage(SerializeGpuImage(image), "bad.xlx");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("negative cost"), std::string::npos)
+      << bad.status().message();
+}
+
 TEST(GpuImage, RefusesEveryTruncation) {
   const std::string bytes = SerializeGpuImage(SmallImage());
   for (size_t n = 0; n < bytes.size(); ++n) {
@@ -328,7 +352,7 @@ TEST(GpuImage, GemmAlgorithmsRoundTripAndFormat3StillReads) {
   absl::StatusOr<GpuImage> refused = DeserializeGpuImage(older, "v2.xlx");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find(
-                "format version 2; this xlite (0.1.0) reads versions 3 to 5"),
+                "format version 2; this xlite (0.1.0) reads versions 3 to 6"),
             std::string::npos)
       << refused.status().message();
 }

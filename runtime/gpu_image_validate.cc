@@ -77,6 +77,9 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
                             absl::string_view name) {
   for (const Thunk& t : thunks) {
     const std::string where = absl::StrCat("thunk of %", t.instruction);
+    if (t.cost.bytes < 0 || t.cost.flops < 0) {
+      return Bad(name, absl::StrCat(where, ": negative cost"));
+    }
     switch (t.kind) {
       case Thunk::Kind::kKernel:
         if (t.kernel.empty() || t.grid <= 0 || t.block <= 0 ||

@@ -23,6 +23,22 @@
 
 namespace xlite::runtime {
 
+/// What one execution of a kernel or GEMM thunk costs by the compiler's
+/// model (gpu_backend/thunk_cost.h), for profiles: a runtime that has no
+/// HLO (a .xlx) still knows each thunk's bytes and FLOPs.
+struct ThunkCost {
+  /// Bytes read and written in device memory.
+  int64_t bytes = 0;
+  /// Arithmetic operations.
+  int64_t flops = 0;
+  /// The key of the target's peak_tflops these FLOPs compare against
+  /// ("f32", "tf32", "bf16", ...).
+  std::string flop_type;
+  /// What it computes, for people: "fusion:kLoop:add", "reduce", "gemm".
+  std::string label;
+  bool operator==(const ThunkCost&) const = default;
+};
+
 struct Thunk {
   enum class Kind {
     kKernel,
@@ -75,6 +91,10 @@ struct Thunk {
   // GPU, a reference on the emulator); `arguments` holds one slice per
   // operand, then the result and the workspace.
   std::shared_ptr<const BlockScaledDotDescription> block_scaled_dot;
+
+  /// kKernel, kGemm, kBlockScaledDot: the cost of one execution (zero
+  /// elsewhere).
+  ThunkCost cost;
 };
 
 using ThunkSequence = std::vector<Thunk>;

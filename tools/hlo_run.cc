@@ -24,11 +24,17 @@
 #include "tools/xlx_run.h"
 #include "cpu_backend/multi_device.h"
 #include "cpu_backend/profile_report.h"
+#include "gpu_backend/emulator/emulator_image_device.h"
+#include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/module_io.h"
+#include "runtime/cuda/cuda_device.h"
 #include "runtime/literal_io.h"
+#include "runtime/thunk_profile.h"
+#include "tools/gpu_profile_output.h"
 #include "tools/tool_flags.h"
+#include "tools/xlx_run.h"
 
 ABSL_FLAG(std::string, platform, "",
           "interpreter, cpu, gpu or gpu-emulator (default: cpu)");
@@ -57,9 +63,13 @@ ABSL_FLAG(bool, cache, true,
           "$HOME/.cache/xlite)");
 ABSL_FLAG(bool, profile, false,
           "per kernel / library call: time, bytes, FLOPs, achieved GB/s and "
-          "GFLOP/s vs the host's measured peak, on stderr (cpu platform)");
+          "FLOP/s vs the target's peak, on stderr (cpu: the host's measured "
+          "peak; gpu, gpu-emulator: the GPU spec's data-sheet peaks, sorted "
+          "by time; the emulator's times are the host's)");
 ABSL_FLAG(std::string, profile_json, "",
-          "write the --profile report as JSON to this file (cpu platform)");
+          "write the --profile report as JSON to this file; on gpu and "
+          "gpu-emulator also its roofline chart (SVG) beside it: FILE with "
+          ".json replaced by .svg, else FILE.svg");
 ABSL_FLAG(std::string, autotune_cache, "",
           "read/write the GEMM autotuning results in this file (gpu: entries "
           "for this device skip timing; new results are written back)");
@@ -351,10 +361,14 @@ int WriteResults(const std::vector<Literal>& results) {
 using Runner = std::function<absl::StatusOr<std::vector<Literal>>()>;
 
 // --profile / --profile_json: the profiled executable and one set of
-// counters per device, which every run adds to.
+// counters per device, which every run adds to (cpu), or the thunk times
+// of the emulator's runs and the spec compiled for (gpu-emulator).
 struct Profiling {
   std::shared_ptr<cpu::CpuExecutable> exe;
   std::vector<std::unique_ptr<cpu::ProfileCounters>> devices;
+  std::unique_ptr<runtime::ThunkProfile> gpu;
+  std::string gpu_module;
+  gpu::GpuTargetSpec gpu_spec;
 };
 
 bool ProfileRequested() {
@@ -364,6 +378,12 @@ bool ProfileRequested() {
 
 // Prints (--profile) and writes (--profile_json) the profile of the runs.
 int ReportProfile(const Profiling& profiling, int64_t partitions) {
+  if (profiling.gpu != nullptr) {
+    return ReportGpuProfile({profiling.gpu_module, "gpu-emulator",
+                             profiling.gpu.get(), profiling.gpu_spec},
+                            absl::GetFlag(FLAGS_profile),
+                            absl::GetFlag(FLAGS_profile_json));
+  }
   absl::StatusOr<cpu::HostPeak> peak = cpu::MeasuredHostPeak();
   if (!peak.ok()) {
     std::cerr << "error: measuring the host's peak: " << peak.status().message()
@@ -394,7 +414,8 @@ int ReportProfile(const Profiling& profiling, int64_t partitions) {
 
 // Runs the module on `platform` (compiled once, here, for cpu). The
 // arguments and module must outlive the runner, and so must `profiling`
-// (cpu only; null: not profiled), which gets the executable and counters.
+// (cpu, gpu-emulator; null: not profiled), which gets what the report
+// reads: the executable and counters, or the thunk times.
 absl::StatusOr<Runner> MakeRunner(
     const std::string& platform, const HloModule& module,
     const std::vector<Literal>& arguments, int64_t replicas, int64_t partitions,
@@ -434,8 +455,17 @@ absl::StatusOr<Runner> MakeRunner(
         return s;
       }
     }
-    return Runner([exe, &arguments]() -> absl::StatusOr<std::vector<Literal>> {
-      absl::StatusOr<Literal> r = exe->Run(arguments);
+    runtime::ThunkProfile* thunk_profile = nullptr;
+    if (profiling != nullptr) {
+      profiling->gpu = std::make_unique<runtime::ThunkProfile>(
+          runtime::ThunkProfile::Clock::kEmulatorHostWall);
+      profiling->gpu_module = exe->module().name();
+      profiling->gpu_spec = options->spec;
+      thunk_profile = profiling->gpu.get();
+    }
+    return Runner([exe, &arguments,
+                   thunk_profile]() -> absl::StatusOr<std::vector<Literal>> {
+      absl::StatusOr<Literal> r = exe->Run(arguments, thunk_profile);
       if (!r.ok()) return r.status();
       std::vector<Literal> out;
       out.push_back(*std::move(r));
@@ -500,6 +530,8 @@ int RunXlx(const std::string& path) {
   options.prepare_image = [&](runtime::GpuImage& image) {
     return AutotuneGemmsForTool(image.thunks, Autotuning(path, platform));
   };
+  options.profile = absl::GetFlag(FLAGS_profile);
+  options.profile_json = absl::GetFlag(FLAGS_profile_json);
   return RunXlxFile(
       path,
       [&platform](const runtime::GpuImage& image)
@@ -528,8 +560,9 @@ int Main(int argc, char** argv) {
   if (IsXlxFile(args[0])) return RunXlx(args[0]);
   std::string platform;
   if (int code = CheckPlatforms(&platform); code != kExitOk) return code;
-  if (ProfileRequested() && platform != "cpu") {
-    std::cerr << "error: --profile and --profile_json need --platform=cpu\n";
+  if (ProfileRequested() && platform != "cpu" && platform != "gpu-emulator") {
+    std::cerr << "error: --profile and --profile_json need --platform=cpu, "
+                 "gpu-emulator or gpu (a .xlx)\n";
     return kExitUsage;
   }
   if (absl::GetFlag(FLAGS_iterations) < 1) {

@@ -25,6 +25,14 @@ ABSL_FLAG(std::string, autotune_cache, "",
 ABSL_FLAG(bool, autotune, true,
           "time GEMM candidates on the device before running (false: "
           "cuBLASLt's first heuristic algorithm, the cache unread)");
+ABSL_FLAG(bool, profile, false,
+          "per kernel / library call: time (CUDA events), bytes, FLOPs, "
+          "achieved GB/s and FLOP/s vs the peaks of the GPU spec the .xlx was "
+          "compiled for, sorted by time, on stderr (as hlo-run --profile)");
+ABSL_FLAG(std::string, profile_json, "",
+          "write the --profile report as JSON to this file, and its roofline "
+          "chart (SVG) beside it: FILE with .json replaced by .svg, else "
+          "FILE.svg");
 
 namespace {
 
@@ -57,6 +65,8 @@ int main(int argc, char** argv) {
   options.prepare_image = [&](xlite::runtime::GpuImage& image) {
     return xlite::AutotuneGemmsForTool(image.thunks, autotuning);
   };
+  options.profile = absl::GetFlag(FLAGS_profile);
+  options.profile_json = absl::GetFlag(FLAGS_profile_json);
   return xlite::RunXlxFile(
       args[0],
       [](const xlite::runtime::GpuImage& image)

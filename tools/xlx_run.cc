@@ -6,10 +6,16 @@
 #include <fstream>
 #include <iostream>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+#include "gpu_backend/target_spec.h"
 #include "runtime/gpu_image_runner.h"
 #include "runtime/literal_io.h"
+#include "runtime/thunk_profile.h"
+#include "tools/gpu_profile_output.h"
 #include "tools/tool_flags.h"
 
 namespace xlite {
@@ -41,6 +47,29 @@ int WriteResults(const Literal& result, const XlxRunOptions& options) {
     }
   }
   return kExitOk;
+}
+
+// The spec the image was compiled for; when it cannot be loaded here (a
+// spec file left behind), its name and SM with no peaks.
+gpu::GpuTargetSpec PeakSpecOf(const runtime::GpuImage& image) {
+  absl::StatusOr<gpu::GpuTargetSpec> spec =
+      gpu::LoadGpuTargetSpec(image.spec_name);
+  if (spec.ok()) return *std::move(spec);
+  gpu::GpuTargetSpec unknown;
+  unknown.name = image.spec_name;
+  absl::string_view sm = image.sm_name;
+  if (absl::ConsumePrefix(&sm, "sm_")) {
+    while (!sm.empty() && absl::ascii_isalpha(sm.back())) {
+      unknown.feature_suffix.insert(0, 1, sm.back());
+      sm.remove_suffix(1);
+    }
+    int cc = 0;
+    if (sm.size() >= 2 && absl::SimpleAtoi(sm, &cc)) {
+      unknown.compute_capability_major = cc / 10;
+      unknown.compute_capability_minor = cc % 10;
+    }
+  }
+  return unknown;
 }
 
 }  // namespace
@@ -88,6 +117,17 @@ int RunXlxFile(const std::string& path, const GpuDeviceFactory& make_device,
     std::cerr << path << ": error: " << device.status().message() << "\n";
     return kExitInputError;
   }
+  const bool profiled = options.profile || !options.profile_json.empty();
+  runtime::ThunkProfile profile(
+      options.platform == "gpu"
+          ? runtime::ThunkProfile::Clock::kCudaEvents
+          : runtime::ThunkProfile::Clock::kEmulatorHostWall);
+  if (profiled) {
+    if (absl::Status s = (*device)->SetProfile(&profile); !s.ok()) {
+      std::cerr << path << ": error: " << s.message() << "\n";
+      return kExitInputError;
+    }
+  }
   std::vector<double> seconds;
   absl::StatusOr<Literal> result = absl::UnknownError("not run");
   for (int64_t i = 0; i < std::max<int64_t>(options.iterations, 1); ++i) {
@@ -106,6 +146,15 @@ int RunXlxFile(const std::string& path, const GpuDeviceFactory& make_device,
     std::cerr << "time (" << options.platform << ", " << seconds.size()
               << " runs): min " << seconds.front() * 1e3 << " ms, median "
               << seconds[seconds.size() / 2] * 1e3 << " ms\n";
+  }
+  if (profiled) {
+    const gpu::GpuProfileSource source{image->module_name, options.platform,
+                                       &profile, PeakSpecOf(*image)};
+    if (int code =
+            ReportGpuProfile(source, options.profile, options.profile_json);
+        code != kExitOk) {
+      return code;
+    }
   }
   return WriteResults(*result, options);
 }

@@ -1,5 +1,6 @@
 #include "gpu_backend/emulator/emulator_device.h"
 
+#include <chrono>
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
@@ -11,6 +12,11 @@ namespace {
 
 using runtime::Thunk;
 
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 uint8_t* Address(const std::vector<uint8_t*>& allocations,
                  const runtime::Slice& slice) {
   if (slice.allocation < 0) return nullptr;
@@ -20,17 +26,43 @@ uint8_t* Address(const std::vector<uint8_t*>& allocations,
 }  // namespace
 
 absl::Status EmulatorDevice::Run(const runtime::ThunkSequence& thunks,
-                                 const std::vector<uint8_t*>& allocations) const {
+                                 const std::vector<uint8_t*>& allocations,
+                                 runtime::ThunkProfile* profile) const {
+  if (profile != nullptr &&
+      profile->clock() != runtime::ThunkProfile::Clock::kEmulatorHostWall) {
+    return absl::InvalidArgumentError(
+        "the emulator times thunks with the host's wall clock only");
+  }
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status s = RunSequence(thunks, allocations, profile);
+  if (s.ok() && profile != nullptr) profile->RecordRun(SecondsSince(start));
+  return s;
+}
+
+absl::Status EmulatorDevice::RunSequence(
+    const runtime::ThunkSequence& thunks,
+    const std::vector<uint8_t*>& allocations,
+    runtime::ThunkProfile* profile) const {
   for (const Thunk& thunk : thunks) {
-    if (absl::Status s = RunOne(thunk, allocations); !s.ok()) return s;
+    const bool timed =
+        profile != nullptr && (thunk.kind == Thunk::Kind::kKernel ||
+                               thunk.kind == Thunk::Kind::kGemm ||
+                               thunk.kind == Thunk::Kind::kBlockScaledDot);
+    const auto start = std::chrono::steady_clock::now();
+    if (absl::Status s = RunOne(thunk, allocations, profile); !s.ok()) {
+      return s;
+    }
+    if (timed) profile->Record(thunk, SecondsSince(start));
   }
   return absl::OkStatus();
 }
 
-absl::Status EmulatorDevice::RunWhile(
-    const Thunk& thunk, const std::vector<uint8_t*>& allocations) const {
+absl::Status EmulatorDevice::RunWhile(const Thunk& thunk,
+                                      const std::vector<uint8_t*>& allocations,
+                                      runtime::ThunkProfile* profile) const {
   for (int64_t trip = 0;; ++trip) {
-    if (absl::Status s = Run(thunk.children[0], allocations); !s.ok()) {
+    if (absl::Status s = RunSequence(thunk.children[0], allocations, profile);
+        !s.ok()) {
       return s;
     }
     const bool more = *Address(allocations, thunk.predicate) != 0;
@@ -42,14 +74,16 @@ absl::Status EmulatorDevice::RunWhile(
           " iterations"));
     }
     if (!more) return absl::OkStatus();
-    if (absl::Status s = Run(thunk.children[1], allocations); !s.ok()) {
+    if (absl::Status s = RunSequence(thunk.children[1], allocations, profile);
+        !s.ok()) {
       return s;
     }
   }
 }
 
-absl::Status EmulatorDevice::RunOne(
-    const Thunk& thunk, const std::vector<uint8_t*>& allocations) const {
+absl::Status EmulatorDevice::RunOne(const Thunk& thunk,
+                                    const std::vector<uint8_t*>& allocations,
+                                    runtime::ThunkProfile* profile) const {
   switch (thunk.kind) {
     case Thunk::Kind::kKernel: {
       auto it = kernels_.find(thunk.kernel);
@@ -84,7 +118,7 @@ absl::Status EmulatorDevice::RunOne(
       }
       return absl::OkStatus();
     case Thunk::Kind::kWhile:
-      return RunWhile(thunk, allocations);
+      return RunWhile(thunk, allocations, profile);
     case Thunk::Kind::kConditional: {
       const uint8_t* at = Address(allocations, thunk.predicate);
       int64_t branch = 0;
@@ -96,7 +130,7 @@ absl::Status EmulatorDevice::RunOne(
         std::memcpy(&index, at, sizeof(index));
         branch = index < 0 || index >= n ? n - 1 : index;
       }
-      return Run(thunk.children[branch], allocations);
+      return RunSequence(thunk.children[branch], allocations, profile);
     }
     case Thunk::Kind::kGemm: {
       if (thunk.gemm == nullptr) {

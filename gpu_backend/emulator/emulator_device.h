@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "gpu_backend/emulator/emulator_runtime.h"
 #include "runtime/gpu_thunks.h"
+#include "runtime/thunk_profile.h"
 
 namespace xlite::gpu::emulator {
 
@@ -26,15 +27,23 @@ class EmulatorDevice {
   explicit EmulatorDevice(absl::flat_hash_map<std::string, KernelEntry> kernels)
       : kernels_(std::move(kernels)) {}
 
-  /// Runs `thunks` with allocation i at `allocations[i]`.
+  /// Runs `thunks` with allocation i at `allocations[i]`. With `profile`
+  /// (whose clock must be the emulator's), each kernel and GEMM thunk and
+  /// the whole run are timed on the host's wall clock.
   absl::Status Run(const runtime::ThunkSequence& thunks,
-                   const std::vector<uint8_t*>& allocations) const;
+                   const std::vector<uint8_t*>& allocations,
+                   runtime::ThunkProfile* profile = nullptr) const;
 
  private:
+  absl::Status RunSequence(const runtime::ThunkSequence& thunks,
+                           const std::vector<uint8_t*>& allocations,
+                           runtime::ThunkProfile* profile) const;
   absl::Status RunOne(const runtime::Thunk& thunk,
-                      const std::vector<uint8_t*>& allocations) const;
+                      const std::vector<uint8_t*>& allocations,
+                      runtime::ThunkProfile* profile) const;
   absl::Status RunWhile(const runtime::Thunk& thunk,
-                        const std::vector<uint8_t*>& allocations) const;
+                        const std::vector<uint8_t*>& allocations,
+                        runtime::ThunkProfile* profile) const;
 
   absl::flat_hash_map<std::string, KernelEntry> kernels_;
 };

@@ -110,7 +110,17 @@ absl::Status EmulatorImageDevice::Run(
     const std::vector<uint64_t>& allocations) {
   std::vector<uint8_t*> bases;
   for (uint64_t a : allocations) bases.push_back(reinterpret_cast<uint8_t*>(a));
-  return device_->Run(thunks, bases);
+  return device_->Run(thunks, bases, profile_);
+}
+
+absl::Status EmulatorImageDevice::SetProfile(runtime::ThunkProfile* profile) {
+  if (profile != nullptr &&
+      profile->clock() != runtime::ThunkProfile::Clock::kEmulatorHostWall) {
+    return absl::InvalidArgumentError(
+        "the emulator times thunks with the host's wall clock only");
+  }
+  profile_ = profile;
+  return absl::OkStatus();
 }
 
 }  // namespace xlite::gpu::emulator

@@ -29,9 +29,13 @@ class EmulatorImageDevice : public runtime::GpuDevice {
                               int64_t bytes) override;
   absl::Status Run(const runtime::ThunkSequence& thunks,
                    const std::vector<uint64_t>& allocations) override;
+  /// Times on the host's wall clock (a profile of any other clock is
+  /// refused).
+  absl::Status SetProfile(runtime::ThunkProfile* profile) override;
 
  private:
   EmulatorImageDevice() = default;
+  runtime::ThunkProfile* profile_ = nullptr;
   std::unique_ptr<HostJit> jit_;
   std::unique_ptr<EmulatorDevice> device_;
 };

@@ -32,26 +32,6 @@ std::pair<CublasLtMatrix, int32_t> Describe(const GemmMatrix& x) {
   return {out, x.row_major ? lt::kOpT : lt::kOpN};
 }
 
-int PrecisionRank(const std::string& p) {
-  if (p == "HIGHEST") return 2;
-  if (p == "HIGH") return 1;
-  return 0;
-}
-
-// XLA's rule: f32 runs on TF32 tensor cores unless an operand asks for
-// more than DEFAULT precision or the algorithm pins f32 passes.
-bool AllowsTf32(const GemmBackendConfig& config) {
-  if (config.algorithm == "ALG_DOT_TF32_TF32_F32") return true;
-  if (!config.algorithm.empty() && config.algorithm != "ALG_UNSET") {
-    return false;
-  }
-  int highest = 0;
-  for (const std::string& p : config.operand_precision) {
-    highest = std::max(highest, PrecisionRank(p));
-  }
-  return highest == 0;
-}
-
 // cublasComputeType_t and the scale type for operands of type `t`.
 std::pair<int32_t, int32_t> ComputeAndScale(PT t,
                                             const GemmBackendConfig& config) {
@@ -63,8 +43,9 @@ std::pair<int32_t, int32_t> ComputeAndScale(PT t,
     case PT::kC64:
       return {lt::kCompute32F, lt::kC32F};
     case PT::kF32:
-      return {AllowsTf32(config) ? lt::kCompute32FFastTF32 : lt::kCompute32F,
-              lt::kR32F};
+      return {
+          GemmAllowsTf32(config) ? lt::kCompute32FFastTF32 : lt::kCompute32F,
+          lt::kR32F};
     default:  // f16, bf16, f8: f32 accumulation
       return {lt::kCompute32F, lt::kR32F};
   }

@@ -1,5 +1,6 @@
 #include "runtime/cuda/cuda_device.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -83,6 +84,12 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
 
 CudaDevice::~CudaDevice() {
   gemm_runner_.reset();  // before the context goes
+  cudnn_runner_.reset();
+  for (const PendingTiming& p : pending_) {
+    d_.cuEventDestroy(p.start);
+    d_.cuEventDestroy(p.end);
+  }
+  for (CuEvent e : free_events_) d_.cuEventDestroy(e);
   for (auto& [key, graph] : graphs_) d_.cuGraphExecDestroy(graph.exec);
   for (auto& [bytes, blocks] : free_blocks_) {
     for (uint64_t block : blocks) d_.cuMemFree(block);
@@ -176,13 +183,91 @@ absl::Status CudaDevice::CopyFromDevice(void* destination, uint64_t source,
 
 absl::Status CudaDevice::Run(const ThunkSequence& thunks,
                              const std::vector<uint64_t>& allocations) {
-  if (absl::Status s = RunSequence(thunks, allocations); !s.ok()) return s;
-  return CheckCuda(d_, d_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  const auto start = std::chrono::steady_clock::now();
+  absl::Status s = RunSequence(thunks, allocations);
+  if (s.ok()) {
+    s = CheckCuda(d_, d_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
+  }
+  if (profile_ == nullptr) return s;
+  // On failure the events go back unread (the stream may be broken).
+  if (absl::Status r = ResolveTimings(s.ok()); s.ok() && !r.ok()) s = r;
+  if (s.ok()) {
+    profile_->RecordRun(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  return s;
+}
+
+absl::Status CudaDevice::SetProfile(ThunkProfile* profile) {
+  if (profile != nullptr) {
+    if (profile->clock() != ThunkProfile::Clock::kCudaEvents) {
+      return absl::InvalidArgumentError(
+          "a CUDA device times thunks with CUDA events only");
+    }
+    if (!d_.has_events()) {
+      return absl::FailedPreconditionError(
+          "this CUDA driver has no event timing (cuEventElapsedTime)");
+    }
+  }
+  profile_ = profile;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<CuEvent> CudaDevice::RecordEvent() {
+  CuEvent event = nullptr;
+  if (!free_events_.empty()) {
+    event = free_events_.back();
+    free_events_.pop_back();
+  } else if (absl::Status s =
+                 CheckCuda(d_, d_.cuEventCreate(&event, 0), "cuEventCreate");
+             !s.ok()) {
+    return s;
+  }
+  if (absl::Status s =
+          CheckCuda(d_, d_.cuEventRecord(event, stream_), "cuEventRecord");
+      !s.ok()) {
+    free_events_.push_back(event);
+    return s;
+  }
+  return event;
+}
+
+absl::Status CudaDevice::RunTimed(const Thunk& thunk,
+                                  const std::vector<uint64_t>& allocations) {
+  absl::StatusOr<CuEvent> start = RecordEvent();
+  if (!start.ok()) return start.status();
+  absl::Status s = RunOne(thunk, allocations);
+  absl::StatusOr<CuEvent> end =
+      s.ok() ? RecordEvent() : absl::StatusOr<CuEvent>(s);
+  if (!end.ok()) {
+    free_events_.push_back(*start);
+    return end.status();
+  }
+  pending_.push_back({&thunk, *start, *end});
+  return absl::OkStatus();
+}
+
+absl::Status CudaDevice::ResolveTimings(bool record) {
+  absl::Status status;
+  for (const PendingTiming& p : pending_) {
+    float ms = 0;
+    if (record && status.ok()) {
+      status = CheckCuda(d_, d_.cuEventElapsedTime(&ms, p.start, p.end),
+                         "cuEventElapsedTime");
+      if (status.ok()) profile_->Record(*p.thunk, ms * 1e-3);
+    }
+    free_events_.push_back(p.start);
+    free_events_.push_back(p.end);
+  }
+  pending_.clear();
+  return status;
 }
 
 absl::Status CudaDevice::RunSequence(const ThunkSequence& thunks,
                                      const std::vector<uint64_t>& allocations) {
-  if (!use_graphs_ || capturing_) {
+  // Profiled runs are eager: a graph would hide each thunk's time.
+  if (!use_graphs_ || capturing_ || profile_ != nullptr) {
     return RunEagerly(thunks, 0, thunks.size(), allocations);
   }
   for (const GraphSegment& segment : PlanGraphSegments(thunks)) {
@@ -200,7 +285,13 @@ absl::Status CudaDevice::RunEagerly(const ThunkSequence& thunks, size_t begin,
                                     const std::vector<uint64_t>& allocations) {
   for (size_t i = begin; i < end; ++i) {
     const Thunk& t = thunks[i];
-    if (absl::Status s = RunOne(t, allocations); !s.ok()) {
+    const bool timed =
+        profile_ != nullptr && !capturing_ &&
+        (t.kind == Thunk::Kind::kKernel || t.kind == Thunk::Kind::kGemm ||
+         t.kind == Thunk::Kind::kBlockScaledDot);
+    if (absl::Status s =
+            timed ? RunTimed(t, allocations) : RunOne(t, allocations);
+        !s.ok()) {
       return absl::Status(s.code(), absl::StrCat("%", t.instruction, ": ",
                                                  s.message()));
     }
@@ -321,6 +412,22 @@ absl::Status CudaDevice::Gemm(const Thunk& t,
   return gemm_runner_->Run(*t.gemm, args, workspace_bytes, stream_, algorithm);
 }
 
+absl::Status CudaDevice::BlockScaledDot(
+    const Thunk& t, const std::vector<uint64_t>& allocations) {
+  if (t.block_scaled_dot == nullptr) {
+    return absl::InvalidArgumentError("no block-scaled dot");
+  }
+  if (cudnn_runner_ == nullptr) {
+    absl::StatusOr<std::unique_ptr<CudnnBlockScaledDotRunner>> runner =
+        CudnnBlockScaledDotRunner::Create();
+    if (!runner.ok()) return runner.status();
+    cudnn_runner_ = *std::move(runner);
+  }
+  std::vector<uint64_t> args;
+  for (const Slice& s : t.arguments) args.push_back(Address(allocations, s));
+  return cudnn_runner_->Run(*t.block_scaled_dot, args, stream_);
+}
+
 absl::StatusOr<int64_t> CudaDevice::ReadScalar(
     const Slice& slice, int bytes, const std::vector<uint64_t>& allocations) {
   uint8_t host[8] = {};
@@ -392,6 +499,8 @@ absl::Status CudaDevice::RunOne(const Thunk& t,
     }
     case Thunk::Kind::kGemm:
       return Gemm(t, allocations);
+    case Thunk::Kind::kBlockScaledDot:
+      return BlockScaledDot(t, allocations);
   }
   return absl::OkStatus();
 }

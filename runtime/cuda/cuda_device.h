@@ -15,7 +15,9 @@
 // replayed while the buffers stay where they were; XLITE_CUDA_GRAPHS=0
 // turns that off. Freed blocks are kept for allocations of the same size,
 // so the arenas of one executable land where its graphs expect them.
-// Without a device, Create says "no CUDA device".
+// Profiling (SetProfile) runs every thunk eagerly, with a pair of CUDA
+// events recorded around each kernel and GEMM on the stream, read once the
+// run has synchronized. Without a device, Create says "no CUDA device".
 
 #include <memory>
 #include <string>
@@ -25,6 +27,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cublas_lt.h"
+#include "runtime/cuda/cudnn_block_scaled_dot.h"
 #include "runtime/cuda/cuda_driver.h"
 #include "runtime/gpu_device.h"
 #include "runtime/gpu_image.h"
@@ -45,6 +48,9 @@ class CudaDevice : public GpuDevice {
                               int64_t bytes) override;
   absl::Status Run(const ThunkSequence& thunks,
                    const std::vector<uint64_t>& allocations) override;
+  /// Times with CUDA events (a profile of another clock is refused, and
+  /// so is any when the driver has no events).
+  absl::Status SetProfile(ThunkProfile* profile) override;
 
   /// "sm_90a"-style name of the device, and whether its module came from a
   /// cubin (false: the driver JIT-compiled the PTX).
@@ -61,6 +67,12 @@ class CudaDevice : public GpuDevice {
     std::vector<uint64_t> allocations;  // the buffers it was captured on
   };
   using GraphKey = std::pair<const ThunkSequence*, size_t>;
+  /// A timed thunk whose events are recorded but not yet read.
+  struct PendingTiming {
+    const Thunk* thunk = nullptr;
+    CuEvent start = nullptr;
+    CuEvent end = nullptr;
+  };
   explicit CudaDevice(const CudaDriver& driver) : d_(driver) {}
   absl::Status LoadModule(const GpuImage& image);
   absl::Status RunSequence(const ThunkSequence& thunks,
@@ -81,6 +93,17 @@ class CudaDevice : public GpuDevice {
   absl::Status LoadGemmRunner();
   absl::Status Gemm(const Thunk& thunk,
                     const std::vector<uint64_t>& allocations);
+  absl::Status BlockScaledDot(const Thunk& thunk,
+                              const std::vector<uint64_t>& allocations);
+  /// An event from the pool (created when the pool is empty), recorded
+  /// on the stream now.
+  absl::StatusOr<CuEvent> RecordEvent();
+  /// RunOne between two recorded events (kept in pending_).
+  absl::Status RunTimed(const Thunk& thunk,
+                        const std::vector<uint64_t>& allocations);
+  /// After the stream synchronized: the pending times into the profile
+  /// (when `record`), and their events back to the pool.
+  absl::Status ResolveTimings(bool record);
   /// Copies `bytes` (at most 8) at `slice` to the host, after the stream.
   absl::StatusOr<int64_t> ReadScalar(const Slice& slice, int bytes,
                                      const std::vector<uint64_t>& allocations);
@@ -97,11 +120,17 @@ class CudaDevice : public GpuDevice {
   /// algorithms that apply here.
   std::string gemm_scope_;
   std::unique_ptr<CublasLtRunner> gemm_runner_;
+  /// cuDNN, made at the first block-scaled dot; its plans are made once
+  /// per thunk description.
+  std::unique_ptr<CudnnBlockScaledDotRunner> cudnn_runner_;
   bool use_graphs_ = false;
   bool capturing_ = false;
   absl::flat_hash_map<GraphKey, Graph> graphs_;
   absl::flat_hash_map<uint64_t, int64_t> block_bytes_;
   absl::flat_hash_map<int64_t, std::vector<uint64_t>> free_blocks_;
+  ThunkProfile* profile_ = nullptr;
+  std::vector<CuEvent> free_events_;
+  std::vector<PendingTiming> pending_;
 };
 
 }  // namespace xlite::runtime::cuda

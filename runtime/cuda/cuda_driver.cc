@@ -59,11 +59,16 @@ absl::StatusOr<CudaDriver> Load() {
   Bind(library, "cuGraphExecDestroy", d.cuGraphExecDestroy, no_graphs);
   Bind(library, "cuGraphDestroy", d.cuGraphDestroy, no_graphs);
   if (!no_graphs.empty()) d.cuGraphDestroy = nullptr;
+  // cuEventElapsedTime_v2 (CUDA 12.8 on) where the driver has it.
   std::string no_events;
   Bind(library, "cuEventCreate", d.cuEventCreate, no_events);
   Bind(library, "cuEventRecord", d.cuEventRecord, no_events);
   Bind(library, "cuEventSynchronize", d.cuEventSynchronize, no_events);
-  Bind(library, "cuEventElapsedTime", d.cuEventElapsedTime, no_events);
+  if (dlsym(library, "cuEventElapsedTime_v2") != nullptr) {
+    Bind(library, "cuEventElapsedTime_v2", d.cuEventElapsedTime, no_events);
+  } else {
+    Bind(library, "cuEventElapsedTime", d.cuEventElapsedTime, no_events);
+  }
   Bind(library, "cuEventDestroy_v2", d.cuEventDestroy, no_events);
   if (!no_events.empty()) d.cuEventDestroy = nullptr;
   std::string no_name;

@@ -68,8 +68,9 @@ struct CudaDriver {
   CuResult (*cuGraphExecDestroy)(CuGraphExec);
   CuResult (*cuGraphDestroy)(CuGraph);
   bool has_graphs() const { return cuGraphDestroy != nullptr; }
-  // Events and the device's name, for the GEMM autotuner; all null when
-  // the driver lacks any (it then times with the host's clock).
+  // Events (to time GEMM candidates and profiled thunks) and the device's
+  // name; the events all null when the driver lacks any (the autotuner
+  // then times with the host's clock).
   CuResult (*cuEventCreate)(CuEvent*, unsigned);
   CuResult (*cuEventRecord)(CuEvent, CuStream);
   CuResult (*cuEventSynchronize)(CuEvent);

@@ -47,9 +47,9 @@ std::string Module(const Case& c) {
   };
   std::string text = absl::StrCat(
       "HloModule m\nENTRY e {\n  a = ", s(c.lhs, c.m, c.k),
-      " parameter(0)\n  b = ", s(c.rhs, c.n, c.k), " parameter(1)\n  as = ",
-      s(scale, c.m, blocks), " parameter(2)\n  bs = ", s(scale, c.n, blocks),
-      " parameter(3)\n");
+      " parameter(0)\n  b = ", s(c.rhs, c.n, c.k),
+      " parameter(1)\n  as = ", s(scale, c.m, blocks),
+      " parameter(2)\n  bs = ", s(scale, c.n, blocks), " parameter(3)\n");
   std::string operands = "a, b, as, bs";
   if (c.global) {
     absl::StrAppend(&text, "  g = ", c.out, "[] parameter(4)\n");
@@ -74,7 +74,7 @@ Literal Values(const Shape& shape, int seed) {
       v = 0.25;
     } else if (seed >= 2) {  // scales
       v = t == PrimitiveType::kF8E8M0FNU ? (1 << (r % 4)) / 2.0
-                                          : (r % 3 + 1) / 2.0;
+                                         : (r % 3 + 1) / 2.0;
     } else {
       v = t == PrimitiveType::kF4E2M1FN ? r % 7 - 3 : (r - 4) * 0.5;
     }
@@ -114,14 +114,14 @@ TEST_P(BlockScaledDotTest, EveryPathEqualsTheInterpreter) {
   absl::StatusOr<Literal> want = EvaluateModule(**module, args);
   ASSERT_TRUE(want.ok()) << want.status();
   // e5m2 x e5m2 has no cuDNN path; the others do on Blackwell.
-  for (const Path& path : {Path{"b200", "9.19.0", 1}, Path{"gb200", "9.12.0", 1},
-                           Path{"h100", "9.19.0", 0}}) {
+  for (const Path& path :
+       {Path{"b200", "9.19.0", 1}, Path{"gb200", "9.12.0", 1},
+        Path{"h100", "9.19.0", 0}}) {
     SCOPED_TRACE(absl::StrCat(path.spec, " cudnn ", path.cudnn));
     absl::StatusOr<gpu::GpuCompileOptions> options =
         gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
     ASSERT_TRUE(options.ok());
-    absl::StatusOr<gpu::GpuTargetSpec> spec =
-        gpu::LoadGpuTargetSpec(path.spec);
+    absl::StatusOr<gpu::GpuTargetSpec> spec = gpu::LoadGpuTargetSpec(path.spec);
     ASSERT_TRUE(spec.ok());
     options->spec = *spec;
     absl::StatusOr<gpu::CudnnVersion> cudnn =

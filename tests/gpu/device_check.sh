@@ -11,6 +11,10 @@
 #      cuBLASLt's first heuristic algorithm (--autotune=false) and with the
 #      autotuned ones (from step 1's cache)
 #   4. the side by side with XLA:GPU (xla_side_by_side.py) as a table
+#   5. the roofline profile of the transformer blocks (hlo-run-gpu
+#      --profile: per kernel and GEMM, CUDA-event times against the spec's
+#      peaks), the tables on stdout, JSON and SVG charts in
+#      $PROFILE_DIR (default: BUNDLE_DIR/profiles)
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
 set -uo pipefail
 BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
@@ -117,4 +121,16 @@ done
 
 "$PY" "$BUNDLE/xla_side_by_side.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
   echo "side by side with XLA:GPU failed"
+
+PROFILE_DIR=${PROFILE_DIR:-$BUNDLE/profiles}
+mkdir -p "$PROFILE_DIR"
+for name in transformer_forward transformer_backward; do
+  dir="$BUNDLE/programs/$name"; [[ -s "$dir/$SPEC.xlx" ]] || continue
+  inputs=$(ls "$dir"/in_*.npy 2>/dev/null | sort -V | sed 's/^/--input=/')
+  echo "profile of $name ($SPEC):"
+  # shellcheck disable=SC2086
+  "$RUN" $inputs --iterations=10 --profile \
+    --profile_json="$PROFILE_DIR/$name.$SPEC.json" "$dir/$SPEC.xlx" \
+    2>&1 >/dev/null || echo "profile of $name failed"
+done
 [[ $fail -eq 0 ]]
