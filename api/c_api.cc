@@ -19,6 +19,8 @@
 #include "cpu_backend/executable.h"
 #include "cpu_backend/multi_device.h"
 #include "gpu_backend/executable.h"
+#include "gpu_backend/image_writer.h"
+#include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/ir/literal.h"
@@ -27,6 +29,8 @@
 #include "hlo/proto/proto_convert.h"
 #include "hlo/text/parser.h"
 #include "passes/manual_sharding.h"
+#include "runtime/cuda/cuda_device.h"
+#include "runtime/gpu_image_runner.h"
 
 struct XliteError {
   absl::Status status;
@@ -35,6 +39,8 @@ struct XliteError {
 
 struct XliteClient {
   std::string platform;
+  // "gpu": the local device's spec, compiled for.
+  xlite::gpu::GpuTargetSpec gpu_spec;
 };
 
 struct XliteBuffer {
@@ -48,6 +54,9 @@ struct XliteExecutable {
   std::unique_ptr<xlite::HloModule> module;
   std::unique_ptr<xlite::cpu::CpuExecutable> cpu;
   std::unique_ptr<xlite::gpu::GpuExecutable> gpu;
+  // "gpu": the executable's image and the CUDA device it is loaded on.
+  std::unique_ptr<xlite::runtime::GpuImage> image;
+  std::unique_ptr<xlite::runtime::cuda::CudaDevice> cuda;
   std::vector<xlite::Shape> argument_leaves;
   std::vector<xlite::Shape> result_leaves;
   int64_t replicas = 1;
@@ -180,8 +189,34 @@ absl::StatusOr<std::vector<Literal>> Arguments(const XliteExecutable& exe,
 absl::StatusOr<Literal> RunOne(const XliteExecutable& exe,
                                const std::vector<Literal>& args) {
   if (exe.cpu != nullptr) return exe.cpu->Run(args);
+  if (exe.cuda != nullptr)
+    return runtime::RunGpuImage(*exe.image, *exe.cuda, args);
   if (exe.gpu != nullptr) return exe.gpu->Run(args);
   return EvaluateModule(*exe.module, args);
+}
+
+// "gpu": PTX for the local device (its driver compiles it when it loads),
+// the image, and the image loaded on the device.
+absl::Status CompileForCuda(const gpu::GpuTargetSpec& spec,
+                            const HloModule& module,
+                            const XliteCompileOptions& o,
+                            XliteExecutable& exe) {
+  gpu::GpuCompileOptions g;
+  g.spec = spec;
+  g.target = gpu::GpuCodeTarget::kNvptx;
+  g.run_passes = o.run_passes != 0;
+  absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> compiled =
+      gpu::GpuExecutable::Compile(module.Clone(), g);
+  if (!compiled.ok()) return compiled.status();
+  absl::StatusOr<runtime::GpuImage> image =
+      gpu::ImageFromExecutable(**compiled, spec);
+  if (!image.ok()) return image.status();
+  exe.image = std::make_unique<runtime::GpuImage>(*std::move(image));
+  absl::StatusOr<std::unique_ptr<runtime::cuda::CudaDevice>> device =
+      runtime::cuda::CudaDevice::Create(*exe.image);
+  if (!device.ok()) return device.status();
+  exe.cuda = *std::move(device);
+  return absl::OkStatus();
 }
 
 absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
@@ -244,6 +279,11 @@ absl::Status Compile(XliteClient* client, std::unique_ptr<HloModule> module,
         gpu::GpuExecutable::Compile(module->Clone(), *g);
     if (!compiled.ok()) return compiled.status();
     exe->gpu = *std::move(compiled);
+  } else if (client->platform == "gpu") {
+    if (absl::Status s = CompileForCuda(client->gpu_spec, *module, o, *exe);
+        !s.ok()) {
+      return s;
+    }
   }
   exe->module = std::move(module);
   return absl::OkStatus();
@@ -294,16 +334,19 @@ XliteError* xlite_client_create(const char* platform, XliteClient** client) {
     return Invalid("xlite_client_create: null platform or client");
   }
   const std::string p = platform;
-  if (p == "gpu") {
-    return Fail(absl::UnimplementedError(
-        "platform gpu: the C API does not drive CUDA devices yet; compile "
-        "with hlo-opt --stage=executable and run the .xlx with hlo-run-gpu"));
-  }
-  if (p != "cpu" && p != "interpreter" && p != "gpu-emulator") {
+  if (p != "cpu" && p != "interpreter" && p != "gpu-emulator" && p != "gpu") {
     return Invalid("unknown platform '" + p +
-                   "'; expected cpu, interpreter or gpu-emulator");
+                   "'; expected cpu, interpreter, gpu-emulator or gpu");
   }
-  *client = new XliteClient{p};
+  xlite::gpu::GpuTargetSpec spec;
+  if (p == "gpu") {
+    // The local device and its cuDNN; "no CUDA device" when there is none.
+    absl::StatusOr<xlite::gpu::GpuTargetSpec> local =
+        xlite::gpu::QueryLocalGpu();
+    if (!local.ok()) return Fail(local.status());
+    spec = *std::move(local);
+  }
+  *client = new XliteClient{p, std::move(spec)};
   return nullptr;
 }
 
@@ -383,8 +426,8 @@ size_t xlite_executable_argument_rank(const XliteExecutable* executable,
   return s == nullptr ? 0 : s->dimensions().size();
 }
 
-const int64_t* xlite_executable_argument_dims(
-    const XliteExecutable* executable, size_t index) {
+const int64_t* xlite_executable_argument_dims(const XliteExecutable* executable,
+                                              size_t index) {
   const xlite::Shape* s = xlite::api::Leaf(executable, index, false);
   return s == nullptr ? nullptr : s->dimensions().data();
 }
@@ -567,12 +610,12 @@ XliteError* xlite_execute_devices(XliteExecutable* executable,
   } else if (executable->cpu != nullptr) {
     out = xlite::cpu::RunOnDevices(*executable->cpu, executable->replicas,
                                    executable->partitions, per_device);
-  } else if (executable->gpu == nullptr) {
+  } else if (executable->gpu == nullptr && executable->cuda == nullptr) {
     out = xlite::EvaluateOnDevices(*executable->module, executable->replicas,
                                    executable->partitions, per_device);
   } else {
     return Fail(absl::UnimplementedError(
-        "the gpu emulator runs single-device modules only"));
+        "the gpu platforms run single-device modules only"));
   }
   if (!out.ok()) return Fail(out.status());
   // All or nothing: results are handed out once every device's are known.

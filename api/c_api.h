@@ -89,8 +89,10 @@ size_t xlite_element_size(int element_type);
 
 typedef struct XliteClient XliteClient;
 
-/* platform: "cpu" (native code), "interpreter" (the reference evaluator)
- * or "gpu-emulator" (the GPU pipeline's kernels run on the host). */
+/* platform: "cpu" (native code), "interpreter" (the reference evaluator),
+ * "gpu-emulator" (the GPU pipeline's kernels run on the host) or "gpu"
+ * (device 0 of the local CUDA driver, compiled for its compute capability
+ * and cuDNN; an error saying "no CUDA device" where there is none). */
 XliteError* xlite_client_create(const char* platform, XliteClient** client);
 void xlite_client_destroy(XliteClient* client);
 /* Valid while the client lives. */
