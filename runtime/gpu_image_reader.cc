@@ -40,6 +40,32 @@ Slice ReadSlice(wire::Reader& r) {
   return s;
 }
 
+// A library call's operand shapes, then its result shape, as text; false
+// with `error` set (naming `what`) when one does not parse.
+bool ReadCallShapes(wire::Reader& r, absl::string_view what,
+                    std::vector<Shape>& operands, Shape& result,
+                    std::string& error) {
+  const uint64_t n = r.Count(8);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    absl::StatusOr<Shape> shape = ParseShape(r.Bytes());
+    if (!r.ok()) return false;
+    if (!shape.ok()) {
+      error = absl::StrCat("bad ", what, " operand shape");
+      return false;
+    }
+    operands.push_back(*std::move(shape));
+  }
+  const std::string result_text = r.Bytes();
+  if (!r.ok()) return false;
+  absl::StatusOr<Shape> parsed = ParseShape(result_text);
+  if (!parsed.ok()) {
+    error = absl::StrCat("bad ", what, " result shape");
+    return false;
+  }
+  result = *std::move(parsed);
+  return true;
+}
+
 // A GEMM thunk's description, parsed and checked as the compiler did;
 // false with `error` set when the record is malformed.
 bool ReadGemm(wire::Reader& r, uint32_t version, Thunk& t, std::string& error) {
@@ -47,25 +73,10 @@ bool ReadGemm(wire::Reader& r, uint32_t version, Thunk& t, std::string& error) {
   const std::string target = r.Bytes();
   const std::string config = r.Bytes();
   std::vector<Shape> operands;
-  const uint64_t n = r.Count(8);
-  for (uint64_t i = 0; i < n && r.ok(); ++i) {
-    absl::StatusOr<Shape> shape = ParseShape(r.Bytes());
-    if (!r.ok()) return false;
-    if (!shape.ok()) {
-      error = "bad GEMM operand shape";
-      return false;
-    }
-    operands.push_back(*std::move(shape));
-  }
-  const std::string result_text = r.Bytes();
-  if (!r.ok()) return false;
-  absl::StatusOr<Shape> result = ParseShape(result_text);
-  if (!result.ok()) {
-    error = "bad GEMM result shape";
-    return false;
-  }
+  Shape result;
+  if (!ReadCallShapes(r, "GEMM", operands, result, error)) return false;
   absl::StatusOr<GemmDescription> gemm =
-      DescribeGemm(target, config, std::move(operands), *std::move(result));
+      DescribeGemm(target, config, std::move(operands), std::move(result));
   if (!gemm.ok()) {
     error = absl::StrCat("bad GEMM of %", t.instruction, ": ",
                          gemm.status().message());
@@ -89,25 +100,12 @@ bool ReadBlockScaledDot(wire::Reader& r, uint32_t version, Thunk& t,
                         std::string& error) {
   if (version < 5 || r.U8() == 0) return r.ok();
   std::vector<Shape> operands;
-  const uint64_t n = r.Count(8);
-  for (uint64_t i = 0; i < n && r.ok(); ++i) {
-    absl::StatusOr<Shape> shape = ParseShape(r.Bytes());
-    if (!r.ok()) return false;
-    if (!shape.ok()) {
-      error = "bad block-scaled dot operand shape";
-      return false;
-    }
-    operands.push_back(*std::move(shape));
-  }
-  const std::string result_text = r.Bytes();
-  if (!r.ok()) return false;
-  absl::StatusOr<Shape> result = ParseShape(result_text);
-  if (!result.ok()) {
-    error = "bad block-scaled dot result shape";
+  Shape result;
+  if (!ReadCallShapes(r, "block-scaled dot", operands, result, error)) {
     return false;
   }
   absl::StatusOr<BlockScaledDotDescription> dot =
-      DescribeBlockScaledDot(std::move(operands), *std::move(result));
+      DescribeBlockScaledDot(std::move(operands), std::move(result));
   if (!dot.ok()) {
     error = absl::StrCat("bad block-scaled dot of %", t.instruction, ": ",
                          dot.status().message());

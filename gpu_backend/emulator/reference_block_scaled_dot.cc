@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/reference_gemm.h"
 #include "hlo/evaluator/block_scaled_call.h"
 #include "hlo/ir/literal.h"
 
@@ -16,16 +17,8 @@ absl::Status RunReferenceBlockScaledDot(
         absl::StrCat("block-scaled dot thunk with ", arguments.size(),
                      " arguments for ", dot.ArgumentCount()));
   }
-  std::vector<Literal> operands;
+  const std::vector<Literal> operands = LiteralsAt(dot.operands, arguments);
   std::vector<const Literal*> pointers;
-  for (size_t i = 0; i < dot.operands.size(); ++i) {
-    const Shape& shape = dot.operands[i];
-    const uint8_t* at = arguments[i];
-    std::vector<uint8_t> bytes(at, at + shape.ByteSizeOfElements());
-    Literal value(shape);
-    value.SetFromPhysicalData(shape, bytes);
-    operands.push_back(std::move(value));
-  }
   for (const Literal& o : operands) pointers.push_back(&o);
   // The workspace is scratch: evaluated empty, left as it is.
   Shape evaluated = dot.result;

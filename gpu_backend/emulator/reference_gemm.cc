@@ -8,6 +8,20 @@
 
 namespace xlite::gpu::emulator {
 
+std::vector<Literal> LiteralsAt(const std::vector<Shape>& shapes,
+                                const std::vector<uint8_t*>& addresses) {
+  std::vector<Literal> values;
+  for (size_t i = 0; i < shapes.size() && i < addresses.size(); ++i) {
+    const Shape& shape = shapes[i];
+    const uint8_t* at = addresses[i];
+    std::vector<uint8_t> bytes(at, at + shape.ByteSizeOfElements());
+    Literal value(shape);
+    value.SetFromPhysicalData(shape, bytes);
+    values.push_back(std::move(value));
+  }
+  return values;
+}
+
 absl::Status RunReferenceGemm(const runtime::GemmDescription& gemm,
                               const std::vector<uint8_t*>& arguments) {
   const std::vector<Shape> leaves = gemm.ResultLeaves();
@@ -16,16 +30,8 @@ absl::Status RunReferenceGemm(const runtime::GemmDescription& gemm,
         absl::StrCat("GEMM thunk with ", arguments.size(), " arguments for ",
                      gemm.ArgumentCount()));
   }
-  std::vector<Literal> operands;
+  const std::vector<Literal> operands = LiteralsAt(gemm.operands, arguments);
   std::vector<const Literal*> pointers;
-  for (size_t i = 0; i < gemm.operands.size(); ++i) {
-    const Shape& shape = gemm.operands[i];
-    const uint8_t* at = arguments[i];
-    std::vector<uint8_t> bytes(at, at + shape.ByteSizeOfElements());
-    Literal value(shape);
-    value.SetFromPhysicalData(shape, bytes);
-    operands.push_back(std::move(value));
-  }
   for (const Literal& o : operands) pointers.push_back(&o);
   // The workspace's content is unspecified: evaluated empty, left as it
   // is (XLA's are 4 to 32 MiB).

@@ -10,9 +10,14 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "hlo/ir/literal.h"
 #include "runtime/gemm_description.h"
 
 namespace xlite::gpu::emulator {
+
+/// The values of `shapes` (each in its layout) at `addresses`, in order.
+std::vector<Literal> LiteralsAt(const std::vector<Shape>& shapes,
+                                const std::vector<uint8_t*>& addresses);
 
 /// Reads the operands from `arguments` (one address per operand, then per
 /// result leaf, in each shape's layout), computes the call and writes its

@@ -11,30 +11,16 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "runtime/cuda/cublas_lt_params.h"
+#include "runtime/cuda/dynamic_library.h"
 
 namespace xlite::runtime::cuda {
 namespace {
 
-template <typename F>
-void Bind(void* library, const char* name, F& slot, std::string& missing) {
-  slot = reinterpret_cast<F>(dlsym(library, name));
-  if (slot == nullptr && missing.empty()) missing = name;
-}
-
 absl::StatusOr<lt::Api> Load() {
   std::vector<std::string> names;
-  if (const char* env = std::getenv("XLITE_CUBLASLT"); env && *env) {
-    names.push_back(env);
-  }
-  for (const char* n :
-       {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}) {
-    names.push_back(n);
-  }
-  void* library = nullptr;
-  for (const std::string& n : names) {
-    library = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-  }
+  void* library = OpenFirstLibrary(
+      "XLITE_CUBLASLT",
+      {"libcublasLt.so.13", "libcublasLt.so.12", "libcublasLt.so"}, names);
   if (library == nullptr) {
     return absl::FailedPreconditionError(absl::StrCat(
         "cuBLASLt not found (tried ", absl::StrJoin(names, ", "),
@@ -43,30 +29,33 @@ absl::StatusOr<lt::Api> Load() {
   }
   lt::Api api{};
   std::string missing;
-  Bind(library, "cublasLtCreate", api.Create, missing);
-  Bind(library, "cublasLtDestroy", api.Destroy, missing);
-  Bind(library, "cublasLtMatmulDescCreate", api.MatmulDescCreate, missing);
-  Bind(library, "cublasLtMatmulDescDestroy", api.MatmulDescDestroy, missing);
-  Bind(library, "cublasLtMatmulDescSetAttribute", api.MatmulDescSetAttribute,
-       missing);
-  Bind(library, "cublasLtMatrixLayoutCreate", api.MatrixLayoutCreate, missing);
-  Bind(library, "cublasLtMatrixLayoutDestroy", api.MatrixLayoutDestroy,
-       missing);
-  Bind(library, "cublasLtMatrixLayoutSetAttribute",
-       api.MatrixLayoutSetAttribute, missing);
-  Bind(library, "cublasLtMatmulPreferenceCreate", api.MatmulPreferenceCreate,
-       missing);
-  Bind(library, "cublasLtMatmulPreferenceDestroy", api.MatmulPreferenceDestroy,
-       missing);
-  Bind(library, "cublasLtMatmulPreferenceSetAttribute",
-       api.MatmulPreferenceSetAttribute, missing);
-  Bind(library, "cublasLtMatmulAlgoGetHeuristic", api.MatmulAlgoGetHeuristic,
-       missing);
-  Bind(library, "cublasLtMatmul", api.Matmul, missing);
+  BindSymbol(library, "cublasLtCreate", api.Create, missing);
+  BindSymbol(library, "cublasLtDestroy", api.Destroy, missing);
+  BindSymbol(library, "cublasLtMatmulDescCreate", api.MatmulDescCreate,
+             missing);
+  BindSymbol(library, "cublasLtMatmulDescDestroy", api.MatmulDescDestroy,
+             missing);
+  BindSymbol(library, "cublasLtMatmulDescSetAttribute",
+             api.MatmulDescSetAttribute, missing);
+  BindSymbol(library, "cublasLtMatrixLayoutCreate", api.MatrixLayoutCreate,
+             missing);
+  BindSymbol(library, "cublasLtMatrixLayoutDestroy", api.MatrixLayoutDestroy,
+             missing);
+  BindSymbol(library, "cublasLtMatrixLayoutSetAttribute",
+             api.MatrixLayoutSetAttribute, missing);
+  BindSymbol(library, "cublasLtMatmulPreferenceCreate",
+             api.MatmulPreferenceCreate, missing);
+  BindSymbol(library, "cublasLtMatmulPreferenceDestroy",
+             api.MatmulPreferenceDestroy, missing);
+  BindSymbol(library, "cublasLtMatmulPreferenceSetAttribute",
+             api.MatmulPreferenceSetAttribute, missing);
+  BindSymbol(library, "cublasLtMatmulAlgoGetHeuristic",
+             api.MatmulAlgoGetHeuristic, missing);
+  BindSymbol(library, "cublasLtMatmul", api.Matmul, missing);
   std::string optional;
-  Bind(library, "cublasLtGetVersion", api.GetVersion, optional);
-  Bind(library, "cublasLtMatmulAlgoConfigGetAttribute",
-       api.MatmulAlgoConfigGetAttribute, optional);
+  BindSymbol(library, "cublasLtGetVersion", api.GetVersion, optional);
+  BindSymbol(library, "cublasLtMatmulAlgoConfigGetAttribute",
+             api.MatmulAlgoConfigGetAttribute, optional);
   if (!missing.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the cuBLASLt library found lacks ", missing));

@@ -8,28 +8,15 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "hlo/ir/primitive_type.h"
+#include "runtime/cuda/dynamic_library.h"
 
 namespace xlite::runtime::cuda {
 namespace {
 
-template <typename F>
-void Bind(void* library, const char* name, F& slot, std::string& missing) {
-  slot = reinterpret_cast<F>(dlsym(library, name));
-  if (slot == nullptr && missing.empty()) missing = name;
-}
-
 absl::StatusOr<dnn::Api> Load() {
   std::vector<std::string> names;
-  if (const char* env = std::getenv("XLITE_CUDNN"); env && *env) {
-    names.push_back(env);
-  }
-  names.push_back("libcudnn.so.9");
-  names.push_back("libcudnn.so");
-  void* library = nullptr;
-  for (const std::string& n : names) {
-    library = dlopen(n.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library != nullptr) break;
-  }
+  void* library =
+      OpenFirstLibrary("XLITE_CUDNN", {"libcudnn.so.9", "libcudnn.so"}, names);
   if (library == nullptr) {
     return absl::FailedPreconditionError(
         absl::StrCat("cuDNN not found (tried ", absl::StrJoin(names, ", "),
@@ -38,20 +25,23 @@ absl::StatusOr<dnn::Api> Load() {
   }
   dnn::Api api{};
   std::string missing;
-  Bind(library, "cudnnGetVersion", api.GetVersion, missing);
-  Bind(library, "cudnnGetErrorString", api.GetErrorString, missing);
-  Bind(library, "cudnnGetLastErrorString", api.GetLastErrorString, missing);
-  Bind(library, "cudnnCreate", api.Create, missing);
-  Bind(library, "cudnnDestroy", api.Destroy, missing);
-  Bind(library, "cudnnSetStream", api.SetStream, missing);
-  Bind(library, "cudnnBackendCreateDescriptor", api.BackendCreateDescriptor,
-       missing);
-  Bind(library, "cudnnBackendDestroyDescriptor", api.BackendDestroyDescriptor,
-       missing);
-  Bind(library, "cudnnBackendFinalize", api.BackendFinalize, missing);
-  Bind(library, "cudnnBackendSetAttribute", api.BackendSetAttribute, missing);
-  Bind(library, "cudnnBackendGetAttribute", api.BackendGetAttribute, missing);
-  Bind(library, "cudnnBackendExecute", api.BackendExecute, missing);
+  BindSymbol(library, "cudnnGetVersion", api.GetVersion, missing);
+  BindSymbol(library, "cudnnGetErrorString", api.GetErrorString, missing);
+  BindSymbol(library, "cudnnGetLastErrorString", api.GetLastErrorString,
+             missing);
+  BindSymbol(library, "cudnnCreate", api.Create, missing);
+  BindSymbol(library, "cudnnDestroy", api.Destroy, missing);
+  BindSymbol(library, "cudnnSetStream", api.SetStream, missing);
+  BindSymbol(library, "cudnnBackendCreateDescriptor",
+             api.BackendCreateDescriptor, missing);
+  BindSymbol(library, "cudnnBackendDestroyDescriptor",
+             api.BackendDestroyDescriptor, missing);
+  BindSymbol(library, "cudnnBackendFinalize", api.BackendFinalize, missing);
+  BindSymbol(library, "cudnnBackendSetAttribute", api.BackendSetAttribute,
+             missing);
+  BindSymbol(library, "cudnnBackendGetAttribute", api.BackendGetAttribute,
+             missing);
+  BindSymbol(library, "cudnnBackendExecute", api.BackendExecute, missing);
   if (!missing.empty()) {
     return absl::FailedPreconditionError(
         absl::StrCat("the cuDNN found lacks ", missing, " (cuDNN 9 needed)"));
