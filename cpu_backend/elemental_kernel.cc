@@ -582,11 +582,11 @@ std::optional<RowSplit> ElementalRowSplit(EmitterContext& ctx,
 }
 
 absl::StatusOr<llvm::Function*> EmitElementalKernelPart(
-    EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo) {
+    EmitterContext& ctx, llvm::IRBuilderBase& b, const HloInstruction* hlo,
+    bool may_stream) {
   llvm::BasicBlock* caller = b.GetInsertBlock();
   absl::StatusOr<llvm::Function*> part =
-      EmitKernelCode(ctx, b, hlo, {{-1}}, /*split=*/true,
-                     /*may_stream=*/false);
+      EmitKernelCode(ctx, b, hlo, {{-1}}, /*split=*/true, may_stream);
   b.SetInsertPoint(caller);
   return part;
 }

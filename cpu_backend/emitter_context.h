@@ -58,7 +58,28 @@ class EmitterContext {
   llvm::Value* SliceAddress(llvm::IRBuilderBase& b,
                             const runtime::Slice& slice);
 
-  /// The array at leaf `index` of `instruction`, in the current function.
+  /// Where a kernel chain keeps a member's result that only later members
+  /// read (kernel_chain.h): in a block-sized scratch the chain's table
+  /// holds at `slot` (past the allocations), the current block's rows
+  /// along `row_dim` only.
+  struct ChainScratch {
+    int64_t slot = 0;
+    int64_t row_dim = 0;
+  };
+  /// While a chain's members are emitted: `instruction`'s result is in
+  /// scratch; a member part's block starts at its begin times
+  /// `rows_per_iteration` (SetChainRowsPerIteration, per member).
+  void SetChainScratch(const HloInstruction* instruction,
+                       ChainScratch scratch) {
+    chain_scratch_[instruction] = scratch;
+  }
+  void SetChainRowsPerIteration(int64_t rows) {
+    chain_rows_per_iteration_ = rows;
+  }
+  void ClearChainScratch() { chain_scratch_.clear(); }
+
+  /// The array at leaf `index` of `instruction`, in the current function
+  /// (a view of the chain's scratch for a result kept there).
   absl::StatusOr<codegen::IrArray> ArrayFor(llvm::IRBuilderBase& b,
                                             const HloInstruction* instruction,
                                             const ShapeIndex& index = {});
@@ -112,6 +133,8 @@ class EmitterContext {
   std::vector<ProfileSite>* profile_sites_ = nullptr;
   absl::flat_hash_map<const HloInstruction*, int32_t> profile_ids_;
   SliceAliasing aliasing_;
+  absl::flat_hash_map<const HloInstruction*, ChainScratch> chain_scratch_;
+  int64_t chain_rows_per_iteration_ = 1;
 };
 
 // The families of instruction emission (one file each).
@@ -141,10 +164,11 @@ std::optional<RowSplit> ElementalRowSplit(EmitterContext& ctx,
 
 /// Emits the part function of elemental kernel `instruction` (of
 /// ElementalRowSplit): it runs iterations [begin, end) of its split loop.
-/// The builder is left where it was.
+/// The builder is left where it was. With `may_stream`, a large result
+/// may be written with streaming stores (streaming_stores.h).
 absl::StatusOr<llvm::Function*> EmitElementalKernelPart(
     EmitterContext& ctx, llvm::IRBuilderBase& b,
-    const HloInstruction* instruction);
+    const HloInstruction* instruction, bool may_stream = false);
 absl::Status EmitScatterKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,
                                const HloInstruction* instruction);
 absl::Status EmitSortKernel(EmitterContext& ctx, llvm::IRBuilderBase& b,

@@ -209,20 +209,138 @@ std::vector<KernelChain> FindKernelChains(
   return chains;
 }
 
+namespace {
+
+// Scratch for results kept within a chain: on the stack of the thread
+// that runs a block, so at most this much per chain.
+constexpr int64_t kMaxScratchBytes = int64_t{1} << 20;
+
+// The bytes of one block of member `m`'s result rows.
+int64_t BlockScratchBytes(const KernelChain& chain, size_t m) {
+  const Shape& shape = chain.members[m]->shape();
+  return chain.block_rows *
+         (shape.ByteSizeOfElements() / std::max<int64_t>(chain.rows, 1));
+}
+
+// The members whose results only later members read (not the last, not
+// a computation's root, an array): those live in the chain's scratch.
+std::vector<size_t> ScratchMembers(const KernelChain& chain) {
+  std::vector<size_t> kept;
+  int64_t bytes = 0;
+  for (size_t m = 0; m + 1 < chain.members.size(); ++m) {
+    const HloInstruction* hlo = chain.members[m];
+    if (!hlo->shape().IsArray() || hlo->users().empty() ||
+        hlo == hlo->parent()->root_instruction()) {
+      continue;
+    }
+    bool inside = true;
+    for (const HloInstruction* user : hlo->users()) {
+      auto it =
+          std::find(chain.members.begin() + m + 1, chain.members.end(), user);
+      inside = inside && it != chain.members.end();
+    }
+    if (!inside) continue;
+    const int64_t block = BlockScratchBytes(chain, m);
+    if (bytes + block > kMaxScratchBytes) continue;
+    bytes += block;
+    kept.push_back(m);
+  }
+  return kept;
+}
+
+// Whether the last member's result may stream: no member before it
+// writes its memory (but into scratch), so no line of it is in the cache.
+bool LastMemberStreams(EmitterContext& ctx, const KernelChain& chain,
+                       const std::vector<size_t>& scratch) {
+  const size_t last = chain.members.size() - 1;
+  std::optional<std::vector<runtime::Slice>> out =
+      Slices(ctx, chain.members[last]);
+  if (!out) return false;
+  for (size_t m = 0; m < last; ++m) {
+    if (std::find(scratch.begin(), scratch.end(), m) != scratch.end()) {
+      continue;
+    }
+    std::optional<std::vector<runtime::Slice>> written =
+        Slices(ctx, chain.members[m]);
+    if (!written || AnyOverlap(*written, *out)) return false;
+  }
+  return true;
+}
+
+// The member parts; members in `scratch` keep their results in the
+// chain's scratch, slots past the allocations in that order.
+absl::StatusOr<std::vector<llvm::Function*>> EmitMemberParts(
+    EmitterContext& ctx, llvm::IRBuilderBase& b, const KernelChain& chain,
+    const std::vector<size_t>& scratch) {
+  const int64_t slots = ctx.assignment().allocations().size();
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    ctx.SetChainScratch(
+        chain.members[scratch[i]],
+        {slots + static_cast<int64_t>(i), chain.splits[scratch[i]].row_dim});
+  }
+  const bool streams = LastMemberStreams(ctx, chain, scratch);
+  std::vector<llvm::Function*> parts;
+  for (size_t m = 0; m < chain.members.size(); ++m) {
+    ctx.SetChainRowsPerIteration(chain.splits[m].rows_per_iteration);
+    absl::StatusOr<llvm::Function*> part = EmitElementalKernelPart(
+        ctx, b, chain.members[m], streams && m + 1 == chain.members.size());
+    if (!part.ok()) {
+      ctx.ClearChainScratch();
+      return part.status();
+    }
+    // Its table is the chain's own copy: loads from it stay invariant
+    // within the part only.
+    if (!scratch.empty()) (*part)->addFnAttr(llvm::Attribute::NoInline);
+    parts.push_back(*part);
+  }
+  ctx.ClearChainScratch();
+  return parts;
+}
+
+// In the chain's part: the table the members take, the module's with one
+// slot per scratch block (on the stack, 64-byte aligned) after it.
+llvm::Value* ChainTable(EmitterContext& ctx, llvm::IRBuilderBase& b,
+                        const KernelChain& chain,
+                        const std::vector<size_t>& scratch) {
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  if (scratch.empty()) return f->getArg(0);
+  const int64_t slots = ctx.assignment().allocations().size();
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::Value* table = b.CreateAlloca(
+      ptr, b.getInt64(slots + static_cast<int64_t>(scratch.size())),
+      "chain.table");
+  for (int64_t i = 0; i < slots; ++i) {
+    llvm::Value* entry =
+        b.CreateLoad(ptr, b.CreateConstInBoundsGEP1_64(ptr, f->getArg(0), i));
+    b.CreateStore(entry, b.CreateConstInBoundsGEP1_64(ptr, table, i));
+  }
+  for (size_t i = 0; i < scratch.size(); ++i) {
+    llvm::AllocaInst* block = b.CreateAlloca(
+        b.getInt8Ty(), b.getInt64(BlockScratchBytes(chain, scratch[i])),
+        "chain.scratch");
+    block->setAlignment(llvm::Align(64));
+    b.CreateStore(block, b.CreateConstInBoundsGEP1_64(ptr, table, slots + i));
+  }
+  return table;
+}
+
+}  // namespace
+
 absl::Status EmitKernelChain(EmitterContext& ctx, llvm::IRBuilderBase& b,
                              const KernelChain& chain) {
-  std::vector<llvm::Function*> parts;
+  const std::vector<size_t> scratch = ScratchMembers(chain);
+  absl::StatusOr<std::vector<llvm::Function*>> member_parts =
+      EmitMemberParts(ctx, b, chain, scratch);
+  if (!member_parts.ok()) return member_parts.status();
+  const std::vector<llvm::Function*>& parts = *member_parts;
   int64_t max_tasks = 1;
-  for (size_t m = 0; m < chain.members.size(); ++m) {
-    absl::StatusOr<llvm::Function*> part =
-        EmitElementalKernelPart(ctx, b, chain.members[m]);
-    if (!part.ok()) return part.status();
-    parts.push_back(*part);
-    max_tasks = std::max(max_tasks, chain.splits[m].max_tasks);
+  for (const RowSplit& split : chain.splits) {
+    max_tasks = std::max(max_tasks, split.max_tasks);
   }
   llvm::BasicBlock* caller = b.GetInsertBlock();
   const std::string name = "chain." + chain.members[0]->name();
   llvm::Function* code = ctx.NewKernelPart(b, name + ".part");
+  llvm::Value* table = ChainTable(ctx, b, chain, scratch);
   const int64_t blocks = (chain.rows + chain.block_rows - 1) / chain.block_rows;
   const codegen::SplitRange range{code->getArg(2), code->getArg(3)};
   const codegen::SplitRange* split = &range;
@@ -239,8 +357,7 @@ absl::Status EmitKernelChain(EmitterContext& ctx, llvm::IRBuilderBase& b,
           llvm::Value* begin = b.CreateUDiv(first, per);
           llvm::Value* end = b.CreateUDiv(
               b.CreateAdd(last, b.CreateSub(per, b.getInt64(1))), per);
-          b.CreateCall(parts[m],
-                       {code->getArg(0), code->getArg(1), begin, end});
+          b.CreateCall(parts[m], {table, code->getArg(1), begin, end});
         }
         return absl::OkStatus();
       });

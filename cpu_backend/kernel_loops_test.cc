@@ -432,7 +432,23 @@ ad { a = f32[] parameter(0)
     const Compiled c = CompileAndRun(text);
     EXPECT_EQ(c.want, c.got);
     EXPECT_NE(c.llvm_ir.find("chain."), std::string::npos);
+    // The exp (the centred values) only later members read: it lives in
+    // a block-sized scratch, not in memory.
+    EXPECT_NE(c.llvm_ir.find("chain.scratch"), std::string::npos);
   }
+  // 16 MiB: with the exp in scratch, nothing before the divide writes the
+  // result's lines, and the divide streams them.
+  std::string large = softmax;
+  for (const char* from : {"300,517", "[300]"}) {
+    const std::string to = from[0] == '[' ? "[1024]" : "1024,4096";
+    for (size_t at; (at = large.find(from)) != std::string::npos;) {
+      large.replace(at, std::string(from).size(), to);
+    }
+  }
+  const Compiled big = CompileAndRun(large);
+  EXPECT_EQ(big.want, big.got);
+  EXPECT_NE(big.llvm_ir.find("chain.scratch"), std::string::npos);
+  EXPECT_NE(big.llvm_ir.find("!nontemporal"), std::string::npos);
   // The transpose reads other rows of the softmax: it runs after the
   // whole chain.
   const std::string transposed = reducers + R"(ENTRY e {

@@ -92,6 +92,22 @@ llvm::Value* EmitterContext::SliceAddress(llvm::IRBuilderBase& b,
 absl::StatusOr<IrArray> EmitterContext::ArrayFor(
     llvm::IRBuilderBase& b, const HloInstruction* instruction,
     const ShapeIndex& index) {
+  if (auto it = chain_scratch_.find(instruction);
+      it != chain_scratch_.end() && index.empty()) {
+    // The scratch holds the block's rows from the part's first: the
+    // elements of rows [first, first + block) at their layout's strides.
+    const ChainScratch& scratch = it->second;
+    llvm::Function* f = b.GetInsertBlock()->getParent();
+    const runtime::Slice slot{static_cast<int>(scratch.slot), 0,
+                              instruction->shape().ByteSizeOfElements()};
+    llvm::Value* base = SliceAddress(b, slot);
+    codegen::Index origin(instruction->shape().rank(), b.getInt64(0));
+    origin[scratch.row_dim] =
+        b.CreateMul(f->getArg(2), b.getInt64(chain_rows_per_iteration_));
+    return IrArray::View(base, instruction->shape(),
+                         codegen::PhysicalStrides(instruction->shape()),
+                         std::move(origin));
+  }
   absl::StatusOr<runtime::Slice> slice =
       assignment_.GetSlice(instruction, index);
   if (!slice.ok()) return slice.status();
