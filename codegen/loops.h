@@ -17,10 +17,11 @@ namespace xlite::codegen {
 using LoopBody = std::function<absl::Status(llvm::Value* induction_variable)>;
 
 /// for (i = start; i < end; ++i) body(i), all i64. The builder is left
-/// after the loop.
+/// after the loop. With `unroll_fully`, the loop asks LLVM to unroll it
+/// completely (llvm.loop.unroll.full; a constant trip count is needed).
 absl::Status EmitForLoop(llvm::IRBuilderBase& b, llvm::Value* start,
                          llvm::Value* end, absl::string_view name,
-                         const LoopBody& body);
+                         const LoopBody& body, bool unroll_fully = false);
 
 using IndexBody = std::function<absl::Status(const Index& index)>;
 

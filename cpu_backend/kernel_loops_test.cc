@@ -525,5 +525,22 @@ TEST(KernelLoops, SmallOrUnalignedRowResultsDoNotStream) {
   }
 }
 
+TEST(KernelLoops, SmallTwoDimensionalKernelsAreUnrolled) {
+  // A 3x3 step of a scan: its loops unroll completely, so the rows are
+  // read at constant offsets, not by strided gathers along the outer loop.
+  const Compiled c = CompileAndRun(Module("", R"(
+  xs = f32[10,3,3] parameter(0)
+  i = s32[] parameter(1)
+  z = s32[] constant(0)
+  x = f32[1,3,3] dynamic-slice(xs, i, z, z), dynamic_slice_sizes={1,3,3}
+  r = f32[3,3] reshape(x)
+  h = f32[3,3] parameter(2)
+  a = f32[3,3] add(r, h)
+  ROOT t = f32[3,3] tanh(a))"));
+  EXPECT_EQ(c.want, c.got);
+  EXPECT_EQ(c.llvm_ir.find("d1.header"), std::string::npos);
+  EXPECT_EQ(c.llvm_ir.find("masked.gather"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace xlite::cpu
