@@ -26,13 +26,10 @@ bool SliceOk(const GpuImage& image, const Slice& s, bool optional) {
          s.size <= size - s.offset;
 }
 
-// A GEMM thunk: a description a GEMM thunk runs, one slice per operand
-// and result leaf, each inside its allocation and large enough.
-absl::Status ValidateGemm(const GpuImage& image, const Thunk& t) {
-  if (t.gemm == nullptr) return absl::InvalidArgumentError("no description");
-  if (absl::Status s = CheckGemmThunkSupport(*t.gemm); !s.ok()) return s;
-  std::vector<Shape> shapes = t.gemm->operands;
-  for (const Shape& leaf : t.gemm->ResultLeaves()) shapes.push_back(leaf);
+// One slice of `t` per shape of `shapes`, each inside its allocation and
+// large enough for it.
+absl::Status CheckArgumentSlices(const GpuImage& image, const Thunk& t,
+                                 const std::vector<Shape>& shapes) {
   if (t.arguments.size() != shapes.size()) {
     return absl::InvalidArgumentError(
         absl::StrCat(t.arguments.size(), " slices for ", shapes.size(),
@@ -48,6 +45,16 @@ absl::Status ValidateGemm(const GpuImage& image, const Thunk& t) {
   return absl::OkStatus();
 }
 
+// A GEMM thunk: a description a GEMM thunk runs, one slice per operand
+// and result leaf, each inside its allocation and large enough.
+absl::Status ValidateGemm(const GpuImage& image, const Thunk& t) {
+  if (t.gemm == nullptr) return absl::InvalidArgumentError("no description");
+  if (absl::Status s = CheckGemmThunkSupport(*t.gemm); !s.ok()) return s;
+  std::vector<Shape> shapes = t.gemm->operands;
+  for (const Shape& leaf : t.gemm->ResultLeaves()) shapes.push_back(leaf);
+  return CheckArgumentSlices(image, t, shapes);
+}
+
 // A block-scaled dot thunk: a description, one slice per operand, the
 // result and the workspace, each inside its allocation and large enough.
 absl::Status ValidateBlockScaledDot(const GpuImage& image, const Thunk& t) {
@@ -58,19 +65,7 @@ absl::Status ValidateBlockScaledDot(const GpuImage& image, const Thunk& t) {
   std::vector<Shape> shapes = dot.operands;
   shapes.push_back(dot.out());
   shapes.push_back(dot.result.tuple_shapes(1));
-  if (t.arguments.size() != shapes.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(t.arguments.size(), " slices for ", shapes.size(),
-                     " operands and results"));
-  }
-  for (size_t i = 0; i < shapes.size(); ++i) {
-    if (!SliceOk(image, t.arguments[i], false) ||
-        t.arguments[i].size < shapes[i].ByteSizeOfElements()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("argument ", i, " out of bounds"));
-    }
-  }
-  return absl::OkStatus();
+  return CheckArgumentSlices(image, t, shapes);
 }
 
 absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
