@@ -26,8 +26,8 @@ struct AlignedFree {
 using DeviceBuffer = std::unique_ptr<uint8_t, AlignedFree>;
 
 DeviceBuffer AllocateZeroed(int64_t size) {
-  const int64_t rounded = ((size > 0 ? size : 1) + kAlignment - 1) /
-                          kAlignment * kAlignment;
+  const int64_t rounded =
+      ((size > 0 ? size : 1) + kAlignment - 1) / kAlignment * kAlignment;
   auto* p = static_cast<uint8_t*>(std::aligned_alloc(kAlignment, rounded));
   std::memset(p, 0, rounded);
   return DeviceBuffer(p);
@@ -85,6 +85,12 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   GpuPipelineOptions pipeline;
   pipeline.fuse = options.fuse;
   pipeline.expand_gemm_calls = options.expand_gemm_calls;
+  // A device's cuDNN plans may want scratch; 32 MiB (XLA's cuBLAS
+  // workspace on Hopper and Blackwell) for each call. The emulator needs
+  // none.
+  if (options.target == GpuCodeTarget::kNvptx) {
+    pipeline.cudnn_workspace_bytes = int64_t{32} << 20;
+  }
   if (absl::Status s = PrepareForGpu(*module, options.spec, pipeline);
       !s.ok()) {
     return s;
@@ -136,8 +142,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
     return exe;
   }
   // By reference: on failure the module must go before its context.
-  if (absl::Status s = exe->BuildForEmulator(context, kernels);
-      !s.ok()) {
+  if (absl::Status s = exe->BuildForEmulator(context, kernels); !s.ok()) {
     return s;
   }
   // The emulator runs what the spec's GPU could: the same limits.
@@ -192,9 +197,9 @@ absl::StatusOr<Literal> GpuExecutable::Run(
   const HloComputation* entry = module_->entry_computation();
   const auto& params = entry->parameter_instructions();
   if (arguments.size() != params.size()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the module takes ", params.size(), " arguments, got ",
-        arguments.size()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the module takes ", params.size(), " arguments, got ",
+                     arguments.size()));
   }
   const auto& allocations = assignment_->allocations();
   std::vector<DeviceBuffer> owned;
@@ -220,9 +225,9 @@ absl::StatusOr<Literal> GpuExecutable::Run(
           leaf->shape().dimensions() != shape->dimensions() ||
           leaf->shape().element_type() != shape->element_type() ||
           leaf->is_unknown()) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "argument ", a.parameter_number, " does not have the shape of %",
-            param->name()));
+        return absl::InvalidArgumentError(
+            absl::StrCat("argument ", a.parameter_number,
+                         " does not have the shape of %", param->name()));
       }
       bytes = leaf->PhysicalData(*shape);
     }

@@ -16,9 +16,9 @@
 #include "passes/multi_output_fusion.h"
 #include "passes/priority_fusion.h"
 #include "passes/registry.h"
-#include "passes/while_trip_count.h"
 #include "passes/scan_to_while.h"
 #include "passes/single_device_collectives.h"
+#include "passes/while_trip_count.h"
 #include "runtime/buffer_assignment.h"
 
 namespace xlite::gpu {
@@ -34,8 +34,32 @@ absl::Status RunGpuSimplification(HloModule& module,
   return pipeline->Run(module).status();
 }
 
+// Gives every __cudnn$blockScaledDot with an empty workspace `bytes` of
+// it, when only get-tuple-elements of its result read the call.
+void SizeCudnnWorkspaces(HloModule& module, int64_t bytes) {
+  if (bytes <= 0) return;
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* hlo : computation->instructions()) {
+      if (hlo->opcode() != HloOpcode::kCustomCall ||
+          hlo->attrs().custom_call->target != "__cudnn$blockScaledDot" ||
+          !hlo->shape().IsTuple() || hlo->shape().tuple_shapes_size() != 2) {
+        continue;
+      }
+      Shape& workspace = hlo->mutable_shape()->mutable_tuple_shapes()[1];
+      if (workspace.rank() != 1 || workspace.dimensions(0) != 0) continue;
+      bool only_elements = true;
+      for (const HloInstruction* user : hlo->users()) {
+        only_elements =
+            only_elements && user->opcode() == HloOpcode::kGetTupleElement;
+      }
+      if (only_elements) workspace.set_dimension(0, bytes);
+    }
+  }
+}
+
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options) {
+  SizeCudnnWorkspaces(module, options.cudnn_workspace_bytes);
   // One stream and one device: async pairs become their synchronous ops,
   // scans loops, collectives and device ids what one device computes,
   // annotation calls copies, batch norms reductions and elementwise ops.

@@ -12,8 +12,7 @@ namespace xlite::gpu {
 /// The generic simplification pipeline of --platform=gpu (block-scaling
 /// rewriter gated by the spec's compute capability and cuDNN: expanded
 /// below Blackwell), run to a fixed point.
-absl::Status RunGpuSimplification(HloModule& module,
-                                  const GpuTargetSpec& spec);
+absl::Status RunGpuSimplification(HloModule& module, const GpuTargetSpec& spec);
 
 struct GpuPipelineOptions {
   /// Priority fusion and multi-output fusion.
@@ -23,6 +22,11 @@ struct GpuPipelineOptions {
   /// (gpu_backend/gemm_thunks.h: cuBLASLt on a GPU, the reference GEMM on
   /// the emulator) and only the others are expanded.
   bool expand_gemm_calls = false;
+  /// The workspace each __cudnn$blockScaledDot call gets where the
+  /// block-scaling rewriter left it empty (u8[0]); 0 leaves it so. cuDNN's
+  /// plan is made on the device, which compilation may not have: the
+  /// runtime takes the first engine configuration that fits.
+  int64_t cudnn_workspace_bytes = 0;
 };
 
 /// What runs between simplification and buffer assignment: the GEMM
