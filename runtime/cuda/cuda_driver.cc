@@ -5,16 +5,15 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "runtime/cuda/dynamic_library.h"
 
 namespace xlite::runtime::cuda {
 namespace {
 
 // The _v2 names are the 64-bit ABI the driver exports for these calls.
 template <typename F>
-bool Bind(void* library, const char* name, F& slot, std::string& missing) {
-  slot = reinterpret_cast<F>(dlsym(library, name));
-  if (slot == nullptr && missing.empty()) missing = name;
-  return slot != nullptr;
+void Bind(void* library, const char* name, F& slot, std::string& missing) {
+  BindSymbol(library, name, slot, missing);
 }
 
 absl::StatusOr<CudaDriver> Load() {
