@@ -1,5 +1,6 @@
 #include "codegen/float_approximations_ir.h"
 
+#include "codegen/ldexp.h"
 #include "hlo/ir/float_approximations.h"
 #include "llvm/IR/Intrinsics.h"
 
@@ -51,6 +52,7 @@ struct IrF32Ops {
   B IGt(I x, I y) const { return b.CreateICmpSGT(x, y); }
   V ToFloat(I x) const { return b.CreateSIToFP(x, F()); }
   I ToInt(V x) const { return b.CreateFPToSI(x, b.getInt32Ty()); }
+  V Ldexp(V p, V n) const { return EmitLdexp(b, p, n); }
 };
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "cpu_backend/ldexp_lowering.h"
 #include "cpu_backend/streaming_stores.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -90,7 +91,8 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   pb.registerOptimizerLastEPCallback(
-      [](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
+      [machine](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
+        passes.addPass(LowerLdexpCalls(machine));
         passes.addPass(
             llvm::createModuleToFunctionPassAdaptor(MarkStreamingStores()));
       });

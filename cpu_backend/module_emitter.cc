@@ -4,6 +4,8 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "codegen/elemental.h"
+#include "codegen/ldexp.h"
+#include "codegen/ldexp.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "cpu_backend/contraction_calls.h"
@@ -285,6 +287,8 @@ absl::Status EmitModule(const HloModule& module,
                         std::vector<ProfileSite>* profile_sites) {
   EmitterContext ctx(module, assignment, llvm_module);
   if (profile_sites != nullptr) ctx.EnableProfiling(profile_sites);
+  // OptimizeModule lowers these after vectorization (vscalefps on AVX-512).
+  codegen::EnableLdexpCalls(llvm_module);
   llvm::LLVMContext& context = llvm_module.getContext();
   llvm::Type* ptr = llvm::PointerType::get(context, 0);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),

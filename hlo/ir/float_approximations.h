@@ -29,6 +29,9 @@
 //   I IAShr(I, int), B IGt(I, I)
 //   V ToFloat(I)                     exact for |i| < 2^24
 //   I ToInt(V)                       of an integral value in int32 range
+//   V Ldexp(V p, V n)                p 2^n rounded once, for p in [1/2, 2]
+//                                    and integral n in [-152, 128] (or
+//                                    NaN p and n: a NaN)
 
 #include <bit>
 #include <cmath>
@@ -36,29 +39,22 @@
 
 namespace xlite::approx {
 
-// 2^n for an integer n in [-126, 127], from its exponent bits.
-template <typename Ops>
-typename Ops::V Pow2(const Ops& o, typename Ops::I n) {
-  return o.FromBits(o.IShl(o.IAdd(n, o.IK(127)), 23));
-}
-
 // e^x. x = n ln2 + r, |r| <= ln2/2 (n rounded to nearest, r reduced with
 // ln2 in two parts by fused multiply-adds, so exactly but for the last
 // rounding); e^r = 1 + r + r^2 q(r), q a degree-4 fit (relative error
-// 3e-9 on the interval); 2^n applied as two factors 2^n1 2^n2 so that
-// results near overflow and subnormal ones are rounded once, at the end.
+// 3e-9 on the interval); then Ldexp(e^r, n), rounded once, so results near
+// overflow and subnormal ones are too. A NaN runs through as a NaN.
 template <typename Ops>
 typename Ops::V ExpF32(const Ops& o, typename Ops::V x) {
   using V = typename Ops::V;
-  const auto nan = o.IsNan(x);
   // Below -104 the result rounds to 0 (e^x < 2^-150): it is selected, and
-  // the polynomial runs on 0 instead, as for NaN, which is put back at the
-  // end; an underflowing multiply costs a microcode assist on many cores
-  // (the masked entries of a softmax are all such). Past 88.8 the result
-  // is inf; clamping there keeps n in [-150, 128].
+  // the polynomial runs on 0 instead; an underflowing multiply costs a
+  // microcode assist on many cores (the masked entries of a softmax are
+  // all such). Past 88.8 the result is inf; clamping there keeps n in
+  // [-150, 128]. Neither comparison holds for NaN, which stays.
   const auto tiny = o.Lt(x, o.K(-104.0f));
   V xc = o.Select(o.Gt(x, o.K(88.8f)), o.K(88.8f), x);
-  xc = o.Select(o.Or(nan, tiny), o.K(0.0f), xc);
+  xc = o.Select(tiny, o.K(0.0f), xc);
   const V n = o.RoundEven(o.Mul(xc, o.K(0x1.715476p+0f)));
   V r = o.Fma(n, o.K(-0x1.62e430p-1f), xc);
   r = o.Fma(n, o.K(0x1.05c610p-29f), r);
@@ -69,12 +65,7 @@ typename Ops::V ExpF32(const Ops& o, typename Ops::V x) {
   q = o.Fma(q, r, o.K(0x1.fffffcp-2f));
   q = o.Fma(q, r, o.K(1.0f));
   const V p = o.Fma(q, r, o.K(1.0f));
-  // n = n1 + n2 with n1 = floor(n / 2): both in [-75, 64]. p 2^n1 is
-  // exact (normal), so the product rounds once, whichever way n is split.
-  const auto ni = o.ToInt(n);
-  const auto n1 = o.IAShr(ni, 1);
-  const V y = o.Mul(o.Mul(p, Pow2(o, n1)), Pow2(o, o.ISub(ni, n1)));
-  return o.Select(nan, x, o.Select(tiny, o.K(0.0f), y));
+  return o.Select(tiny, o.K(0.0f), o.Ldexp(p, n));
 }
 
 // tanh x = sign(x) t(|x|): below 0.5, t(a) = a + a^3 p(a^2), p a degree-4
@@ -175,6 +166,9 @@ struct ScalarF32Ops {
   B IGt(I a, I b) const { return a > b; }
   V ToFloat(I a) const { return static_cast<V>(a); }
   I ToInt(V a) const { return static_cast<I>(a); }
+  V Ldexp(V p, V n) const {
+    return std::isnan(n) ? p : std::ldexp(p, static_cast<int>(n));
+  }
 };
 
 inline float ExpF32(float x) { return ExpF32(ScalarF32Ops(), x); }
