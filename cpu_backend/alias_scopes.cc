@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "cpu_backend/read_ahead.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Operator.h"
@@ -87,6 +88,13 @@ void SliceAliasing::AnnotateFunction(llvm::Function& function,
     const auto& [scope, noalias] = lists[KeyOf(*slice)];
     instruction->setMetadata(llvm::LLVMContext::MD_alias_scope, scope);
     instruction->setMetadata(llvm::LLVMContext::MD_noalias, noalias);
+  }
+  if (auto it = read_ahead_.find(&function); it != read_ahead_.end()) {
+    for (const auto& [slice, bytes] : it->second) {
+      if (auto s = scopes.find(KeyOf(slice)); s != scopes.end()) {
+        AddReadAhead(function, s->second, bytes);
+      }
+    }
   }
 }
 

@@ -11,6 +11,10 @@
 // without run-time overlap checks. Accesses it cannot trace to a slice
 // (and library calls) make no claims.
 
+#include <cstdint>
+#include <utility>
+#include <vector>
+
 #include "absl/container/flat_hash_map.h"
 #include "llvm/IR/Module.h"
 #include "runtime/buffer_assignment.h"
@@ -24,6 +28,13 @@ class SliceAliasing {
     slices_[address] = slice;
   }
 
+  /// Asks that `f`'s vector loads of `slice` prefetch `bytes` ahead
+  /// (read_ahead.h); Annotate records it once the slice has a scope there.
+  void ReadAhead(const llvm::Function* f, const runtime::Slice& slice,
+                 int64_t bytes) {
+    read_ahead_[f].push_back({slice, bytes});
+  }
+
   /// Annotates the loads and stores of every function of `module`.
   void Annotate(llvm::Module& module) const;
 
@@ -33,6 +44,9 @@ class SliceAliasing {
   void AnnotateFunction(llvm::Function& function, llvm::MDNode* domain) const;
 
   absl::flat_hash_map<llvm::Value*, runtime::Slice> slices_;
+  absl::flat_hash_map<const llvm::Function*,
+                      std::vector<std::pair<runtime::Slice, int64_t>>>
+      read_ahead_;
 };
 
 }  // namespace xlite::cpu

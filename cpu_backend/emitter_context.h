@@ -104,6 +104,11 @@ class EmitterContext {
 
   /// The slices behind the addresses SliceAddress made (alias_scopes.h).
   const SliceAliasing& aliasing() const { return aliasing_; }
+  /// `f`'s vector loads of `slice` prefetch `bytes` ahead (read_ahead.h).
+  void ReadAhead(const llvm::Function* f, const runtime::Slice& slice,
+                 int64_t bytes) {
+    aliasing_.ReadAhead(f, slice, bytes);
+  }
 
   /// Profiling (profile_emitter.cc): every instruction that runs code gets
   /// a site in `sites` and is bracketed by calls that time it.

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "cpu_backend/ldexp_lowering.h"
+#include "cpu_backend/read_ahead.h"
 #include "cpu_backend/streaming_stores.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
@@ -90,12 +91,14 @@ void OptimizeModule(llvm::Module& module, llvm::TargetMachine* machine) {
   pb.registerFunctionAnalyses(fam);
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
-  pb.registerOptimizerLastEPCallback(
-      [machine](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
-        passes.addPass(LowerLdexpCalls(machine));
-        passes.addPass(
-            llvm::createModuleToFunctionPassAdaptor(MarkStreamingStores()));
-      });
+  pb.registerOptimizerLastEPCallback([machine](llvm::ModulePassManager& passes,
+                                               llvm::OptimizationLevel) {
+    passes.addPass(LowerLdexpCalls(machine));
+    passes.addPass(
+        llvm::createModuleToFunctionPassAdaptor(MarkStreamingStores()));
+    passes.addPass(
+        llvm::createModuleToFunctionPassAdaptor(InsertReadAheadPrefetches()));
+  });
   llvm::ModulePassManager mpm =
       pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O2);
   mpm.run(module, mam);

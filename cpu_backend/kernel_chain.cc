@@ -267,6 +267,68 @@ bool LastMemberStreams(EmitterContext& ctx, const KernelChain& chain,
   return true;
 }
 
+// The input arrays member `m` reads at its rows that an earlier member
+// read at its rows in the same block and no member writes, with the bytes
+// of one block of each: `m` prefetches the next block of them
+// (read_ahead.h).
+std::vector<std::pair<runtime::Slice, int64_t>> ReadAheads(
+    EmitterContext& ctx, const KernelChain& chain, size_t m) {
+  std::vector<runtime::Slice> written;
+  for (const HloInstruction* member : chain.members) {
+    std::optional<std::vector<runtime::Slice>> s = Slices(ctx, member);
+    if (!s) return {};
+    written.insert(written.end(), s->begin(), s->end());
+  }
+  // The slice of operand `i` of member `k` when read at its rows.
+  auto read_slice = [&](size_t k, int64_t i) -> std::optional<runtime::Slice> {
+    const HloInstruction* operand = chain.members[k]->operand(i);
+    if (chain.operand_rows[k][i] < 0 || !operand->shape().IsArray()) {
+      return std::nullopt;
+    }
+    absl::StatusOr<runtime::Slice> s = ctx.assignment().GetSlice(operand, {});
+    if (!s.ok()) return std::nullopt;
+    return *s;
+  };
+  std::vector<std::pair<runtime::Slice, int64_t>> result;
+  const HloInstruction* member = chain.members[m];
+  for (int64_t i = 0; i < member->operand_count(); ++i) {
+    std::optional<runtime::Slice> slice = read_slice(m, i);
+    if (!slice || AnyOverlap({*slice}, written)) continue;
+    bool read_before = false;
+    for (size_t k = 0; k < m && !read_before; ++k) {
+      for (int64_t j = 0; j < chain.members[k]->operand_count(); ++j) {
+        read_before = read_before || read_slice(k, j) == slice;
+      }
+    }
+    if (!read_before) continue;
+    const Shape& shape = member->operand(i)->shape();
+    const int64_t row_bytes =
+        shape.ByteSizeOfElements() / shape.dimensions(chain.operand_rows[m][i]);
+    result.push_back({*slice, chain.block_rows * row_bytes});
+  }
+  return result;
+}
+
+// Asks for `requests` in `part` and in the versions it dispatches to.
+void RequestReadAheads(
+    EmitterContext& ctx, llvm::Function* part,
+    const std::vector<std::pair<runtime::Slice, int64_t>>& requests) {
+  std::vector<const llvm::Function*> functions = {part};
+  for (llvm::BasicBlock& block : *part) {
+    for (llvm::Instruction& i : block) {
+      auto* call = llvm::dyn_cast<llvm::CallInst>(&i);
+      llvm::Function* callee =
+          call == nullptr ? nullptr : call->getCalledFunction();
+      if (callee != nullptr && !callee->isDeclaration()) {
+        functions.push_back(callee);
+      }
+    }
+  }
+  for (const llvm::Function* f : functions) {
+    for (const auto& [slice, bytes] : requests) ctx.ReadAhead(f, slice, bytes);
+  }
+}
+
 // The member parts; members in `scratch` keep their results in the
 // chain's scratch, slots past the allocations in that order.
 absl::StatusOr<std::vector<llvm::Function*>> EmitMemberParts(
@@ -291,6 +353,7 @@ absl::StatusOr<std::vector<llvm::Function*>> EmitMemberParts(
     // Its table is the chain's own copy: loads from it stay invariant
     // within the part only.
     if (!scratch.empty()) (*part)->addFnAttr(llvm::Attribute::NoInline);
+    RequestReadAheads(ctx, *part, ReadAheads(ctx, chain, m));
     parts.push_back(*part);
   }
   ctx.ClearChainScratch();

@@ -435,6 +435,9 @@ ad { a = f32[] parameter(0)
     // The exp (the centred values) only later members read: it lives in
     // a block-sized scratch, not in memory.
     EXPECT_NE(c.llvm_ir.find("chain.scratch"), std::string::npos);
+    // x, read again (from the cache) by the member after the first,
+    // is prefetched there one block ahead (read_ahead.h).
+    EXPECT_NE(c.llvm_ir.find("call void @llvm.prefetch"), std::string::npos);
   }
   // 16 MiB: with the exp in scratch, nothing before the divide writes the
   // result's lines, and the divide streams them.
