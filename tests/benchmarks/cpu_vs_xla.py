@@ -45,6 +45,12 @@ import jax  # noqa: E402
 jax.config.update("jax_enable_x64", True)  # keep f64/s64 inputs as they are
 from jax._src.lib import _jax, hlo  # noqa: E402
 from jax._src.lib import xla_client as xc  # noqa: E402
+from jax._src.lib import lapack  # noqa: E402
+
+# jax fills in its LAPACK kernels' function pointers (from scipy) on the
+# first linalg call it lowers; modules compiled from text skip that, and
+# XLA:CPU would call through null pointers.
+lapack._lapack.initialize()
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HLO_RUN = os.path.join(ROOT, "bazel-bin/tools/hlo-run")
@@ -124,6 +130,31 @@ def xlite_side(directory, inputs, iterations, timeout):
     return out
 
 
+def load_input(path, directory, index):
+    """An input .npy; ml_dtypes floats (saved as '<f1' or '|V2', which
+    numpy cannot read back as such) as the dtype meta.json names."""
+    try:
+        array = np.load(path)
+        if array.dtype.kind != "V":
+            return array
+    except ValueError:
+        array = None
+    import ml_dtypes
+    with open(os.path.join(directory, "meta.json")) as f:
+        meta = json.load(f)["inputs"][index]
+    if array is not None:  # bf16 and the like load as raw bytes ('|V2')
+        return array.view(getattr(ml_dtypes, meta["dtype"]))
+    with open(path, "rb") as f:
+        data = f.read()
+    # magic (6 bytes), version (2), header length (2 bytes in version 1, 4
+    # after), header; then the elements in C order.
+    length_bytes = 2 if data[6] == 1 else 4
+    start = 8 + length_bytes + int.from_bytes(data[8:8 + length_bytes],
+                                              "little")
+    return np.frombuffer(data[start:], dtype=getattr(ml_dtypes, meta["dtype"])
+                         ).reshape(meta["shape"])
+
+
 def xla_side(directory, inputs, iterations):
     out = {}
     text = open(os.path.join(directory, "before.hlo")).read()
@@ -138,7 +169,7 @@ def xla_side(directory, inputs, iterations):
     out["temp"] = stats.temp_size_in_bytes
     out["total"] = (stats.argument_size_in_bytes + stats.output_size_in_bytes
                     + stats.temp_size_in_bytes - stats.alias_size_in_bytes)
-    arrays = [np.load(f) for f in inputs]
+    arrays = [load_input(f, directory, i) for i, f in enumerate(inputs)]
     donates = "input_output_alias" in text.split("\n", 1)[0]
     buffers = [jax.device_put(a) for a in arrays]
     times = []
