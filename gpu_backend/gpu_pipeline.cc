@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
 #include "gpu_backend/gemm_thunks.h"
@@ -94,6 +95,33 @@ void SizeCudnnWorkspaces(HloModule& module, int64_t bytes) {
   }
 }
 
+// Writes back the GEMM calls no GEMM thunk runs as dots and epilogues, and
+// makes each of those dots the tiled kernel computes a tiled GEMM fusion.
+// The dots the GEMM rewriter left (too small for a GEMM library call, as
+// XLA decides) stay elemental.
+absl::Status FuseGemmCallsWithoutThunks(HloModule& module) {
+  absl::flat_hash_set<const HloInstruction*> dots;
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* hlo : computation->instructions()) {
+      if (hlo->opcode() == HloOpcode::kDot) dots.insert(hlo);
+    }
+  }
+  if (absl::StatusOr<bool> expanded = ExpandGemmCallsWithoutThunks(module);
+      !expanded.ok()) {
+    return expanded.status();
+  }
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* hlo : computation->MakeInstructionPostOrder()) {
+      if (dots.contains(hlo) || !IsTiledGemmCandidate(*hlo)) continue;
+      if (absl::StatusOr<HloInstruction*> fusion = FuseTiledGemm(hlo);
+          !fusion.ok()) {
+        return fusion.status();
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options) {
   SizeCudnnWorkspaces(module, options.cudnn_workspace_bytes);
@@ -132,18 +160,12 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
       !rewritten.ok()) {
     return rewritten.status();
   }
-  // --gemm-backend=auto: the calls no GEMM thunk runs are written back as
-  // dots and epilogues now, and those and the dots the rewriter left
-  // become tiled GEMM fusions (a cost model and the autotuner choosing
-  // per GEMM are still to come).
-  if (options.gemm_backend == GemmBackend::kAuto && !options.expand_gemm_calls) {
-    if (absl::StatusOr<bool> expanded = ExpandGemmCallsWithoutThunks(module);
-        !expanded.ok()) {
-      return expanded.status();
-    }
-    if (absl::StatusOr<bool> fused = RunTiledGemmFusion(module); !fused.ok()) {
-      return fused.status();
-    }
+  // --gemm-backend=auto: the calls no GEMM thunk runs become tiled GEMM
+  // fusions (a cost model and the autotuner choosing per GEMM are still to
+  // come).
+  if (options.gemm_backend == GemmBackend::kAuto &&
+      !options.expand_gemm_calls) {
+    if (absl::Status s = FuseGemmCallsWithoutThunks(module); !s.ok()) return s;
   }
   // Kernels index each array by its own shape's layout: every view of a
   // buffer (while/conditional boundaries, tuples) must agree.

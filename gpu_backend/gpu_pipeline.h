@@ -21,9 +21,10 @@ absl::Status RunGpuSimplification(HloModule& module, const GpuTargetSpec& spec);
 /// Which path computes a dot (--gemm-backend).
 enum class GemmBackend {
   /// cuBLASLt where a GEMM thunk runs the GEMM rewriter's call, a tiled
-  /// GEMM fusion for every other dot the tiled kernel computes (the calls
-  /// no thunk runs, the dots the rewriter leaves). Still to come: the cost
-  /// model and the autotuner choosing per GEMM between the two.
+  /// GEMM fusion for the calls no thunk runs (SiLU epilogues, s8 GEMMs)
+  /// that the tiled kernel computes; the dots the rewriter leaves (too
+  /// small for a library call) stay elemental. Still to come: the cost
+  /// model and the autotuner choosing per GEMM between the two paths.
   kAuto,
   /// Every dot the tiled kernel computes becomes a tiled GEMM fusion
   /// (passes/tiled_gemm_fusion.h); the GEMM rewriter sees only the rest.
