@@ -85,6 +85,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   GpuPipelineOptions pipeline;
   pipeline.fuse = options.fuse;
   pipeline.expand_gemm_calls = options.expand_gemm_calls;
+  pipeline.gemm_backend = options.gemm_backend;
   // A device's cuDNN plans may want scratch; 32 MiB (XLA's cuBLAS
   // workspace on Hopper and Blackwell) for each call. The emulator needs
   // none.

@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "gpu_backend/gpu_pipeline.h"
 #include "gpu_backend/resource_check.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/literal.h"
@@ -48,6 +49,8 @@ struct GpuCompileOptions {
   /// Expand every GEMM custom call into kernels instead of running the
   /// ones a GEMM thunk can as thunks (GpuPipelineOptions).
   bool expand_gemm_calls = false;
+  /// Tiled GEMM fusions or cuBLASLt calls (GpuPipelineOptions).
+  GemmBackend gemm_backend = GemmBackend::kAuto;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
 };

@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
 #include "gpu_backend/gemm_thunks.h"
@@ -18,10 +19,47 @@
 #include "passes/registry.h"
 #include "passes/scan_to_while.h"
 #include "passes/single_device_collectives.h"
+#include "passes/tiled_gemm_fusion.h"
 #include "passes/while_trip_count.h"
 #include "runtime/buffer_assignment.h"
 
 namespace xlite::gpu {
+
+absl::string_view GemmBackendName(GemmBackend backend) {
+  switch (backend) {
+    case GemmBackend::kAuto:
+      return "auto";
+    case GemmBackend::kTiled:
+      return "tiled";
+    case GemmBackend::kCublasLt:
+      return "cublaslt";
+  }
+  return "auto";
+}
+
+std::optional<GemmBackend> ParseGemmBackend(absl::string_view name) {
+  for (GemmBackend b :
+       {GemmBackend::kAuto, GemmBackend::kTiled, GemmBackend::kCublasLt}) {
+    if (name == GemmBackendName(b)) return b;
+  }
+  return std::nullopt;
+}
+
+bool AbslParseFlag(absl::string_view text, GemmBackend* backend,
+                   std::string* error) {
+  std::optional<GemmBackend> parsed = ParseGemmBackend(text);
+  if (!parsed.has_value()) {
+    *error = "expected auto, tiled or cublaslt";
+    return false;
+  }
+  *backend = *parsed;
+  return true;
+}
+
+std::string AbslUnparseFlag(GemmBackend backend) {
+  return std::string(GemmBackendName(backend));
+}
+
 absl::Status RunGpuSimplification(HloModule& module,
                                   const GpuTargetSpec& spec) {
   std::map<std::string, std::string> defaults = {
@@ -57,6 +95,33 @@ void SizeCudnnWorkspaces(HloModule& module, int64_t bytes) {
   }
 }
 
+// Writes back the GEMM calls no GEMM thunk runs as dots and epilogues, and
+// makes each of those dots the tiled kernel computes a tiled GEMM fusion.
+// The dots the GEMM rewriter left (too small for a GEMM library call, as
+// XLA decides) stay elemental.
+absl::Status FuseGemmCallsWithoutThunks(HloModule& module) {
+  absl::flat_hash_set<const HloInstruction*> dots;
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* hlo : computation->instructions()) {
+      if (hlo->opcode() == HloOpcode::kDot) dots.insert(hlo);
+    }
+  }
+  if (absl::StatusOr<bool> expanded = ExpandGemmCallsWithoutThunks(module);
+      !expanded.ok()) {
+    return expanded.status();
+  }
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* hlo : computation->MakeInstructionPostOrder()) {
+      if (dots.contains(hlo) || !IsTiledGemmCandidate(*hlo)) continue;
+      if (absl::StatusOr<HloInstruction*> fusion = FuseTiledGemm(hlo);
+          !fusion.ok()) {
+        return fusion.status();
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
                            const GpuPipelineOptions& options) {
   SizeCudnnWorkspaces(module, options.cudnn_workspace_bytes);
@@ -78,6 +143,14 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
       !rewritten.ok()) {
     return rewritten.status();
   }
+  // --gemm-backend=tiled: every dot the tiled kernel computes, with its
+  // producers and epilogue, becomes one tiled GEMM fusion first, so the
+  // GEMM rewriter never sees it.
+  if (options.gemm_backend == GemmBackend::kTiled) {
+    if (absl::StatusOr<bool> fused = RunTiledGemmFusion(module); !fused.ok()) {
+      return fused.status();
+    }
+  }
   // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
   // GEMM rewriter decides for the spec's compute capability.
   GemmRewriterOptions gemm;
@@ -86,6 +159,13 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   if (absl::StatusOr<bool> rewritten = RunGemmRewriter(module, gemm);
       !rewritten.ok()) {
     return rewritten.status();
+  }
+  // --gemm-backend=auto: the calls no GEMM thunk runs become tiled GEMM
+  // fusions (a cost model and the autotuner choosing per GEMM are still to
+  // come).
+  if (options.gemm_backend == GemmBackend::kAuto &&
+      !options.expand_gemm_calls) {
+    if (absl::Status s = FuseGemmCallsWithoutThunks(module); !s.ok()) return s;
   }
   // Kernels index each array by its own shape's layout: every view of a
   // buffer (while/conditional boundaries, tuples) must agree.

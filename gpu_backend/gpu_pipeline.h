@@ -3,7 +3,11 @@
 
 // The GPU's HLO pipeline before buffer assignment.
 
+#include <optional>
+#include <string>
+
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/module.h"
 
@@ -14,6 +18,29 @@ namespace xlite::gpu {
 /// below Blackwell), run to a fixed point.
 absl::Status RunGpuSimplification(HloModule& module, const GpuTargetSpec& spec);
 
+/// Which path computes a dot (--gemm-backend).
+enum class GemmBackend {
+  /// cuBLASLt where a GEMM thunk runs the GEMM rewriter's call, a tiled
+  /// GEMM fusion for the calls no thunk runs (SiLU epilogues, s8 GEMMs)
+  /// that the tiled kernel computes; the dots the rewriter leaves (too
+  /// small for a library call) stay elemental. Still to come: the cost
+  /// model and the autotuner choosing per GEMM between the two paths.
+  kAuto,
+  /// Every dot the tiled kernel computes becomes a tiled GEMM fusion
+  /// (passes/tiled_gemm_fusion.h); the GEMM rewriter sees only the rest.
+  kTiled,
+  /// The GEMM rewriter's calls (cuBLASLt on a GPU), as before tiled GEMMs.
+  kCublasLt,
+};
+
+/// "auto", "tiled", "cublaslt".
+absl::string_view GemmBackendName(GemmBackend backend);
+std::optional<GemmBackend> ParseGemmBackend(absl::string_view name);
+/// Abseil flag support, so tools take `--gemm-backend=auto|tiled|cublaslt`.
+bool AbslParseFlag(absl::string_view text, GemmBackend* backend,
+                   std::string* error);
+std::string AbslUnparseFlag(GemmBackend backend);
+
 struct GpuPipelineOptions {
   /// Priority fusion and multi-output fusion.
   bool fuse = true;
@@ -22,6 +49,8 @@ struct GpuPipelineOptions {
   /// (gpu_backend/gemm_thunks.h: cuBLASLt on a GPU, the reference GEMM on
   /// the emulator) and only the others are expanded.
   bool expand_gemm_calls = false;
+  /// Which dots become tiled GEMM fusions and which cuBLASLt calls.
+  GemmBackend gemm_backend = GemmBackend::kAuto;
   /// The workspace each __cudnn$blockScaledDot call gets where the
   /// block-scaling rewriter left it empty (u8[0]); 0 leaves it so. cuDNN's
   /// plan is made on the device, which compilation may not have: the
@@ -29,8 +58,9 @@ struct GpuPipelineOptions {
   int64_t cudnn_workspace_bytes = 0;
 };
 
-/// What runs between simplification and buffer assignment: the GEMM
-/// rewriter (for the spec's compute capability), layout consistency across
+/// What runs between simplification and buffer assignment: tiled GEMM
+/// fusion and the GEMM rewriter (for the spec's compute capability) as
+/// options.gemm_backend says, layout consistency across
 /// while/conditional boundaries, priority fusion and multi-output fusion
 /// with the spec's figures (FusionTargetFor), the expansion of the GEMM
 /// calls no GEMM thunk runs, and the copies buffer assignment needs.

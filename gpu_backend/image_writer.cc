@@ -80,6 +80,7 @@ absl::StatusOr<runtime::GpuImage> CompileGpuImage(
   GpuCompileOptions compile;
   compile.spec = options.spec;
   compile.run_passes = options.run_passes;
+  compile.gemm_backend = options.gemm_backend;
   std::unique_ptr<GpuExecutable> emulated;
   if (options.emulator_ir || !options.nvptx) {
     if (for_emulator == nullptr) {

@@ -17,6 +17,8 @@ namespace xlite::gpu {
 struct GpuImageOptions {
   GpuTargetSpec spec;
   bool run_passes = true;
+  /// Tiled GEMM fusions or cuBLASLt calls (GpuPipelineOptions).
+  GemmBackend gemm_backend = GemmBackend::kAuto;
   /// NVPTX code (PTX, cubins); without it the image runs on the emulator
   /// only.
   bool nvptx = true;

@@ -17,6 +17,7 @@
 #include "passes/registry.h"
 #include "passes/scan_to_while.h"
 #include "passes/single_device_collectives.h"
+#include "passes/tiled_gemm_fusion.h"
 #include "passes/while_loop_all_reduce_code_motion.h"
 
 namespace xlite {
@@ -262,6 +263,10 @@ std::vector<PassInfo> TargetPasses() {
            "writes cuBLAS GEMM custom calls back as a dot and its epilogue "
            "(for backends without cuBLAS)",
            &RunGemmCallExpansion),
+    Simple("tiled-gemm-fusion",
+           "fuses each dot the tiled GEMM kernel computes with its operand "
+           "producers and elementwise epilogue into one kCustom fusion",
+           &RunTiledGemmFusion),
     Simple("dot-decomposer",
            "canonicalizes dots to [batch, M, K] x [batch, K, N]",
            &RunDotDecomposer),

@@ -69,6 +69,10 @@ ABSL_FLAG(std::string, autotune_cache, "",
 ABSL_FLAG(bool, autotune, true,
           "time GEMM candidates on the device (gpu; false: cuBLASLt's first "
           "heuristic algorithm, the cache unread)");
+ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
+          "auto|tiled|cublaslt (gpu): auto: cuBLASLt where a GEMM thunk runs "
+          "the GEMM, a tiled GEMM fusion for other dots; tiled/cublaslt "
+          "force one path");
 
 namespace xlite {
 namespace {
@@ -93,7 +97,9 @@ absl::Status PrepareForPlatform(HloModule& module,
   if (platform == "cpu") return cpu::PrepareForCpu(module);
   absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
   if (!spec.ok()) return spec.status();
-  return gpu::PrepareForGpu(module, *spec);
+  gpu::GpuPipelineOptions options;
+  options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  return gpu::PrepareForGpu(module, *spec, options);
 }
 
 // A backend's compile error in `filename`: "FILE:LINE:COL: error: ..." when
@@ -124,6 +130,7 @@ absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
     gpu::GpuImageOptions options;
     options.spec = *spec;
     options.run_passes = false;
+    options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
     std::unique_ptr<HloModule> second = module->Clone();
     absl::StatusOr<runtime::GpuImage> image =
         gpu::CompileGpuImage(std::move(module), std::move(second), options);
@@ -140,6 +147,7 @@ absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
   if (!options.ok()) return options.status();
   options->spec = *spec;
   options->run_passes = false;
+  options->gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
   absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
       gpu::GpuExecutable::Compile(std::move(module), *options);
   if (!exe.ok()) return InFile(filename, exe.status());

@@ -76,6 +76,10 @@ ABSL_FLAG(std::string, autotune_cache, "",
 ABSL_FLAG(bool, autotune, true,
           "time GEMM candidates on the device before running a .xlx (gpu; "
           "false: cuBLASLt's first heuristic algorithm, the cache unread)");
+ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
+          "auto|tiled|cublaslt (gpu-emulator): auto: cuBLASLt where a GEMM "
+          "thunk runs the GEMM, a tiled GEMM fusion for other dots; "
+          "tiled/cublaslt force one path");
 
 namespace xlite {
 namespace {
@@ -177,6 +181,7 @@ absl::StatusOr<gpu::GpuCompileOptions> GpuEmulatorOptions() {
   options.spec = *std::move(spec);
   options.target = gpu::GpuCodeTarget::kEmulator;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
+  options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
   return options;
 }
 

@@ -14,6 +14,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo) {
 
 std::string KernelKind(const HloInstruction* hlo) {
   if (hlo->opcode() == HloOpcode::kSort) return "sort";
+  if (IsTiledGemmKernel(hlo)) return "tiled-gemm";
   if (ComputedRoot(hlo)->opcode() == HloOpcode::kScatter) return "scatter";
   if (hlo->opcode() == HloOpcode::kSelectAndScatter) {
     return "select-and-scatter";
@@ -37,6 +38,9 @@ namespace {
 absl::StatusOr<LaunchDims> EmitAnyKernel(
     KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
     const std::string& name, const std::vector<KernelParam>& params) {
+  if (IsTiledGemmKernel(hlo)) {
+    return EmitTiledGemmKernel(target, module, hlo, name, params);
+  }
   if (hlo->opcode() == HloOpcode::kSort) {
     return EmitSortKernel(target, module, hlo, name, params);
   }

@@ -17,7 +17,10 @@
 //   - concatenate (concatenate_kernel.cc): one thread per index of the
 //     longest operand, writing every operand's element there at its offset;
 //   - in-place dynamic-update-slice (dynamic_update_slice_kernel.cc): the
-//     operand copy (skipped in place), then the update window only.
+//     operand copy (skipped in place), then the update window only;
+//   - tiled GEMM (tiled_gemm_kernel.cc): a fusion marked as a tiled GEMM,
+//     one dot with its operands' producers and elementwise epilogue, a
+//     block per output tile, operand tiles staged through shared memory.
 // Any reducer computation is applied through ElementalEmitter::EmitApplied.
 //
 // A kernel takes one pointer per array: every array leaf of every operand
@@ -66,7 +69,7 @@ const HloInstruction* ComputedRootOf(const HloInstruction* hlo);
 /// Which emitter a kernel for `hlo` would use: "loop", "row-reduction",
 /// "column-reduction", "sort", "scatter", "select-and-scatter",
 /// "rng-bit-generator", "top-k", "fft", "linalg", "dynamic-update-slice",
-/// "transpose" or "concatenate".
+/// "transpose", "concatenate" or "tiled-gemm".
 std::string KernelKind(const HloInstruction* hlo);
 
 /// One kernel launch of an instruction.

@@ -129,6 +129,15 @@ absl::StatusOr<LaunchDims> EmitTransposeKernel(
     const TransposeTiling& tiling, const std::string& name,
     const std::vector<KernelParam>& params);
 
+/// Whether `hlo` is a fusion marked as a tiled GEMM
+/// (hlo/ir/tiled_gemm_config.h).
+bool IsTiledGemmKernel(const HloInstruction* hlo);
+/// One dot and its elementwise epilogue, a block per output tile staged
+/// through shared memory (tiled_gemm_kernel.cc).
+absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
+    KernelTarget& target, llvm::Module& module, const HloInstruction* hlo,
+    const std::string& name, const std::vector<KernelParam>& params);
+
 }  // namespace xlite::codegen::gpu
 
 #endif  // XLITE_CODEGEN_GPU_KERNELS_H_
