@@ -185,6 +185,14 @@ TEST(LibraryCalls, EighAndSvdLapackCalls) {
   ROOT s = (c64[3,4], f32[3], c64[3,3], c64[4,4], s32[]) custom-call(p), custom_call_target="lapack_cgesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 65 : ui8}"
 )"));
   EXPECT_NE(ir.find("xlite_cpu_gesdd"), std::string::npos);
+  // compute_uv=False, full_matrices=False: mode 'N' with reduced u and vt;
+  // and gesvd (jax's SvdAlgorithm.QR), the same call.
+  CheckAgainstEvaluator(Module("", R"(
+  p = f64[3,6] parameter(0)
+  n = (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]) custom-call(p), custom_call_target="lapack_dgesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 78 : ui8}"
+  q = (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]) custom-call(p), custom_call_target="lapack_dgesvd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 83 : ui8}"
+  ROOT t = ((f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]), (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[])) tuple(n, q)
+)"));
 }
 
 TEST(LibraryCalls, SvdWithMismatchedVectorShapesIsRefused) {

@@ -1,8 +1,9 @@
 // Linear algebra as runtime library calls: the `cholesky` and
 // `triangular-solve` opcodes and the custom calls JAX emits on CPU
 // (lapack_?potrf_ffi, lapack_?trsm_ffi, lapack_?syevd_ffi / ?heevd_ffi,
-// lapack_?gesdd_ffi, Qr, ProductOfElementaryHouseholderReflectors), with
-// the evaluator's operand and result conventions
+// lapack_?gesdd_ffi / ?gesvd_ffi, Qr,
+// ProductOfElementaryHouseholderReflectors), with the evaluator's operand
+// and result conventions
 // (hlo/evaluator/custom_calls.cc, qr.cc, eigh_svd.h). Matrices
 // go to the library column-major when the buffers already are (as the
 // lapack calls' operand_layout_constraints ask), else row-major.
@@ -216,7 +217,16 @@ absl::Status EmitEighOrSvd(LibraryCallArrays& arrays, llvm::IRBuilderBase& b,
   const int64_t r = a.rank();
   const int64_t m = a.dimensions(r - 2), n = a.dimensions(r - 1);
   const int64_t leaves = svd ? 5 : 3;
-  const bool full = !svd || Ffi(hlo, "mode", 'A') != 'S';
+  // gesdd's 'N' (compute_uv=False) comes with either shape of u and vt.
+  const int64_t mode = Ffi(hlo, "mode", 'A');
+  bool full = !svd || mode != 'S';
+  if (svd && mode == 'N' && hlo->shape().IsTuple() &&
+      hlo->shape().tuple_shapes_size() == 5 && Leaf(hlo, 2).IsArray() &&
+      Leaf(hlo, 3).IsArray() && Leaf(hlo, 2).rank() == r &&
+      Leaf(hlo, 3).rank() == r) {
+    full = Leaf(hlo, 2).dimensions(r - 1) == m &&
+           Leaf(hlo, 3).dimensions(r - 2) == n;
+  }
   const int64_t k = std::min(m, n);
   if (hlo->operand_count() != 1 || !hlo->shape().IsTuple() ||
       hlo->shape().tuple_shapes_size() != leaves ||
@@ -263,7 +273,8 @@ bool IsLinalgTarget(const std::string& target) {
   for (const char* prefix : {"s", "d", "c", "z"}) {
     if (target == absl::StrCat("lapack_", prefix, "potrf_ffi") ||
         target == absl::StrCat("lapack_", prefix, "trsm_ffi") ||
-        target == absl::StrCat("lapack_", prefix, "gesdd_ffi")) {
+        target == absl::StrCat("lapack_", prefix, "gesdd_ffi") ||
+        target == absl::StrCat("lapack_", prefix, "gesvd_ffi")) {
       return true;
     }
   }
@@ -291,7 +302,8 @@ absl::Status EmitLinalgCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
       status = EmitTriangularSolve(arrays, b, hlo, /*trsm=*/true);
     } else if (absl::EndsWith(target, "evd_ffi")) {
       status = EmitEighOrSvd(arrays, b, hlo, /*svd=*/false);
-    } else if (absl::EndsWith(target, "gesdd_ffi")) {
+    } else if (absl::EndsWith(target, "gesdd_ffi") ||
+               absl::EndsWith(target, "gesvd_ffi")) {
       status = EmitEighOrSvd(arrays, b, hlo, /*svd=*/true);
     } else {
       status = EmitHouseholder(

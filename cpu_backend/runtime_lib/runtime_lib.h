@@ -201,8 +201,9 @@ int32_t xlite_cpu_syevd(int32_t type, const void* a, void* vectors, void* w,
                         int32_t* info, int64_t batch, int64_t n, int32_t lower,
                         int32_t col_major);
 
-/// The SVD a = U diag(s) V^H (LAPACK gesdd; lapack_?gesdd_ffi, whose
-/// backend_config mode 65 'A' or 78 'N' gives `full` and 83 'S' not) of
+/// The SVD a = U diag(s) V^H (LAPACK gesdd; lapack_?gesdd_ffi and
+/// lapack_?gesvd_ffi, whose backend_config mode 65 'A' gives `full`, 83
+/// 'S' not, and 78 'N' as u's shape says) of
 /// `batch` m x n matrices `a`, by one-sided Jacobi (hlo/ir/jacobi_linalg.h),
 /// k = min(m, n): `s` [batch, k] (dense, real type) descending; `u`
 /// [batch, m, full ? m : k]; `vt` [batch, full ? n : k, n] = V^H; `a_out`

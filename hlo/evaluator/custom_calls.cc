@@ -136,7 +136,7 @@ absl::StatusOr<Literal> GesddCall(const HloInstruction& call,
   }
   const int64_t mode =
       FfiAttribute(call.backend_config(), "mode").value_or('A');
-  return SvdCall(*operands[0], mode != 'S', call.shape());
+  return SvdCall(*operands[0], mode, call.shape());
 }
 
 // Sharding, SPMDFullToShardShape and SPMDShardToFullShape annotate values
@@ -186,6 +186,7 @@ void RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
     registry.Register(absl::StrCat("lapack_", prefix, "potrf_ffi"), PotrfCall);
     registry.Register(absl::StrCat("lapack_", prefix, "trsm_ffi"), TrsmCall);
     registry.Register(absl::StrCat("lapack_", prefix, "gesdd_ffi"), GesddCall);
+    registry.Register(absl::StrCat("lapack_", prefix, "gesvd_ffi"), GesddCall);
   }
   for (const char* target : {"lapack_ssyevd_ffi", "lapack_dsyevd_ffi",
                              "lapack_cheevd_ffi", "lapack_zheevd_ffi"}) {

@@ -120,12 +120,21 @@ absl::StatusOr<Literal> HermitianEigenCall(const Literal& a, bool lower,
   return Literal::Tuple(std::move(elements));
 }
 
-absl::StatusOr<Literal> SvdCall(const Literal& a, bool full,
+absl::StatusOr<Literal> SvdCall(const Literal& a, int64_t mode,
                                 const Shape& shape) {
   const Shape& s = a.shape();
   if (absl::Status st = CheckOperand(s, "gesdd"); !st.ok()) return st;
   const int64_t m = s.dimensions(s.rank() - 2), n = s.dimensions(s.rank() - 1);
   const int64_t k = std::min(m, n);
+  // 'N' comes with either shape of u and vt (jax's full_matrices).
+  bool full = mode != 'S';
+  if (mode == 'N' && shape.IsTuple() && shape.tuple_shapes_size() == 5 &&
+      shape.tuple_shapes(2).IsArray() && shape.tuple_shapes(3).IsArray() &&
+      shape.tuple_shapes(2).rank() == s.rank() &&
+      shape.tuple_shapes(3).rank() == s.rank()) {
+    full = shape.tuple_shapes(2).dimensions(s.rank() - 1) == m &&
+           shape.tuple_shapes(3).dimensions(s.rank() - 2) == n;
+  }
   const int64_t ucols = full ? m : k, vhrows = full ? n : k;
   const PrimitiveType t = s.element_type();
   if (!shape.IsTuple() || shape.tuple_shapes_size() != 5 ||

@@ -17,9 +17,12 @@
 //   (a', s, u, vt, info) = lapack_{s,d,c,z}gesdd_ffi(a)
 //     a: [..., m, n]; {mode = 65 'A' | 83 'S' | 78 'N'}, k = min(m, n).
 //     a': a unchanged (LAPACK leaves garbage there); s: [..., k]
-//     descending (real type); u: [..., m, m] ('A', 'N') or [..., m, k]
-//     ('S'); vt: [..., n, n] or [..., k, n], vt = V^H; a = u diag(s) vt.
-//     'N' computes u and vt as 'A' does (LAPACK leaves them unspecified).
+//     descending (real type); u: [..., m, m] ('A') or [..., m, k] ('S');
+//     vt: [..., n, n] or [..., k, n], vt = V^H; a = u diag(s) vt. 'N'
+//     (compute_uv=False) comes with either shape of u and vt and computes
+//     them all the same (LAPACK leaves them unspecified).
+//     lapack_?gesvd_ffi (jax's SvdAlgorithm.QR) has the same operands,
+//     results and modes, and runs the same computation.
 //     info: 0, or -4 where a holds a NaN (LAPACK's check), with NaN
 //     results; infinities give NaN results and info 0.
 
@@ -32,8 +35,9 @@ namespace xlite::eval {
 absl::StatusOr<Literal> HermitianEigenCall(const Literal& a, bool lower,
                                            const Shape& shape);
 
-/// gesdd of every matrix of `a`; `full` unless mode 'S'.
-absl::StatusOr<Literal> SvdCall(const Literal& a, bool full,
+/// gesdd (or gesvd) of every matrix of `a`; `mode` is the call's 'A',
+/// 'S' or 'N' (whose u and vt shapes say full or reduced).
+absl::StatusOr<Literal> SvdCall(const Literal& a, int64_t mode,
                                 const Shape& shape);
 
 }  // namespace xlite::eval

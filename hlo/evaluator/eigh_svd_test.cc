@@ -24,6 +24,7 @@ namespace xlite {
 namespace {
 
 using C = std::complex<double>;
+using eval_test::Eval;
 using eval_test::Evaluate;
 
 bool IsComplexType(const std::string& type) { return type[0] == 'c'; }
@@ -193,7 +194,7 @@ ENTRY e {
 }
 
 std::string SvdModule(const std::string& type, int64_t batch, int64_t m,
-                      int64_t n, char mode) {
+                      int64_t n, char mode, bool full) {
   const std::string target = absl::StrCat("lapack_",
                                           type == "f32"   ? "s"
                                           : type == "f64" ? "d"
@@ -201,7 +202,6 @@ std::string SvdModule(const std::string& type, int64_t batch, int64_t m,
                                                           : "z",
                                           "gesdd_ffi");
   const int64_t k = std::min(m, n);
-  const bool full = mode != 'S';
   const std::string b = absl::StrCat(type, "[", batch, ",");
   return absl::StrCat(
       "HloModule svd\nENTRY e {\n  p = ", b, m, ",", n,
@@ -258,16 +258,17 @@ void CheckSvdResult(const Literal& r, const std::vector<C>& a, int64_t b,
 }
 
 void CheckSvd(const std::string& type, int64_t batch, int64_t m, int64_t n,
-              char mode, std::vector<C> a = {}) {
+              char mode, std::vector<C> a = {}, bool full_n = true) {
+  const bool full = mode == 'N' ? full_n : mode == 'A';
   SCOPED_TRACE(absl::StrCat(type, "[", batch, ",", m, ",", n, "] mode ",
                             std::string(1, mode)));
   if (a.empty())
     a = RandomValues(batch * m * n, IsComplexType(type), m * 7 + n);
-  auto result = Evaluate(SvdModule(type, batch, m, n, mode),
+  auto result = Evaluate(SvdModule(type, batch, m, n, mode, full),
                          {LiteralText(type, {batch, m, n}, a)});
   ASSERT_TRUE(result.ok()) << result.status();
   for (int64_t b = 0; b < batch; ++b) {
-    CheckSvdResult(*result, a, b, m, n, mode != 'S', Tolerance(type) * (m + n));
+    CheckSvdResult(*result, a, b, m, n, full, Tolerance(type) * (m + n));
   }
 }
 
@@ -278,6 +279,9 @@ TEST(SvdCall, TallWideAndSquareInEveryMode) {
       CheckSvd(type, 2, 3, 5, mode);
       CheckSvd(type, 1, 4, 4, mode);
     }
+    // compute_uv=False with full_matrices=False: 'N' with reduced shapes.
+    CheckSvd(type, 2, 5, 3, 'N', {}, /*full_n=*/false);
+    CheckSvd(type, 1, 2, 6, 'N', {}, /*full_n=*/false);
   }
 }
 
@@ -288,8 +292,18 @@ TEST(SvdCall, RankDeficientFullVectorsAreCompleted) {
   CheckSvd("f32", 1, 3, 4, 'A', std::vector<C>(12, 0.0));
 }
 
+TEST(SvdCall, GesvdIsTheSameComputation) {
+  std::string hlo = SvdModule("f64", 2, 5, 3, 'S', false);
+  const std::string gesdd =
+      Eval(hlo, {LiteralText("f64", {2, 5, 3}, RandomValues(30, false, 3))});
+  hlo.replace(hlo.find("gesdd"), 5, "gesvd");
+  EXPECT_EQ(
+      Eval(hlo, {LiteralText("f64", {2, 5, 3}, RandomValues(30, false, 3))}),
+      gesdd);
+}
+
 TEST(SvdCall, NanInputReportsLapacksInfo) {
-  auto result = Evaluate(SvdModule("f32", 1, 2, 2, 'A'),
+  auto result = Evaluate(SvdModule("f32", 1, 2, 2, 'A', true),
                          {"f32[1,2,2] {{{1, nan}, {0, 1}}}"});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(At(result->tuple_elements()[4], 0), C(-4));
@@ -297,7 +311,7 @@ TEST(SvdCall, NanInputReportsLapacksInfo) {
 }
 
 TEST(SvdCall, LeavesTheOperandResultAsItWas) {
-  auto result = Evaluate(SvdModule("f64", 1, 2, 2, 'S'),
+  auto result = Evaluate(SvdModule("f64", 1, 2, 2, 'S', false),
                          {"f64[1,2,2] {{{1, 2}, {3, 4}}}"});
   ASSERT_TRUE(result.ok()) << result.status();
   EXPECT_EQ(At(result->tuple_elements()[0], 3), C(4));
