@@ -161,6 +161,51 @@ TEST(LibraryCalls, CholeskyAndTriangularSolveOpcodes) {
 )"));
 }
 
+// eigh and svd as JAX's CPU lowering emits them: batched, column-major
+// operand and matrix results, the operand aliased by the first result.
+TEST(LibraryCalls, EighAndSvdLapackCalls) {
+  CheckAgainstEvaluator(Module("", R"(
+  p = f32[2,4,4] parameter(0)
+  pt = f32[2,4,4] transpose(p), dimensions={0,2,1}
+  h = f32[2,4,4]{1,2,0} add(p, pt)
+  ROOT e = (f32[2,4,4]{1,2,0}, f32[2,4]{1,0}, s32[2]{0}) custom-call(h), custom_call_target="lapack_ssyevd_ffi", operand_layout_constraints={f32[2,4,4]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 86 : ui8, uplo = 76 : ui8}"
+)"));
+  CheckAgainstEvaluator(Module("", R"(
+  p = c128[3,3] parameter(0)
+  ROOT e = (c128[3,3], f64[3], s32[]) custom-call(p), custom_call_target="lapack_zheevd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 86 : ui8, uplo = 85 : ui8}"
+)"));
+  CheckAgainstEvaluator(Module("", R"(
+  p = f32[2,5,3]{1,2,0} parameter(0)
+  s = (f32[2,5,3]{1,2,0}, f32[2,3]{1,0}, f32[2,5,3]{1,2,0}, f32[2,3,3]{1,2,0}, s32[2]{0}) custom-call(p), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[2,5,3]{1,2,0}}, output_to_operand_aliasing={{0}: (0, {})}, api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 83 : ui8}"
+  a = (f32[2,5,3]{1,2,0}, f32[2,3]{1,0}, f32[2,5,5]{1,2,0}, f32[2,3,3]{1,2,0}, s32[2]{0}) custom-call(p), custom_call_target="lapack_sgesdd_ffi", operand_layout_constraints={f32[2,5,3]{1,2,0}}, api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 65 : ui8}"
+  ROOT t = ((f32[2,5,3]{1,2,0}, f32[2,3]{1,0}, f32[2,5,3]{1,2,0}, f32[2,3,3]{1,2,0}, s32[2]{0}), (f32[2,5,3]{1,2,0}, f32[2,3]{1,0}, f32[2,5,5]{1,2,0}, f32[2,3,3]{1,2,0}, s32[2]{0})) tuple(s, a)
+)"));
+  const std::string ir = CheckAgainstEvaluator(Module("", R"(
+  p = c64[3,4] parameter(0)
+  ROOT s = (c64[3,4], f32[3], c64[3,3], c64[4,4], s32[]) custom-call(p), custom_call_target="lapack_cgesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 65 : ui8}"
+)"));
+  EXPECT_NE(ir.find("xlite_cpu_gesdd"), std::string::npos);
+  // compute_uv=False, full_matrices=False: mode 'N' with reduced u and vt;
+  // and gesvd (jax's SvdAlgorithm.QR), the same call.
+  CheckAgainstEvaluator(Module("", R"(
+  p = f64[3,6] parameter(0)
+  n = (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]) custom-call(p), custom_call_target="lapack_dgesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 78 : ui8}"
+  q = (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]) custom-call(p), custom_call_target="lapack_dgesvd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 83 : ui8}"
+  ROOT t = ((f64[3,6], f64[3], f64[3,3], f64[3,6], s32[]), (f64[3,6], f64[3], f64[3,3], f64[3,6], s32[])) tuple(n, q)
+)"));
+}
+
+TEST(LibraryCalls, SvdWithMismatchedVectorShapesIsRefused) {
+  absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
+      CompileText(Module("", R"(
+  p = f32[5,3] parameter(0)
+  ROOT s = (f32[5,3], f32[3], f32[5,3], f32[3,3], s32[]) custom-call(p), custom_call_target="lapack_sgesdd_ffi", api_version=API_VERSION_TYPED_FFI, backend_config="{mode = 65 : ui8}"
+)"));
+  ASSERT_FALSE(exe.ok());
+  EXPECT_NE(exe.status().message().find("gesdd"), std::string::npos)
+      << exe.status();
+}
+
 TEST(LibraryCalls, ColumnMajorLapackCallsUseNoScratch) {
   const std::string ir = CheckAgainstEvaluator(Module("", std::string(kMatrices) + R"(
   a = f32[4,4]{0,1} copy(spd)

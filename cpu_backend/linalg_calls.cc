@@ -1,11 +1,14 @@
 // Linear algebra as runtime library calls: the `cholesky` and
 // `triangular-solve` opcodes and the custom calls JAX emits on CPU
-// (lapack_?potrf_ffi, lapack_?trsm_ffi, Qr,
+// (lapack_?potrf_ffi, lapack_?trsm_ffi, lapack_?syevd_ffi / ?heevd_ffi,
+// lapack_?gesdd_ffi / ?gesvd_ffi, Qr,
 // ProductOfElementaryHouseholderReflectors), with the evaluator's operand
-// and result conventions (hlo/evaluator/custom_calls.cc, qr.cc). Matrices
+// and result conventions
+// (hlo/evaluator/custom_calls.cc, qr.cc, eigh_svd.h). Matrices
 // go to the library column-major when the buffers already are (as the
 // lapack calls' operand_layout_constraints ask), else row-major.
 
+#include <algorithm>
 #include <cctype>
 #include <optional>
 
@@ -204,16 +207,80 @@ absl::Status EmitHouseholder(LibraryCallArrays& arrays, llvm::IRBuilderBase& b,
   return absl::OkStatus();
 }
 
+// syevd/heevd: a -> (vectors, w, info); gesdd: a -> (a, s, u, vt, info).
+// The evaluator checks the result shapes in detail (eigh_svd.cc); here
+// the leaf count and types the runtime functions rely on.
+absl::Status EmitEighOrSvd(LibraryCallArrays& arrays, llvm::IRBuilderBase& b,
+                           const HloInstruction* hlo, bool svd) {
+  const Shape& a = hlo->operand(0)->shape();
+  if (absl::Status s = CheckMatrices(hlo, a); !s.ok()) return s;
+  const int64_t r = a.rank();
+  const int64_t m = a.dimensions(r - 2), n = a.dimensions(r - 1);
+  const int64_t leaves = svd ? 5 : 3;
+  // gesdd's 'N' (compute_uv=False) comes with either shape of u and vt.
+  const int64_t mode = Ffi(hlo, "mode", 'A');
+  bool full = !svd || mode != 'S';
+  if (svd && mode == 'N' && hlo->shape().IsTuple() &&
+      hlo->shape().tuple_shapes_size() == 5 && Leaf(hlo, 2).IsArray() &&
+      Leaf(hlo, 3).IsArray() && Leaf(hlo, 2).rank() == r &&
+      Leaf(hlo, 3).rank() == r) {
+    full = Leaf(hlo, 2).dimensions(r - 1) == m &&
+           Leaf(hlo, 3).dimensions(r - 2) == n;
+  }
+  const int64_t k = std::min(m, n);
+  if (hlo->operand_count() != 1 || !hlo->shape().IsTuple() ||
+      hlo->shape().tuple_shapes_size() != leaves ||
+      Leaf(hlo, leaves - 1).element_type() != PrimitiveType::kS32 ||
+      (!svd && m != n) ||
+      (svd && (Leaf(hlo, 2).rank() != r || Leaf(hlo, 3).rank() != r ||
+               Leaf(hlo, 2).dimensions(r - 1) != (full ? m : k) ||
+               Leaf(hlo, 3).dimensions(r - 2) != (full ? n : k)))) {
+    return codegen::Unsupported(
+        hlo, svd ? "gesdd takes a[..., m, n] and returns (a, s, u, vt, "
+                   "s32 info) with u, vt as its mode says"
+                 : "syevd/heevd takes square a and returns (vectors, w, "
+                   "s32 info)");
+  }
+  const DenseOrder order = MatrixOrder(a);
+  llvm::Value* type = b.getInt32(static_cast<int32_t>(a.element_type()));
+  llvm::Value* major = b.getInt32(order == DenseOrder::kColumnMajorMatrix);
+  llvm::Value* batch = b.getInt64(DimensionProduct(a, 0, r - 2));
+  absl::StatusOr<llvm::Value*> in = arrays.Input(hlo->operand(0), {}, order);
+  if (!in.ok()) return in.status();
+  std::vector<llvm::Value*> out;
+  for (int64_t leaf = 0; leaf < leaves; ++leaf) {
+    const bool matrix = svd ? leaf != 1 && leaf != 4 : leaf == 0;
+    absl::StatusOr<llvm::Value*> o =
+        arrays.Output(hlo, {leaf}, matrix ? order : DenseOrder::kRowMajor);
+    if (!o.ok()) return o.status();
+    out.push_back(*o);
+  }
+  if (svd) {
+    arrays.Call("xlite_cpu_gesdd",
+                {type, *in, out[0], out[1], out[2], out[3], out[4], batch,
+                 b.getInt64(m), b.getInt64(n), b.getInt32(full), major});
+  } else {
+    arrays.Call("xlite_cpu_syevd",
+                {type, *in, out[0], out[1], out[2], batch, b.getInt64(n),
+                 b.getInt32(Ffi(hlo, "uplo", 'L') == 'L'), major});
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 bool IsLinalgTarget(const std::string& target) {
   for (const char* prefix : {"s", "d", "c", "z"}) {
     if (target == absl::StrCat("lapack_", prefix, "potrf_ffi") ||
-        target == absl::StrCat("lapack_", prefix, "trsm_ffi")) {
+        target == absl::StrCat("lapack_", prefix, "trsm_ffi") ||
+        target == absl::StrCat("lapack_", prefix, "gesdd_ffi") ||
+        target == absl::StrCat("lapack_", prefix, "gesvd_ffi")) {
       return true;
     }
   }
-  return target == "Qr" || target == "ProductOfElementaryHouseholderReflectors";
+  return target == "lapack_ssyevd_ffi" || target == "lapack_dsyevd_ffi" ||
+         target == "lapack_cheevd_ffi" || target == "lapack_zheevd_ffi" ||
+         target == "Qr" || target == "ProductOfElementaryHouseholderReflectors";
 }
 
 absl::Status EmitLinalgCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
@@ -233,6 +300,11 @@ absl::Status EmitLinalgCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
       status = EmitCholesky(arrays, b, hlo, /*potrf=*/true);
     } else if (absl::EndsWith(target, "trsm_ffi")) {
       status = EmitTriangularSolve(arrays, b, hlo, /*trsm=*/true);
+    } else if (absl::EndsWith(target, "evd_ffi")) {
+      status = EmitEighOrSvd(arrays, b, hlo, /*svd=*/false);
+    } else if (absl::EndsWith(target, "gesdd_ffi") ||
+               absl::EndsWith(target, "gesvd_ffi")) {
+      status = EmitEighOrSvd(arrays, b, hlo, /*svd=*/true);
     } else {
       status = EmitHouseholder(
           arrays, b, hlo, target == "ProductOfElementaryHouseholderReflectors");

@@ -189,6 +189,30 @@ int32_t xlite_cpu_orgqr(int32_t type, const void* a, const void* taus, void* q,
                         int64_t batch, int64_t m, int64_t n, int64_t p,
                         int32_t col_major);
 
+/// The Hermitian eigendecomposition (LAPACK syevd/heevd; the
+/// lapack_{s,d}syevd_ffi / lapack_{c,z}heevd_ffi custom calls, backend_config
+/// {mode, uplo = 76 'L' | 85 'U'} giving `lower`) of `batch` n x n matrices
+/// `a`, reading only their `lower` (else upper) triangle, by cyclic Jacobi
+/// (hlo/ir/jacobi_linalg.h): `vectors` [batch, n, n] gets unit eigenvectors
+/// as columns, `w` [batch, n] (always dense; the real type: f32 for c64,
+/// f64 for c128) the eigenvalues ascending, `info` (null allowed) 0 per
+/// matrix. Non-finite input gives NaN results. `vectors` may alias `a`.
+int32_t xlite_cpu_syevd(int32_t type, const void* a, void* vectors, void* w,
+                        int32_t* info, int64_t batch, int64_t n, int32_t lower,
+                        int32_t col_major);
+
+/// The SVD a = U diag(s) V^H (LAPACK gesdd; lapack_?gesdd_ffi and
+/// lapack_?gesvd_ffi, whose backend_config mode 65 'A' gives `full`, 83
+/// 'S' not, and 78 'N' as u's shape says) of
+/// `batch` m x n matrices `a`, by one-sided Jacobi (hlo/ir/jacobi_linalg.h),
+/// k = min(m, n): `s` [batch, k] (dense, real type) descending; `u`
+/// [batch, m, full ? m : k]; `vt` [batch, full ? n : k, n] = V^H; `a_out`
+/// (null allowed; may alias `a`) gets `a` back; `info` (null allowed) 0,
+/// or -4 (LAPACK's report) for a matrix holding a NaN, with NaN results.
+int32_t xlite_cpu_gesdd(int32_t type, const void* a, void* a_out, void* s,
+                        void* u, void* vt, int32_t* info, int64_t batch,
+                        int64_t m, int64_t n, int32_t full, int32_t col_major);
+
 // ---------------------------------------------------------------------------
 // FFT (fft.cc)
 // ---------------------------------------------------------------------------

@@ -21,6 +21,8 @@ std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
       Symbol("xlite_cpu_trsm", &xlite_cpu_trsm),
       Symbol("xlite_cpu_geqrf", &xlite_cpu_geqrf),
       Symbol("xlite_cpu_orgqr", &xlite_cpu_orgqr),
+      Symbol("xlite_cpu_syevd", &xlite_cpu_syevd),
+      Symbol("xlite_cpu_gesdd", &xlite_cpu_gesdd),
       Symbol("xlite_cpu_fft", &xlite_cpu_fft),
       Symbol("xlite_cpu_matmul", &xlite_cpu_matmul),
       Symbol("xlite_cpu_matmul_strided", &xlite_cpu_matmul_strided),

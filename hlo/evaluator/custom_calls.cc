@@ -1,10 +1,11 @@
 // custom-call dispatch and the reference implementations the global
 // registry ships: XLA:CPU's TopK, the LAPACK FFI calls JAX emits on CPU
-// for Cholesky and triangular solves, the SPMD annotations and
-// AllocateBuffer that XLA runs on one device, and QR (qr.cc).
+// for Cholesky, triangular solves, eigh and svd (eigh_svd.cc), the SPMD
+// annotations and AllocateBuffer that XLA runs on one device, and QR (qr.cc).
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_join.h"
+#include "hlo/evaluator/eigh_svd.h"
 #include "hlo/evaluator/internal.h"
 #include "hlo/evaluator/qr.h"
 
@@ -118,6 +119,26 @@ absl::StatusOr<Literal> TrsmCall(const HloInstruction& call,
                          call.shape());
 }
 
+absl::StatusOr<Literal> EighCall(const HloInstruction& call,
+                                 absl::Span<const Literal* const> operands) {
+  if (operands.size() != 1) {
+    return absl::InvalidArgumentError("syevd/heevd takes one operand");
+  }
+  const int64_t uplo =
+      FfiAttribute(call.backend_config(), "uplo").value_or('L');
+  return HermitianEigenCall(*operands[0], uplo == 'L', call.shape());
+}
+
+absl::StatusOr<Literal> GesddCall(const HloInstruction& call,
+                                  absl::Span<const Literal* const> operands) {
+  if (operands.size() != 1) {
+    return absl::InvalidArgumentError("gesdd takes one operand");
+  }
+  const int64_t mode =
+      FfiAttribute(call.backend_config(), "mode").value_or('A');
+  return SvdCall(*operands[0], mode, call.shape());
+}
+
 // Sharding, SPMDFullToShardShape and SPMDShardToFullShape annotate values
 // for the SPMD partitioner; on one device a shard is the whole value, so
 // they pass their operand through. A shard shape that differs from the full
@@ -164,6 +185,12 @@ void RegisterBuiltinCustomCalls(CustomCallRegistry& registry) {
   for (const char* prefix : {"s", "d", "c", "z"}) {
     registry.Register(absl::StrCat("lapack_", prefix, "potrf_ffi"), PotrfCall);
     registry.Register(absl::StrCat("lapack_", prefix, "trsm_ffi"), TrsmCall);
+    registry.Register(absl::StrCat("lapack_", prefix, "gesdd_ffi"), GesddCall);
+    registry.Register(absl::StrCat("lapack_", prefix, "gesvd_ffi"), GesddCall);
+  }
+  for (const char* target : {"lapack_ssyevd_ffi", "lapack_dsyevd_ffi",
+                             "lapack_cheevd_ffi", "lapack_zheevd_ffi"}) {
+    registry.Register(target, EighCall);
   }
 }
 

@@ -386,8 +386,59 @@ def fft_and_linalg_cases():
            64)
 
 
+def _hermitian(dtype, shape, rng):
+    """Random Hermitian (symmetric) matrices of `dtype`."""
+    a = rng.standard_normal(shape)
+    if np.issubdtype(dtype, np.complexfloating):
+        a = a + 1j * rng.standard_normal(shape)
+    return ((a + np.conj(np.swapaxes(a, -1, -2))) / 2).astype(dtype)
+
+
+def _eigh_reconstruction(m):
+    w, v = jnp.linalg.eigh(m)
+    return (v * w[..., None, :]) @ jnp.conj(jnp.swapaxes(v, -1, -2))
+
+
+def _svd_reconstruction(m):
+    u, s, vh = jnp.linalg.svd(m, full_matrices=True)
+    k = s.shape[-1]
+    return (u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :]
+
+
+def eigh_svd_cases():
+    """eigh and svd beyond the eigenvalues: vectors compared where they are
+    unique (their magnitudes, for distinct eigen- and singular values: a
+    vector is unique up to its sign or phase) and through reconstructions
+    (V diag(w) V^H, U diag(s) V^H), batched and complex. Own random
+    stream, so that the other generators' inputs stay as they were."""
+    rng = np.random.default_rng(16)
+    for dtype in (F32, F64, C64, C128):
+        name = dtype.name
+        h = _hermitian(dtype, (3, 5, 5), rng)
+        yield f"linalg/eigh/values/{name}", lambda m: jnp.linalg.eigh(m)[0], \
+            [h], 256
+        yield (f"linalg/eigh/abs_vectors/{name}",
+               lambda m: jnp.abs(jnp.linalg.eigh(m)[1]), [h], 1024)
+        yield f"linalg/eigh/reconstruction/{name}", _eigh_reconstruction, \
+            [h], 256
+        for shape in ((2, 6, 4), (4, 3, 5)):
+            a = rng.standard_normal(shape)
+            if np.issubdtype(dtype, np.complexfloating):
+                a = a + 1j * rng.standard_normal(shape)
+            a = a.astype(dtype)
+            dims = "x".join(map(str, shape))
+            yield (f"linalg/svd/values/{name}/{dims}",
+                   lambda m: jnp.linalg.svd(m, compute_uv=False), [a], 256)
+            yield (f"linalg/svd/abs_vectors/{name}/{dims}",
+                   lambda m: [jnp.abs(x) for x in jnp.linalg.svd(
+                       m, full_matrices=False)], [a], 1024)
+            yield (f"linalg/svd/reconstruction/{name}/{dims}",
+                   _svd_reconstruction, [a], 256)
+
+
 def all_cases():
     for gen in (elementwise_cases, convert_cases, reduction_cases, dot_cases,
                 conv_cases, indexing_cases, sort_cases, control_flow_cases,
-                rng_cases, window_and_shape_cases, fft_and_linalg_cases):
+                rng_cases, window_and_shape_cases, fft_and_linalg_cases,
+                eigh_svd_cases):
         yield from gen()

@@ -68,6 +68,27 @@ def _install_converter(lib):
     lib.xlite_pjrt_set_stablehlo_converter(_converter, version, 3)
 
 
+def _register_linalg_lowerings():
+    """Lowers eigh and svd for xlite as jax lowers them for its CPU.
+
+    jax registers those two primitives' lowerings for "cpu", "cuda" and
+    "rocm" only (other platforms get no rule at all). The CPU rules emit the
+    LAPACK FFI custom calls lapack_?syevd_ffi / ?heevd_ffi and
+    lapack_?gesdd_ffi / ?gesvd_ffi, which xlite's evaluator and CPU backend
+    implement; registering the same rules for "xlite" makes jax emit them.
+    """
+    from functools import partial
+
+    from jax._src.interpreters import mlir
+    from jax._src.lax import linalg
+
+    for primitive, rule in ((linalg.eigh_p, linalg._eigh_cpu_gpu_lowering),
+                            (linalg.svd_p, linalg._svd_cpu_gpu_lowering)):
+        mlir.register_lowering(primitive,
+                               partial(rule, target_name_prefix="cpu"),
+                               platform=PLATFORM)
+
+
 def initialize():
     path = library_path()
     if not os.path.exists(path):
@@ -80,3 +101,7 @@ def initialize():
     # Below the CPU backend's priority: installing xlite does not change
     # jax's default platform; JAX_PLATFORMS=xlite selects it.
     xla_bridge.register_plugin(PLATFORM, priority=-100, library_path=path)
+    try:
+        _register_linalg_lowerings()
+    except (ImportError, AttributeError) as e:  # jax's private API moved
+        _logger.warning("xlite: eigh and svd stay unlowered for xlite: %s", e)
