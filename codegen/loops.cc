@@ -72,19 +72,19 @@ bool UnrollsFully(const Shape& shape) {
 
 absl::Status Nest(llvm::IRBuilderBase& b, const Shape& shape,
                   const llvm::SmallVector<int64_t, 6>& order, size_t depth,
-                  Index& index, const IndexBody& body,
-                  const SplitRange*& range) {
+                  Index& index, const IndexBody& body, const SplitRange*& range,
+                  bool may_unroll = true) {
   if (depth == order.size()) return body(index);
   const int64_t dim = order[depth];
   if (shape.dimensions(dim) == 1) {
     index[dim] = b.getInt64(0);
-    return Nest(b, shape, order, depth + 1, index, body, range);
+    return Nest(b, shape, order, depth + 1, index, body, range, may_unroll);
   }
   auto inner = [&](llvm::Value* iv) {
     index[dim] = iv;
-    return Nest(b, shape, order, depth + 1, index, body, range);
+    return Nest(b, shape, order, depth + 1, index, body, range, may_unroll);
   };
-  if (range == nullptr && UnrollsFully(shape)) {
+  if (range == nullptr && may_unroll && UnrollsFully(shape)) {
     return EmitForLoop(b, b.getInt64(0), b.getInt64(shape.dimensions(dim)),
                        "d" + std::to_string(dim), inner,
                        /*unroll_fully=*/true);
@@ -210,8 +210,16 @@ absl::Status EmitLaneLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
   const bool outer_split = std::any_of(outer_bounds.begin(), outer_bounds.end(),
                                        [](int64_t x) { return x > 1; });
   const SplitRange* groups_range = outer_split ? nullptr : range;
-  return EmitLoopNestOverBounds(
-      b, outer_bounds,
+  // The outer loops stay rolled whatever their size: each iteration is a
+  // group of lanes, each lane's reduction a loop of its own. (Fully
+  // unrolled, the nest of a small batched c64 dot came out of LLVM 19's
+  // SLP vectorizer, with the buffer alias scopes, computing wrong values:
+  // kernel_loops_test SmallBatchedComplexDotBitIdentical.)
+  const Shape outer_shape(PrimitiveType::kS32, outer_bounds);
+  Index outer_index(outer_shape.rank(), nullptr);
+  const SplitRange* outer_range = outer_split ? range : nullptr;
+  return Nest(
+      b, outer_shape, MajorToMinor(outer_shape), 0, outer_index,
       [&](const Index& outer) {
         // The lanes of the group starting at `start` in `dim`.
         auto group = [&](llvm::Value* start, int64_t count) {
@@ -228,7 +236,7 @@ absl::Status EmitLaneLoopNest(llvm::IRBuilderBase& b, const Shape& shape,
         };
         return EmitLaneGroups(b, n, width, groups_range, group);
       },
-      outer_split ? range : nullptr);
+      outer_range, /*may_unroll=*/false);
 }
 
 }  // namespace xlite::codegen

@@ -468,6 +468,23 @@ ad { a = f32[] parameter(0)
   EXPECT_EQ(c.want, c.got);
 }
 
+// A small batched c64 dot (its operands made by two kernels in one
+// temporary allocation) computes 5 lanes per group: the groups' loops stay
+// rolled (codegen/loops.cc EmitLaneLoopNest), since fully unrolled LLVM 19
+// produced wrong values from them.
+TEST(KernelLoops, SmallBatchedComplexDotBitIdentical) {
+  const Compiled c = CompileAndRun(R"(HloModule m
+ENTRY e {
+  u = c64[4,3,3]{2,1,0} parameter(0)
+  vh = c64[4,5,5]{2,1,0} parameter(1)
+  a = c64[4,3,3]{2,1,0} negate(u)
+  b = c64[4,3,5]{2,1,0} slice(vh), slice={[0:4], [0:3], [0:5]}
+  ROOT d = c64[4,3,5]{2,1,0} dot(a, b), lhs_batch_dims={0},
+    lhs_contracting_dims={2}, rhs_batch_dims={0}, rhs_contracting_dims={1}
+})");
+  EXPECT_EQ(c.want, c.got);
+}
+
 TEST(KernelLoops, OrderedReductionsKeepTheTree) {
   // A float sum rounds in its order; an integer sum from 5 counts the init
   // value once per window of the tree order: both keep the evaluator's

@@ -32,13 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lax_cases import all_cases  # noqa: E402
 
 # Cases known to fail, each with the reason (BENCHMARKS.md lists them).
-EXPECTED_FAILURES = {
-    "linalg/svd/reconstruction/complex64/4x3x5":
-        "not the svd (its U, s and V^H match XLA:CPU's up to phases): the "
-        "product (u[..., :, :3] * s[..., None, :]) @ vh[..., :3, :] of "
-        "c64[4,3,3], f32[4,3], c64[4,5,5] arguments is wrong on xlite's "
-        "CPU backend by itself, without any linear algebra call",
-}
+EXPECTED_FAILURES = {}
 
 TOLERANCE = {
     np.dtype(np.float16): 2e-3,
