@@ -81,25 +81,6 @@ absl::StatusOr<Generator> ElementalEmitter::Dot(const HloInstruction* hlo) {
   };
 }
 
-namespace {
-
-// The dimensions of an operand of rank `rank` that are neither batch nor
-// contracting, in order.
-std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), i) ==
-            contracting.end()) {
-      free.push_back(i);
-    }
-  }
-  return free;
-}
-
-}  // namespace
-
 absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::DotLanes(
     const HloInstruction* hlo, absl::Span<const Index> lanes, int64_t dim) {
   const DotDimensionNumbers& d = hlo->attrs().dot->dnums;
@@ -109,10 +90,12 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::DotLanes(
   const PrimitiveType rt = rhs->shape().element_type();
   const PrimitiveType out_type = hlo->shape().element_type();
   const PrimitiveType acc_type = Accumulation(lt, rt, out_type);
-  const auto lfree = FreeDims(lhs->shape().rank(), d.lhs_batch_dimensions,
-                              d.lhs_contracting_dimensions);
-  const auto rfree = FreeDims(rhs->shape().rank(), d.rhs_batch_dimensions,
-                              d.rhs_contracting_dimensions);
+  const auto lfree =
+      DotFreeDimensions(lhs->shape().rank(), d.lhs_batch_dimensions,
+                        d.lhs_contracting_dimensions);
+  const auto rfree =
+      DotFreeDimensions(rhs->shape().rank(), d.rhs_batch_dimensions,
+                        d.rhs_contracting_dimensions);
   const size_t width = lanes.size();
   // Each lane's operand indices; ldim / rdim: the operand dimension the
   // lanes move along (-1: the lanes share that operand's elements).

@@ -34,19 +34,6 @@ std::vector<int64_t> Concat(std::initializer_list<std::vector<int64_t>> parts) {
   return out;
 }
 
-std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) ==
-            contracting.end()) {
-      free.push_back(d);
-    }
-  }
-  return free;
-}
-
 int64_t Product(const Shape& shape, const std::vector<int64_t>& dims) {
   int64_t p = 1;
   for (int64_t d : dims) p *= shape.dimensions(d);
@@ -188,10 +175,10 @@ absl::Status EmitDotLibraryCall(EmitterContext& ctx, llvm::IRBuilderBase& b,
 
   const Shape& ls = operands[0].shape();
   const Shape& rs = operands[1].shape();
-  const std::vector<int64_t> lf =
-      FreeDims(ls.rank(), d.lhs_batch_dimensions, d.lhs_contracting_dimensions);
-  const std::vector<int64_t> rf =
-      FreeDims(rs.rank(), d.rhs_batch_dimensions, d.rhs_contracting_dimensions);
+  const std::vector<int64_t> lf = DotFreeDimensions(
+      ls.rank(), d.lhs_batch_dimensions, d.lhs_contracting_dimensions);
+  const std::vector<int64_t> rf = DotFreeDimensions(
+      rs.rank(), d.rhs_batch_dimensions, d.rhs_contracting_dimensions);
   const int64_t nb = d.lhs_batch_dimensions.size();
   std::vector<int64_t> ob(nb), om(lf.size()), on(rf.size());
   std::iota(ob.begin(), ob.end(), 0);

@@ -15,19 +15,6 @@ absl::Status Unsupported(absl::string_view why) {
   return absl::UnimplementedError(why);
 }
 
-// The dimensions of a rank-`rank` shape in neither list, ascending.
-Dims FreeDims(int64_t rank, const Dims& batch, const Dims& contracting) {
-  Dims out;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), i) ==
-            contracting.end()) {
-      out.push_back(i);
-    }
-  }
-  return out;
-}
-
 Dims Concat(const Dims& x, const Dims& y) {
   Dims out = x;
   out.insert(out.end(), y.begin(), y.end());
@@ -142,10 +129,10 @@ absl::StatusOr<GemmMatrices> GemmMatricesFor(const GemmDescription& gemm) {
   const DotDimensionNumbers& dn = gemm.config.dnums;
   const Shape& a = gemm.operands[0];
   const Shape& b = gemm.operands[1];
-  const Dims a_free = FreeDims(a.rank(), dn.lhs_batch_dimensions,
-                               dn.lhs_contracting_dimensions);
-  const Dims b_free = FreeDims(b.rank(), dn.rhs_batch_dimensions,
-                               dn.rhs_contracting_dimensions);
+  const Dims a_free = DotFreeDimensions(a.rank(), dn.lhs_batch_dimensions,
+                                        dn.lhs_contracting_dimensions);
+  const Dims b_free = DotFreeDimensions(b.rank(), dn.rhs_batch_dimensions,
+                                        dn.rhs_contracting_dimensions);
   GemmMatrices mm;
   absl::StatusOr<GemmMatrix> ma = MatrixOf(a, dn.lhs_batch_dimensions, a_free,
                                            dn.lhs_contracting_dimensions, "a");

@@ -51,19 +51,6 @@ struct GemmView {
   PrimitiveType acc = PrimitiveType::kF32;
 };
 
-std::vector<int64_t> FreeDims(int64_t rank, const std::vector<int64_t>& batch,
-                              const std::vector<int64_t>& contracting) {
-  std::vector<int64_t> free;
-  for (int64_t i = 0; i < rank; ++i) {
-    if (std::find(batch.begin(), batch.end(), i) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), i) ==
-            contracting.end()) {
-      free.push_back(i);
-    }
-  }
-  return free;
-}
-
 GemmView ViewOf(const HloInstruction* dot) {
   GemmView v;
   v.dot = dot;
@@ -74,8 +61,8 @@ GemmView ViewOf(const HloInstruction* dot) {
   v.rhs_batch = d.rhs_batch_dimensions;
   v.lhs_k = d.lhs_contracting_dimensions;
   v.rhs_k = d.rhs_contracting_dimensions;
-  v.lhs_free = FreeDims(ls.rank(), v.lhs_batch, v.lhs_k);
-  v.rhs_free = FreeDims(rs.rank(), v.rhs_batch, v.rhs_k);
+  v.lhs_free = DotFreeDimensions(ls.rank(), v.lhs_batch, v.lhs_k);
+  v.rhs_free = DotFreeDimensions(rs.rank(), v.rhs_batch, v.rhs_k);
   int64_t o = 0;
   for (size_t i = 0; i < v.lhs_batch.size(); ++i) v.out_batch.push_back(o++);
   for (size_t i = 0; i < v.lhs_free.size(); ++i) v.out_m.push_back(o++);

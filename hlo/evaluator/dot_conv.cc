@@ -29,19 +29,6 @@ Literal Arrange(const Literal& in, absl::Span<const int64_t> batch,
   return Permute(in, perm);
 }
 
-std::vector<int64_t> FreeDims(int64_t rank, absl::Span<const int64_t> batch,
-                              absl::Span<const int64_t> contracting) {
-  std::vector<int64_t> free;
-  for (int64_t d = 0; d < rank; ++d) {
-    if (std::find(batch.begin(), batch.end(), d) == batch.end() &&
-        std::find(contracting.begin(), contracting.end(), d) ==
-            contracting.end()) {
-      free.push_back(d);
-    }
-  }
-  return free;
-}
-
 }  // namespace
 
 absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
@@ -57,11 +44,11 @@ absl::StatusOr<Literal> DotLiterals(const Literal& lhs_operand,
   const Literal rhs_in =
       rhs_type == type ? rhs_operand : ConvertLiteral(rhs_operand, type);
   const std::vector<int64_t> lhs_free =
-      FreeDims(lhs_in.shape().rank(), d.lhs_batch_dimensions,
-               d.lhs_contracting_dimensions);
+      DotFreeDimensions(lhs_in.shape().rank(), d.lhs_batch_dimensions,
+                        d.lhs_contracting_dimensions);
   const std::vector<int64_t> rhs_free =
-      FreeDims(rhs_in.shape().rank(), d.rhs_batch_dimensions,
-               d.rhs_contracting_dimensions);
+      DotFreeDimensions(rhs_in.shape().rank(), d.rhs_batch_dimensions,
+                        d.rhs_contracting_dimensions);
   int64_t B, M, K, B2, K2, N;
   const Literal lhs = Arrange(lhs_in, d.lhs_batch_dimensions, lhs_free,
                               d.lhs_contracting_dimensions, &B, &M, &K);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/escaping.h"
 #include "absl/strings/str_cat.h"
@@ -534,6 +535,19 @@ std::string OutputOperandAliasingToString(
 
 std::string BracedList(const std::vector<int64_t>& values) {
   return absl::StrCat("{", absl::StrJoin(values, ","), "}");
+}
+
+std::vector<int64_t> DotFreeDimensions(int64_t rank,
+                                       absl::Span<const int64_t> batch,
+                                       absl::Span<const int64_t> contracting) {
+  std::vector<int64_t> free;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (!absl::c_linear_search(batch, d) &&
+        !absl::c_linear_search(contracting, d)) {
+      free.push_back(d);
+    }
+  }
+  return free;
 }
 
 }  // namespace xlite

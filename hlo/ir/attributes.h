@@ -59,6 +59,12 @@ struct DotDimensionNumbers {
   bool operator==(const DotDimensionNumbers&) const = default;
 };
 
+/// The dimensions of a dot operand of rank `rank` that are neither batch
+/// nor contracting dimensions (its free ones), in increasing order.
+std::vector<int64_t> DotFreeDimensions(int64_t rank,
+                                       absl::Span<const int64_t> batch,
+                                       absl::Span<const int64_t> contracting);
+
 struct RaggedDotDimensionNumbers {
   DotDimensionNumbers dot;
   std::vector<int64_t> lhs_ragged_dimensions;
