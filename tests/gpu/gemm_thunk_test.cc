@@ -18,6 +18,7 @@
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/text/parser.h"
 #include "runtime/gpu_thunks.h"
+#include "tests/gpu/deterministic_values.h"
 
 namespace xlite {
 namespace {
@@ -103,23 +104,6 @@ std::string Module(const Case& c) {
   return text + "}\n";
 }
 
-// Deterministic values, exact in every type tested (multiples of 1/8).
-Literal Values(const Shape& shape, int seed) {
-  Literal out(shape);
-  uint32_t state = 12345u + 977u * seed;
-  for (int64_t i = 0; i < out.element_count(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    const double re = static_cast<int>((state >> 16) % 33) / 8.0 - 2.0;
-    const double im = static_cast<int>((state >> 8) % 17) / 8.0 - 1.0;
-    if (IsComplex(shape.element_type())) {
-      out.SetFromComplex(i, {re, im});
-    } else {
-      out.SetFromDouble(i, re);
-    }
-  }
-  return out;
-}
-
 int CountGemmThunks(const runtime::ThunkSequence& thunks) {
   int n = 0;
   for (const runtime::Thunk& t : thunks) {
@@ -138,7 +122,8 @@ void Check(const std::string& text, int gemms) {
   std::vector<Literal> args;
   const HloComputation& entry = *(*module)->entry_computation();
   for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-    args.push_back(Values(entry.parameter_instruction(i)->shape(), i));
+    args.push_back(gpu_test::DeterministicValues(
+        entry.parameter_instruction(i)->shape(), i));
   }
   absl::StatusOr<Literal> want = EvaluateModule(**module, args);
   ASSERT_TRUE(want.ok()) << want.status();

@@ -21,6 +21,7 @@
 #include "hlo/ir/tiled_gemm_config.h"
 #include "hlo/text/parser.h"
 #include "runtime/gpu_thunks.h"
+#include "tests/gpu/deterministic_values.h"
 
 namespace xlite {
 namespace {
@@ -94,21 +95,6 @@ std::string Module(const Case& c) {
   return text + "}\n";
 }
 
-// Deterministic values, exact in every type tested (multiples of 1/8; small
-// integers for s8).
-Literal Values(const Shape& shape, int seed) {
-  Literal out(shape);
-  uint32_t state = 12345u + 977u * seed;
-  const bool integer = shape.element_type() == PrimitiveType::kS8 ||
-                       shape.element_type() == PrimitiveType::kS32;
-  for (int64_t i = 0; i < out.element_count(); ++i) {
-    state = state * 1664525u + 1013904223u;
-    const int v = static_cast<int>((state >> 16) % 33) - 16;
-    out.SetFromDouble(i, integer ? v : v / 8.0);
-  }
-  return out;
-}
-
 bool HasTiledGemmFusion(const HloModule& module) {
   for (const HloInstruction* h : module.entry_computation()->instructions()) {
     if (IsTiledGemmFusion(*h)) return true;
@@ -160,7 +146,8 @@ TEST_P(TiledGemmTest, EmulatorMatchesInterpreter) {
   std::vector<Literal> args;
   const HloComputation& entry = *(*module)->entry_computation();
   for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-    args.push_back(Values(entry.parameter_instruction(i)->shape(), i));
+    args.push_back(gpu_test::DeterministicValues(
+        entry.parameter_instruction(i)->shape(), i));
   }
   absl::StatusOr<Literal> want = EvaluateModule(**module, args);
   ASSERT_TRUE(want.ok()) << want.status();
