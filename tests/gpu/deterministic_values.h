@@ -8,8 +8,10 @@
 // bit or within a 16-bit type's rounding.
 
 #include <cstdint>
+#include <vector>
 
 #include "hlo/ir/literal.h"
+#include "hlo/ir/module.h"
 #include "hlo/ir/primitive_type.h"
 #include "hlo/ir/shape.h"
 
@@ -32,6 +34,18 @@ inline Literal DeterministicValues(const Shape& shape, int seed) {
     }
   }
   return out;
+}
+
+/// DeterministicValues for each entry parameter of `module` (seed: its
+/// number).
+inline std::vector<Literal> DeterministicArguments(const HloModule& module) {
+  std::vector<Literal> args;
+  const HloComputation& entry = *module.entry_computation();
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    args.push_back(
+        DeterministicValues(entry.parameter_instruction(i)->shape(), i));
+  }
+  return args;
 }
 
 }  // namespace xlite::gpu_test

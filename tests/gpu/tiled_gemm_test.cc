@@ -143,12 +143,7 @@ TEST_P(TiledGemmTest, EmulatorMatchesInterpreter) {
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(**module).ok());
-  std::vector<Literal> args;
-  const HloComputation& entry = *(*module)->entry_computation();
-  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
-    args.push_back(gpu_test::DeterministicValues(
-        entry.parameter_instruction(i)->shape(), i));
-  }
+  const std::vector<Literal> args = gpu_test::DeterministicArguments(**module);
   absl::StatusOr<Literal> want = EvaluateModule(**module, args);
   ASSERT_TRUE(want.ok()) << want.status();
   auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
