@@ -28,6 +28,18 @@ enum class GridDim { kX, kY, kZ };
 enum class ShuffleKind { kDown, kXor };
 enum class AtomicOp { kAdd, kMax, kMin };
 
+/// A warp-wide tensor-core multiply-accumulate, PTX's
+/// `mma.sync.aligned.m16n8kK.row.col`: D (16x8) = A (16xK) . B (Kx8) + C,
+/// every lane holding its fragments in PTX's layouts (the "Matrix
+/// Fragments for mma.m16n8kK" tables; codegen/gpu/mma_fragments.h). A is
+/// 4 i32 registers and B 2 on every kind; C and D 4 f32 (i32 for kS8).
+///   kF16:  K = 16, f16 pairs, f32 accumulators;
+///   kBF16: K = 16, bf16 pairs;
+///   kTF32: K = 8, one tf32 (an f32 whose low 13 mantissa bits are
+///          ignored) per register;
+///   kS8:   K = 32, four s8 per register, s32 accumulators.
+enum class MmaKind { kF16, kBF16, kTF32, kS8 };
+
 /// One pointer parameter of a kernel.
 struct KernelParam {
   /// No other parameter of the kernel overlaps it.
@@ -70,11 +82,18 @@ class KernelTarget {
   virtual llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, ShuffleKind kind,
                                   llvm::Value* value, llvm::Value* offset) = 0;
 
+  /// D = A . B + C over the warp (see MmaKind); every lane of the warp
+  /// must take part. `a` holds 4 i32, `b` 2 i32, `c` 4 accumulators;
+  /// returns D's 4.
+  virtual std::vector<llvm::Value*> Mma(llvm::IRBuilderBase& b, MmaKind kind,
+                                        const std::vector<llvm::Value*>& a,
+                                        const std::vector<llvm::Value*>& bv,
+                                        const std::vector<llvm::Value*>& c) = 0;
+
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).
-  absl::StatusOr<llvm::Value*> Shuffle(llvm::IRBuilderBase& b,
-                                       ShuffleKind kind, llvm::Value* value,
-                                       llvm::Value* offset);
+  absl::StatusOr<llvm::Value*> Shuffle(llvm::IRBuilderBase& b, ShuffleKind kind,
+                                       llvm::Value* value, llvm::Value* offset);
 
   /// A block-scoped array of `bytes` bytes (aligned to `alignment`) in
   /// shared memory, for the kernel being emitted; the pointer may be in a

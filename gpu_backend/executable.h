@@ -51,6 +51,8 @@ struct GpuCompileOptions {
   bool expand_gemm_calls = false;
   /// Tiled GEMM fusions or cuBLASLt calls (GpuPipelineOptions).
   GemmBackend gemm_backend = GemmBackend::kAuto;
+  /// Forces the tiling of tiled GEMM fusions (GpuPipelineOptions).
+  std::optional<TiledGemmConfig> tiled_gemm_config;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
 };

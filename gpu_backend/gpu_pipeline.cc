@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
 #include "gpu_backend/gemm_thunks.h"
+#include "gpu_backend/tiled_gemm_tiling.h"
 #include "passes/annotation_calls.h"
 #include "passes/async_to_sync.h"
 #include "passes/batch_norm_expander.h"
@@ -166,6 +167,13 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   if (options.gemm_backend == GemmBackend::kAuto &&
       !options.expand_gemm_calls) {
     if (absl::Status s = FuseGemmCallsWithoutThunks(module); !s.ok()) return s;
+  }
+  // Each tiled GEMM fusion's tiling: the heuristic's first proposal that
+  // fits the spec's shared memory.
+  if (absl::Status s =
+          AssignTiledGemmConfigs(module, spec, options.tiled_gemm_config);
+      !s.ok()) {
+    return s;
   }
   // Kernels index each array by its own shape's layout: every view of a
   // buffer (while/conditional boundaries, tuples) must agree.

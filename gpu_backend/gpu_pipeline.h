@@ -10,6 +10,7 @@
 #include "absl/strings/string_view.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/module.h"
+#include "hlo/ir/tiled_gemm_config.h"
 
 namespace xlite::gpu {
 
@@ -51,6 +52,10 @@ struct GpuPipelineOptions {
   bool expand_gemm_calls = false;
   /// Which dots become tiled GEMM fusions and which cuBLASLt calls.
   GemmBackend gemm_backend = GemmBackend::kAuto;
+  /// The tiling of every tiled GEMM fusion the pipeline makes, instead of
+  /// the heuristic's (gpu_backend/tiled_gemm_tiling.h): for tests and
+  /// comparisons.
+  std::optional<TiledGemmConfig> tiled_gemm_config;
   /// The workspace each __cudnn$blockScaledDot call gets where the
   /// block-scaling rewriter left it empty (u8[0]); 0 leaves it so. cuDNN's
   /// plan is made on the device, which compilation may not have: the

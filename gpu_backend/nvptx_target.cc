@@ -12,8 +12,9 @@ namespace {
 llvm::Value* Intrinsic(llvm::IRBuilderBase& b, llvm::Intrinsic::ID x,
                        llvm::Intrinsic::ID y, llvm::Intrinsic::ID z,
                        GridDim d) {
-  const llvm::Intrinsic::ID id =
-      d == GridDim::kX ? x : d == GridDim::kY ? y : z;
+  const llvm::Intrinsic::ID id = d == GridDim::kX   ? x
+                                 : d == GridDim::kY ? y
+                                                    : z;
   return b.CreateIntrinsic(b.getInt32Ty(), id, {});
 }
 
@@ -21,7 +22,8 @@ void Annotate(llvm::Module& module, llvm::Function* f, absl::string_view key,
               int64_t value) {
   llvm::LLVMContext& ctx = module.getContext();
   llvm::Metadata* md[] = {
-      llvm::ValueAsMetadata::get(f), llvm::MDString::get(ctx, llvm::StringRef(key.data(), key.size())),
+      llvm::ValueAsMetadata::get(f),
+      llvm::MDString::get(ctx, llvm::StringRef(key.data(), key.size())),
       llvm::ConstantAsMetadata::get(
           llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), value))};
   module.getOrInsertNamedMetadata("nvvm.annotations")
@@ -98,6 +100,43 @@ llvm::Value* NvptxTarget::ShuffleI32(llvm::IRBuilderBase& b,
                             b.getInt32(codegen::kWarpSize - 1)});
 }
 
+std::vector<llvm::Value*> NvptxTarget::Mma(llvm::IRBuilderBase& b,
+                                           codegen::MmaKind kind,
+                                           const std::vector<llvm::Value*>& a,
+                                           const std::vector<llvm::Value*>& bv,
+                                           const std::vector<llvm::Value*>& c) {
+  using codegen::MmaKind;
+  llvm::Intrinsic::ID id = llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16;
+  switch (kind) {
+    case MmaKind::kF16:
+      id = llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32;
+      break;
+    case MmaKind::kBF16:
+      break;
+    case MmaKind::kTF32:
+      id = llvm::Intrinsic::nvvm_mma_m16n8k8_row_col_tf32;
+      break;
+    case MmaKind::kS8:
+      id = llvm::Intrinsic::nvvm_mma_m16n8k32_row_col_s8;
+      break;
+  }
+  // f16 fragments are <2 x half> registers; the others i32.
+  llvm::Type* half2 = llvm::FixedVectorType::get(b.getHalfTy(), 2);
+  std::vector<llvm::Value*> args;
+  for (const std::vector<llvm::Value*>* part : {&a, &bv}) {
+    for (llvm::Value* r : *part) {
+      args.push_back(kind == MmaKind::kF16 ? b.CreateBitCast(r, half2) : r);
+    }
+  }
+  args.insert(args.end(), c.begin(), c.end());
+  llvm::Function* f =
+      llvm::Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), id);
+  llvm::Value* d = b.CreateCall(f, args);
+  std::vector<llvm::Value*> out;
+  for (unsigned i = 0; i < 4; ++i) out.push_back(b.CreateExtractValue(d, i));
+  return out;
+}
+
 llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                                       int64_t alignment,
                                       absl::string_view name) {
@@ -119,8 +158,7 @@ llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
 absl::StatusOr<std::string> NvptxTarget::MathFunction(
     absl::string_view name) const {
   if (codegen::IsGpuMathFunction(name)) return absl::StrCat("__nv_", name);
-  return absl::UnimplementedError(
-      absl::StrCat("libdevice has no __nv_", name));
+  return absl::UnimplementedError(absl::StrCat("libdevice has no __nv_", name));
 }
 
 }  // namespace xlite::gpu

@@ -3,10 +3,10 @@
 
 // KernelTarget for NVIDIA GPUs through LLVM's NVPTX backend: special
 // registers and barriers are nvvm intrinsics, shuffles are
-// shfl.sync (full warp mask), shared memory is addrspace(3) globals, math
-// calls map to libdevice's __nv_* functions, and kernels carry the kernel
-// annotation with exact block sizes (reqntidx; ptxas refuses maxntid next
-// to it).
+// shfl.sync (full warp mask), tensor-core steps mma.sync (sm_80 on), shared
+// memory is addrspace(3) globals, math calls map to libdevice's __nv_*
+// functions, and kernels carry the kernel annotation with exact block sizes
+// (reqntidx; ptxas refuses maxntid next to it).
 
 #include <string>
 
@@ -28,6 +28,10 @@ class NvptxTarget : public codegen::KernelTarget {
   void Barrier(llvm::IRBuilderBase& b) override;
   llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, codegen::ShuffleKind kind,
                           llvm::Value* value, llvm::Value* offset) override;
+  std::vector<llvm::Value*> Mma(llvm::IRBuilderBase& b, codegen::MmaKind kind,
+                                const std::vector<llvm::Value*>& a,
+                                const std::vector<llvm::Value*>& bv,
+                                const std::vector<llvm::Value*>& c) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   absl::StatusOr<std::string> MathFunction(

@@ -29,6 +29,11 @@ bool IsTiledFloat(PT t) {
   return t == PT::kF32 || t == PT::kF16 || t == PT::kBF16;
 }
 
+// f8 operands convert exactly to f16, bf16 (e4m3) and f32 as they load.
+bool IsTiledFloatOperand(PT t) {
+  return IsTiledFloat(t) || t == PT::kF8E4M3FN || t == PT::kF8E5M2;
+}
+
 bool IsScalarConstant(const HloInstruction* h) {
   return h->opcode() == O::kConstant && h->shape().IsArray() &&
          h->shape().ElementCount() == 1;
@@ -186,7 +191,9 @@ bool IsTiledGemmCandidate(const HloInstruction& dot) {
   const PT lt = dot.operand(0)->shape().element_type();
   const PT rt = dot.operand(1)->shape().element_type();
   const PT out = dot.shape().element_type();
-  if (IsTiledFloat(lt) && IsTiledFloat(rt) && IsTiledFloat(out)) return true;
+  if (IsTiledFloatOperand(lt) && IsTiledFloatOperand(rt) && IsTiledFloat(out)) {
+    return true;
+  }
   return lt == PT::kS8 && rt == PT::kS8 && out == PT::kS32;
 }
 
@@ -205,7 +212,7 @@ absl::StatusOr<HloInstruction*> FuseTiledGemm(HloInstruction* dot) {
   HloInstruction* fusion =
       BuildFusion(parent, ordered, old_root, FusionKind::kCustom);
   fusion->set_name(parent.parent()->NewInstructionName("gemm_fusion"));
-  fusion->set_backend_config(TiledGemmBackendConfig(TiledGemmConfig{}));
+  fusion->set_backend_config(UntiledGemmBackendConfig());
   if (absl::Status s = old_root->ReplaceAllUsesWith(fusion); !s.ok()) {
     return s;
   }

@@ -8,9 +8,10 @@
 // which the GPU kernel emitters compute with one tiled kernel
 // (codegen/gpu/tiled_gemm_kernel.cc). Guarantees:
 //  - Only a dot the kernel computes is fused: any batch, contracting and
-//    free dimensions, none of them empty; operands and result f32, f16 or
-//    bf16 (accumulated in f32), or s8 x s8 -> s32 (in s32); no control
-//    edges. Every other dot is left alone.
+//    free dimensions, none of them empty; operands f32, f16, bf16,
+//    f8e4m3fn or f8e5m2 and result f32, f16 or bf16 (accumulated in f32),
+//    or s8 x s8 -> s32 (in s32); no control edges. Every other dot is
+//    left alone.
 //  - Producers fused (per operand, transitively): convert, bitcast,
 //    reshape, copy, broadcast, transpose, and multiply / divide by a
 //    broadcast scalar; each only when all its users are already in the

@@ -95,6 +95,12 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
 /// buffer.
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number);
 
+/// The shared memory the tiled GEMM kernel of fusion `fusion` (marked with
+/// its tiling, hlo/ir/tiled_gemm_config.h) allocates, in bytes: what the
+/// tile heuristic checks against a GPU's limit before compiling. 0 when
+/// `fusion` is not such a fusion.
+int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
+
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the
 /// "TopK" call, the LAPACK potrf / trsm FFI calls).
 bool IsKernelCustomCall(const HloInstruction* hlo);

@@ -2,54 +2,31 @@
 // (hlo/ir/tiled_gemm_config.h) whose root reaches one dot through
 // elementwise instructions of the dot's dimensions (its epilogue).
 //
-// The dot is viewed as batch x (M x K) . (K x N): M runs over the lhs's
-// free dimensions, N over the rhs's, K over the contracting ones and the
-// batch over the batch dimensions, each linearized in dimension-number
-// order. Block g computes one block_m x block_n tile of one batch element
-// (g = (batch * tiles_m + tile_m) * tiles_n + tile_n); its threads form a
-// (block_m / thread_m) x (block_n / thread_n) grid, thread (ty, tx)
-// accumulating rows ty + i * (block_m / thread_m) and columns
-// tx + j * (block_n / thread_n) (i < thread_m, j < thread_n) in registers,
-// in the contraction's accumulation type (f32 for 16- and 32-bit floats,
-// s32 for s8), with the same products in the same K order as the
-// evaluator. Per step of block_k:
-//   1. the block loads the lhs tile (block_k x block_m) and the rhs tile
-//      (block_k x block_n) into shared memory, each element through the
-//      fused producers (the elemental generator of the dot's operand) and
-//      converted to the accumulation type; consecutive threads take
-//      consecutive elements along the operand's physically minor dimension
-//      when that is a K or free dimension; out-of-range elements (tails of
-//      M, N or K) are zero;
-//   2. barrier; each thread multiplies its sub-tile from shared memory;
-//      barrier.
-// Finally each thread rounds its accumulators to the dot's type, gives
-// them to the elemental emitter as the dot's values and writes the root's
-// value (the epilogue: bias, activation, convert) at in-range indices.
+// Block g computes one block_m x block_n tile of one batch element
+// (tiled_gemm.h). Per step of block_k the block stages the lhs tile and
+// the rhs tile through shared memory, each element through the fused
+// producers and converted to what the main loop multiplies, then
+// multiplies them:
+//   - on CUDA cores (tiled_gemm_simt.cc), in the accumulation type with
+//     the same products in the same K order as the evaluator;
+//   - on tensor cores (tiled_gemm_mma.cc), with warp-wide mma.sync.
+// Finally each accumulator, rounded to the dot's type, goes through the
+// epilogue (bias, activation, convert) to the output at in-range indices.
 //
-// Missing, for later slices: tensor cores (mma.sync / wgmma), cp.async or
-// TMA pipelining, split-K and vectorized loads.
+// Missing, for later slices: wgmma/tcgen05, cp.async or TMA pipelining,
+// ldmatrix and swizzled layouts, split-K and vectorized loads.
 
 #include <algorithm>
 
 #include "codegen/contraction_arithmetic.h"
-#include "codegen/gpu/kernel_common.h"
 #include "codegen/gpu/kernels.h"
+#include "codegen/gpu/tiled_gemm.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "hlo/ir/opcode.h"
-#include "hlo/ir/tiled_gemm_config.h"
 
 namespace xlite::codegen::gpu {
-namespace {
-
-// The dimension numbers of one side, and of the dot's result.
-struct GemmView {
-  const HloInstruction* dot = nullptr;
-  std::vector<int64_t> lhs_batch, rhs_batch, lhs_k, rhs_k, lhs_free, rhs_free,
-      out_batch, out_m, out_n;
-  int64_t batch = 1, m = 1, n = 1, k = 1;
-  PrimitiveType acc = PrimitiveType::kF32;
-};
+namespace tiled_gemm {
 
 GemmView ViewOf(const HloInstruction* dot) {
   GemmView v;
@@ -76,16 +53,50 @@ GemmView ViewOf(const HloInstruction* dot) {
   return v;
 }
 
-// One operand's side of the view: its dimensions and the tile it loads.
-struct Side {
-  const HloInstruction* operand;
-  const std::vector<int64_t>* batch;
-  const std::vector<int64_t>* free;
-  const std::vector<int64_t>* k;
-  int64_t free_size;  // M or N
-  int64_t tile;       // block_m or block_n
-  llvm::Value* shared;
-};
+Side SideOf(const GemmView& v, bool lhs, int64_t tile) {
+  Side s;
+  s.operand = v.dot->operand(lhs ? 0 : 1);
+  s.batch = lhs ? &v.lhs_batch : &v.rhs_batch;
+  s.free = lhs ? &v.lhs_free : &v.rhs_free;
+  s.k = lhs ? &v.lhs_k : &v.rhs_k;
+  s.free_size = lhs ? v.m : v.n;
+  s.tile = tile;
+  return s;
+}
+
+PrimitiveType TensorCoreStorageType(TensorCoreInput input) {
+  switch (input) {
+    case TensorCoreInput::kF16:
+      return PrimitiveType::kF16;
+    case TensorCoreInput::kBF16:
+      return PrimitiveType::kBF16;
+    case TensorCoreInput::kTF32:
+      return PrimitiveType::kF32;
+    case TensorCoreInput::kS8:
+      return PrimitiveType::kS8;
+  }
+  return PrimitiveType::kF32;
+}
+
+TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
+  TileLayout t;
+  auto align16 = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
+  if (!c.tensor_cores()) {
+    t.element_bytes = StorageBytes(v.acc);
+    t.lhs_bytes = align16(c.block_k * c.block_m * t.element_bytes);
+    t.rhs_bytes = align16(c.block_k * c.block_n * t.element_bytes);
+    return t;
+  }
+  const std::optional<TensorCoreInput> input = TensorCoreInputOf(*v.dot);
+  t.element_bytes = StorageBytes(
+      TensorCoreStorageType(input.value_or(TensorCoreInput::kTF32)));
+  t.k_major_stride = c.block_k + 16 / t.element_bytes;
+  t.lhs_bytes = align16(c.block_m * t.k_major_stride * t.element_bytes);
+  t.rhs_bytes = align16(c.block_n * t.k_major_stride * t.element_bytes);
+  return t;
+}
+
+namespace {
 
 // Whether the operand's physically minor dimension (ignoring size 1) is a
 // contracting one: then threads walk K fastest while loading.
@@ -99,28 +110,27 @@ bool KIsMinor(const Side& s) {
   return false;
 }
 
-// Step 1 for one side: tile[kk * tile + f] = operand at (batch, f0 + f,
-// k0 + kk) in the accumulation type, or zero past the sizes.
+}  // namespace
+
 absl::Status LoadTile(KernelScope& k, const GemmView& v, const Side& s,
-                      const TiledGemmConfig& c, llvm::Value* tid,
+                      int64_t block_k, int64_t threads, llvm::Value* tid,
                       llvm::Value* batch, llvm::Value* f0, llvm::Value* k0) {
   llvm::IRBuilderBase& b = k.b;
-  llvm::Type* type = ValueType(v.acc, b.getContext());
-  const int64_t elements = s.tile * c.block_k;
-  const int64_t threads = c.threads();
+  const int64_t elements = s.tile * block_k;
   const bool k_minor = KIsMinor(s);
   const Shape& shape = s.operand->shape();
   for (int64_t r = 0; r * threads < elements; ++r) {
     llvm::Value* e = b.CreateAdd(tid, b.getInt64(r * threads));
     auto load = [&]() -> absl::Status {
-      llvm::Value* kk = k_minor ? b.CreateURem(e, b.getInt64(c.block_k))
+      llvm::Value* kk = k_minor ? b.CreateURem(e, b.getInt64(block_k))
                                 : b.CreateUDiv(e, b.getInt64(s.tile));
-      llvm::Value* f = k_minor ? b.CreateUDiv(e, b.getInt64(c.block_k))
+      llvm::Value* f = k_minor ? b.CreateUDiv(e, b.getInt64(block_k))
                                : b.CreateURem(e, b.getInt64(s.tile));
       llvm::Value* slot =
-          b.CreateGEP(type, s.shared,
-                      {b.CreateAdd(b.CreateMul(kk, b.getInt64(s.tile)), f)});
-      b.CreateStore(llvm::Constant::getNullValue(type), slot);
+          b.CreateGEP(s.type, s.shared,
+                      {b.CreateAdd(b.CreateMul(kk, b.getInt64(s.k_stride)),
+                                   b.CreateMul(f, b.getInt64(s.f_stride)))});
+      b.CreateStore(llvm::Constant::getNullValue(s.type), slot);
       llvm::Value* fg = b.CreateAdd(f0, f);
       llvm::Value* kg = b.CreateAdd(k0, kk);
       return EmitIf(k,
@@ -134,99 +144,75 @@ absl::Status LoadTile(KernelScope& k, const GemmView& v, const Side& s,
                       absl::StatusOr<llvm::Value*> x =
                           k.emitter.ValueAt(s.operand, -1, index);
                       if (!x.ok()) return x.status();
-                      absl::StatusOr<llvm::Value*> converted =
-                          EmitConvert(b, shape.element_type(), v.acc, *x);
+                      absl::StatusOr<llvm::Value*> converted = s.convert(*x);
                       if (!converted.ok()) return converted.status();
                       b.CreateStore(*converted, slot);
                       return absl::OkStatus();
                     });
     };
-    absl::Status s_status =
+    absl::Status status =
         (r + 1) * threads <= elements
             ? load()
             : EmitIf(k, b.CreateICmpULT(e, b.getInt64(elements)), load);
-    if (!s_status.ok()) return s_status;
+    if (!status.ok()) return status;
   }
   return absl::OkStatus();
 }
 
-// Step 2: acc[i][j] += a[kk][row i] * b[kk][column j] for every kk.
-void MultiplyTiles(KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
-                   const Side& lhs, const Side& rhs, llvm::Value* ty,
-                   llvm::Value* tx, const std::vector<llvm::AllocaInst*>& acc) {
+absl::Status StoreResult(KernelScope& k, const GemmView& v,
+                         const HloInstruction* root, llvm::Value* batch,
+                         llvm::Value* m, llvm::Value* n, llvm::Value* acc) {
   llvm::IRBuilderBase& b = k.b;
-  llvm::Type* type = ValueType(v.acc, b.getContext());
-  const int64_t rows = c.block_m / c.thread_m;
-  const int64_t cols = c.block_n / c.thread_n;
-  for (int64_t kk = 0; kk < c.block_k; ++kk) {
-    std::vector<llvm::Value*> a(c.thread_m), x(c.thread_n);
-    for (int64_t i = 0; i < c.thread_m; ++i) {
-      llvm::Value* at = b.CreateAdd(ty, b.getInt64(kk * c.block_m + i * rows));
-      a[i] = b.CreateLoad(type, b.CreateGEP(type, lhs.shared, {at}));
-    }
-    for (int64_t j = 0; j < c.thread_n; ++j) {
-      llvm::Value* at = b.CreateAdd(tx, b.getInt64(kk * c.block_n + j * cols));
-      x[j] = b.CreateLoad(type, b.CreateGEP(type, rhs.shared, {at}));
-    }
-    for (int64_t i = 0; i < c.thread_m; ++i) {
-      for (int64_t j = 0; j < c.thread_n; ++j) {
-        llvm::AllocaInst* slot = acc[i * c.thread_n + j];
-        b.CreateStore(EmitMultiplyAccumulate(b, v.acc, b.CreateLoad(type, slot),
-                                             a[i], x[j]),
-                      slot);
-      }
-    }
-  }
-}
-
-// The epilogue: each in-range accumulator rounded, given to the elemental
-// emitter as the dot's value, and the root written there.
-absl::Status StoreResults(KernelScope& k, const GemmView& v,
-                          const TiledGemmConfig& c, const HloInstruction* root,
-                          llvm::Value* batch, llvm::Value* m0, llvm::Value* n0,
-                          llvm::Value* ty, llvm::Value* tx,
-                          const std::vector<llvm::AllocaInst*>& acc) {
-  llvm::IRBuilderBase& b = k.b;
-  llvm::Type* type = ValueType(v.acc, b.getContext());
   const Shape& out = v.dot->shape();
   const PrimitiveType lt = v.dot->operand(0)->shape().element_type();
   const PrimitiveType rt = v.dot->operand(1)->shape().element_type();
-  for (int64_t i = 0; i < c.thread_m; ++i) {
-    llvm::Value* m = b.CreateAdd(
-        m0, b.CreateAdd(ty, b.getInt64(i * (c.block_m / c.thread_m))));
-    for (int64_t j = 0; j < c.thread_n; ++j) {
-      llvm::Value* n = b.CreateAdd(
-          n0, b.CreateAdd(tx, b.getInt64(j * (c.block_n / c.thread_n))));
-      absl::Status s =
-          EmitIf(k,
-                 b.CreateAnd(b.CreateICmpULT(m, b.getInt64(v.m)),
-                             b.CreateICmpULT(n, b.getInt64(v.n))),
-                 [&]() -> absl::Status {
-                   Index index(out.rank(), nullptr);
-                   DelinearizeInto(b, batch, out, v.out_batch, index);
-                   DelinearizeInto(b, m, out, v.out_m, index);
-                   DelinearizeInto(b, n, out, v.out_n, index);
-                   absl::StatusOr<llvm::Value*> value = EmitRoundAccumulated(
-                       b, v.acc, lt, rt, out.element_type(),
-                       b.CreateLoad(type, acc[i * c.thread_n + j]));
-                   if (!value.ok()) return value.status();
-                   k.emitter.Provide(v.dot, -1, index, *value);
-                   absl::StatusOr<llvm::Value*> result =
-                       k.emitter.ValueAt(root, -1, index);
-                   if (!result.ok()) return result.status();
-                   k.outputs[0].EmitWrite(b, index, *result);
-                   return absl::OkStatus();
-                 });
-      if (!s.ok()) return s;
-    }
-  }
-  return absl::OkStatus();
+  return EmitIf(k,
+                b.CreateAnd(b.CreateICmpULT(m, b.getInt64(v.m)),
+                            b.CreateICmpULT(n, b.getInt64(v.n))),
+                [&]() -> absl::Status {
+                  Index index(out.rank(), nullptr);
+                  DelinearizeInto(b, batch, out, v.out_batch, index);
+                  DelinearizeInto(b, m, out, v.out_m, index);
+                  DelinearizeInto(b, n, out, v.out_n, index);
+                  absl::StatusOr<llvm::Value*> value = EmitRoundAccumulated(
+                      b, v.acc, lt, rt, out.element_type(), acc);
+                  if (!value.ok()) return value.status();
+                  k.emitter.Provide(v.dot, -1, index, *value);
+                  absl::StatusOr<llvm::Value*> result =
+                      k.emitter.ValueAt(root, -1, index);
+                  if (!result.ok()) return result.status();
+                  k.outputs[0].EmitWrite(b, index, *result);
+                  return absl::OkStatus();
+                });
+}
+
+}  // namespace tiled_gemm
+
+using tiled_gemm::GemmView;
+
+bool IsTiledGemmKernel(const HloInstruction* hlo) {
+  return IsTiledGemmFusion(*hlo);
+}
+
+namespace {
+
+// The dot the fusion's root reaches through elementwise instructions.
+std::optional<const HloInstruction*> FusedDot(const HloInstruction* hlo) {
+  if (!hlo->shape().IsArray()) return std::nullopt;
+  return FindElementwiseHero(ComputedRoot(hlo), [](const HloInstruction* i) {
+    return i->opcode() == HloOpcode::kDot;
+  });
 }
 
 }  // namespace
 
-bool IsTiledGemmKernel(const HloInstruction* hlo) {
-  return IsTiledGemmFusion(*hlo);
+int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
+  const std::optional<TiledGemmConfig> config = TiledGemmConfigOf(fusion);
+  const std::optional<const HloInstruction*> dot = FusedDot(&fusion);
+  if (!config.has_value() || !dot.has_value()) return 0;
+  const tiled_gemm::TileLayout t =
+      tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
+  return t.lhs_bytes + t.rhs_bytes;
 }
 
 absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
@@ -235,26 +221,27 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
   const std::optional<TiledGemmConfig> config = TiledGemmConfigOf(*hlo);
   if (!config.has_value()) return Unsupported(hlo, "an invalid GEMM tiling");
   const TiledGemmConfig& c = *config;
-  const HloInstruction* root = ComputedRoot(hlo);
-  std::optional<const HloInstruction*> dot =
-      hlo->shape().IsArray()
-          ? FindElementwiseHero(root,
-                                [](const HloInstruction* i) {
-                                  return i->opcode() == HloOpcode::kDot;
-                                })
-          : std::nullopt;
+  const std::optional<const HloInstruction*> dot = FusedDot(hlo);
   if (!dot.has_value()) {
     return Unsupported(hlo,
                        "a tiled GEMM fusion that is not one dot followed "
                        "by elementwise instructions");
   }
-  const GemmView v = ViewOf(*dot);
+  const GemmView v = tiled_gemm::ViewOf(*dot);
   if (IsComplex(v.acc) || v.acc == PrimitiveType::kPred) {
     return Unsupported(*dot, "a tiled GEMM of this element type");
   }
+  const std::optional<TensorCoreInput> input = TensorCoreInputOf(**dot);
+  if (c.tensor_cores()) {
+    if (!input.has_value()) {
+      return Unsupported(*dot, "a tensor-core tiling for this dot's types");
+    }
+    if (c.block_k % TensorCoreK(*input) != 0) {
+      return Unsupported(*dot, "a block_k that is not a multiple of the mma K");
+    }
+  }
   const int64_t tiles_m = (v.m + c.block_m - 1) / c.block_m;
   const int64_t tiles_n = (v.n + c.block_n - 1) / c.block_n;
-  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
   const int64_t grid = v.batch * tiles_m * tiles_n;
   const int64_t threads = c.threads();
 
@@ -264,55 +251,19 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
   if (absl::Status s = BeginKernel(k, hlo, name, params, threads); !s.ok()) {
     return s;
   }
-  llvm::Type* type = ValueType(v.acc, module.getContext());
-  const int64_t bytes =
-      module.getDataLayout().getTypeAllocSize(type).getFixedValue();
-  Side lhs{(*dot)->operand(0), &v.lhs_batch, &v.lhs_free, &v.lhs_k, v.m,
-           c.block_m,          nullptr};
-  Side rhs{(*dot)->operand(1), &v.rhs_batch, &v.rhs_free, &v.rhs_k, v.n,
-           c.block_n,          nullptr};
-  lhs.shared =
-      target.SharedArray(b, c.block_k * c.block_m * bytes, 16, "gemm_lhs_tile");
-  rhs.shared =
-      target.SharedArray(b, c.block_k * c.block_n * bytes, 16, "gemm_rhs_tile");
-  llvm::Value* tid = ThreadIndex64(k);
   llvm::Value* block = BlockIndex64(k);
-  llvm::Value* tx = b.CreateURem(tid, b.getInt64(c.block_n / c.thread_n));
-  llvm::Value* ty = b.CreateUDiv(tid, b.getInt64(c.block_n / c.thread_n));
-  llvm::Value* n0 = b.CreateMul(b.CreateURem(block, b.getInt64(tiles_n)),
-                                b.getInt64(c.block_n));
+  tiled_gemm::BlockOrigin origin;
+  origin.n0 = b.CreateMul(b.CreateURem(block, b.getInt64(tiles_n)),
+                          b.getInt64(c.block_n));
   llvm::Value* rest = b.CreateUDiv(block, b.getInt64(tiles_n));
-  llvm::Value* m0 = b.CreateMul(b.CreateURem(rest, b.getInt64(tiles_m)),
-                                b.getInt64(c.block_m));
-  llvm::Value* batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
-  std::vector<llvm::AllocaInst*> acc;
-  for (int64_t i = 0; i < c.thread_m * c.thread_n; ++i) {
-    acc.push_back(EntryAlloca(b, type));
-    b.CreateStore(llvm::Constant::getNullValue(type), acc.back());
-  }
-  absl::Status s = EmitForLoop(
-      b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
-      [&](llvm::Value* kt) -> absl::Status {
-        ElementalEmitter::Scope scope(emitter);
-        llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
-        if (absl::Status s = LoadTile(k, v, lhs, c, tid, batch, m0, k0);
-            !s.ok()) {
-          return s;
-        }
-        if (absl::Status s = LoadTile(k, v, rhs, c, tid, batch, n0, k0);
-            !s.ok()) {
-          return s;
-        }
-        target.Barrier(b);
-        MultiplyTiles(k, v, c, lhs, rhs, ty, tx, acc);
-        target.Barrier(b);
-        return absl::OkStatus();
-      });
+  origin.m0 = b.CreateMul(b.CreateURem(rest, b.getInt64(tiles_m)),
+                          b.getInt64(c.block_m));
+  origin.batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
+  const HloInstruction* root = ComputedRoot(hlo);
+  absl::Status s = c.tensor_cores()
+                       ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
+                       : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
   if (!s.ok()) return s;
-  if (absl::Status s = StoreResults(k, v, c, root, batch, m0, n0, ty, tx, acc);
-      !s.ok()) {
-    return s;
-  }
   return EndKernel(k, grid, threads, /*cooperative=*/true);
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/warp_mma.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -15,12 +16,15 @@ constexpr int kWarp = 32;
 constexpr size_t kStackBytes = 128 * 1024;
 constexpr int64_t kMaxBlock = 1024;
 
-enum class FiberState { kReady, kBarrier, kShuffle, kDone };
+enum class FiberState { kReady, kBarrier, kShuffle, kMma, kDone };
 
 struct Fiber {
   ucontext_t context;
   FiberState state = FiberState::kReady;
   int32_t kind = 0, value = 0, offset = 0, result = 0;
+  // At an mma: the lane's register arrays (on its own stack).
+  const int32_t *mma_a = nullptr, *mma_b = nullptr, *mma_c = nullptr;
+  int32_t* mma_d = nullptr;
 };
 
 // The block being run on this host thread.
@@ -32,7 +36,8 @@ struct Block {
   uint8_t* shared = nullptr;
   std::vector<Fiber>* fibers = nullptr;  // null: not cooperative
   ucontext_t scheduler;
-  std::string misuse;  // a barrier or shuffle in a non-cooperative kernel
+  std::string misuse;     // a barrier or shuffle in a non-cooperative kernel
+  std::string mma_error;  // an mma some lanes of its warp cannot join
 };
 
 thread_local Block* current = nullptr;
@@ -94,6 +99,47 @@ bool ReleaseShuffles(Block& b) {
   return released;
 }
 
+// Computes the mma of every warp whose 32 lanes all wait at one; true if
+// any. A warp that is not whole, or whose lanes disagree on the kind, is
+// an error (mma.sync needs the full warp).
+bool ReleaseMmas(Block& b) {
+  std::vector<Fiber>& fibers = *b.fibers;
+  bool released = false;
+  for (int64_t first = 0; first < b.block; first += kWarp) {
+    const int64_t last = std::min<int64_t>(first + kWarp, b.block);
+    int64_t waiting = 0;
+    for (int64_t t = first; t < last; ++t) {
+      waiting += fibers[t].state == FiberState::kMma;
+    }
+    if (waiting == 0) continue;
+    if (last - first < kWarp) {
+      b.mma_error = absl::StrCat("an mma in a warp of ", last - first,
+                                 " threads (it needs 32)");
+      return false;
+    }
+    if (waiting < kWarp) continue;
+    const int32_t* a[kWarp];
+    const int32_t* bv[kWarp];
+    const int32_t* c[kWarp];
+    int32_t* d[kWarp];
+    for (int64_t l = 0; l < kWarp; ++l) {
+      const Fiber& f = fibers[first + l];
+      if (f.kind != fibers[first].kind) {
+        b.mma_error = "lanes of one warp ran different mma kinds";
+        return false;
+      }
+      a[l] = f.mma_a;
+      bv[l] = f.mma_b;
+      c[l] = f.mma_c;
+      d[l] = f.mma_d;
+    }
+    ComputeWarpMma(fibers[first].kind, a, bv, c, d);
+    for (int64_t t = first; t < last; ++t) fibers[t].state = FiberState::kReady;
+    released = true;
+  }
+  return released;
+}
+
 absl::Status RunCooperativeBlock(Block& b) {
   std::vector<std::unique_ptr<char[]>>& stacks = Stacks();
   while (static_cast<int64_t>(stacks.size()) < b.block) {
@@ -119,18 +165,24 @@ absl::Status RunCooperativeBlock(Block& b) {
     for (const Fiber& f : fibers) {
       done += f.state == FiberState::kDone;
       at_barrier += f.state == FiberState::kBarrier;
-      at_shuffle += f.state == FiberState::kShuffle;
+      at_shuffle +=
+          f.state == FiberState::kShuffle || f.state == FiberState::kMma;
     }
     if (done == b.block) return absl::OkStatus();
     if (ReleaseShuffles(b)) continue;
+    if (ReleaseMmas(b)) continue;
+    if (!b.mma_error.empty()) {
+      return absl::InternalError(
+          absl::StrCat("block ", b.block_id, ": ", b.mma_error));
+    }
     if (at_barrier > 0 && at_shuffle == 0) {
       if (done > 0) {
         int64_t exited = 0;
         while (fibers[exited].state != FiberState::kDone) ++exited;
         return absl::InternalError(absl::StrCat(
             "block ", b.block_id, ": a barrier was reached by ", at_barrier,
-            " of ", b.block, " threads; thread ", exited,
-            " (and ", done - 1, " more) exited without reaching it"));
+            " of ", b.block, " threads; thread ", exited, " (and ", done - 1,
+            " more) exited without reaching it"));
       }
       for (Fiber& f : fibers) f.state = FiberState::kReady;
       continue;
@@ -138,7 +190,7 @@ absl::Status RunCooperativeBlock(Block& b) {
     return absl::InternalError(absl::StrCat(
         "block ", b.block_id, ": threads deadlock: ", at_barrier,
         " wait at a barrier and ", at_shuffle,
-        " at a warp shuffle that lanes of their warp never reach"));
+        " at a warp shuffle or mma that lanes of their warp never reach"));
   }
 }
 
@@ -183,6 +235,7 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_barrier", reinterpret_cast<void*>(&xlite_emu_barrier)},
       {"xlite_emu_shfl", reinterpret_cast<void*>(&xlite_emu_shfl)},
       {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
+      {"xlite_emu_mma", reinterpret_cast<void*>(&xlite_emu_mma)},
   };
 }
 
@@ -202,7 +255,10 @@ extern "C" int32_t xlite_emu_sreg(int32_t which) {
       return static_cast<int32_t>(b->block);
     case 9:
       return static_cast<int32_t>(b->grid);
-    case 7: case 8: case 10: case 11:
+    case 7:
+    case 8:
+    case 10:
+    case 11:
       return 1;
     default:
       return 0;
@@ -217,8 +273,7 @@ extern "C" void xlite_emu_barrier() {
   xlite::gpu::emulator::Yield(FiberState::kBarrier);
 }
 
-extern "C" int32_t xlite_emu_shfl(int32_t kind, int32_t value,
-                                  int32_t offset) {
+extern "C" int32_t xlite_emu_shfl(int32_t kind, int32_t value, int32_t offset) {
   if (current->fibers == nullptr) {
     current->misuse = "a kernel launched without cooperation shuffled";
     return value;
@@ -232,3 +287,18 @@ extern "C" int32_t xlite_emu_shfl(int32_t kind, int32_t value,
 }
 
 extern "C" void* xlite_emu_shared() { return current->shared; }
+
+extern "C" void xlite_emu_mma(int32_t kind, const int32_t* a, const int32_t* b,
+                              const int32_t* c, int32_t* d) {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation ran an mma";
+    return;
+  }
+  auto& f = (*current->fibers)[current->thread];
+  f.kind = kind;
+  f.mma_a = a;
+  f.mma_b = b;
+  f.mma_c = c;
+  f.mma_d = d;
+  xlite::gpu::emulator::Yield(FiberState::kMma);
+}

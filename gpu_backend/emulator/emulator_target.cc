@@ -11,8 +11,8 @@ namespace {
 
 llvm::Value* Sreg(llvm::IRBuilderBase& b, int which) {
   llvm::Module& m = *b.GetInsertBlock()->getModule();
-  llvm::FunctionCallee f = m.getOrInsertFunction(
-      "xlite_emu_sreg", b.getInt32Ty(), b.getInt32Ty());
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_sreg", b.getInt32Ty(), b.getInt32Ty());
   if (auto* fn = llvm::dyn_cast<llvm::Function>(f.getCallee())) {
     // Constant within a thread.
     fn->setMemoryEffects(llvm::MemoryEffects::none());
@@ -40,7 +40,8 @@ llvm::Function* EmulatorTarget::DeclareKernel(
   llvm::LLVMContext& ctx = module.getContext();
   llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
   std::vector<llvm::Type*> types(params.size(), ptr);
-  auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), types, false);
+  auto* type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), types, false);
   auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
                                         std::string(name), module);
   for (size_t i = 0; i < params.size(); ++i) {
@@ -51,16 +52,15 @@ llvm::Function* EmulatorTarget::DeclareKernel(
     }
   }
   // The entry the runtime calls: kernel(args[0], ..., args[n-1]).
-  auto* entry_type = llvm::FunctionType::get(llvm::Type::getVoidTy(ctx),
-                                             {ptr}, false);
-  auto* entry = llvm::Function::Create(entry_type,
-                                       llvm::Function::ExternalLinkage,
-                                       EntryName(name), module);
+  auto* entry_type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false);
+  auto* entry = llvm::Function::Create(
+      entry_type, llvm::Function::ExternalLinkage, EntryName(name), module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", entry));
   std::vector<llvm::Value*> args;
   for (size_t i = 0; i < params.size(); ++i) {
-    args.push_back(b.CreateLoad(
-        ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
+    args.push_back(
+        b.CreateLoad(ptr, b.CreateConstGEP1_64(ptr, entry->getArg(0), i)));
   }
   b.CreateCall(kernel, args);
   b.CreateRetVoid();
@@ -95,8 +95,41 @@ llvm::Value* EmulatorTarget::ShuffleI32(llvm::IRBuilderBase& b,
       m.getOrInsertFunction("xlite_emu_shfl", b.getInt32Ty(), b.getInt32Ty(),
                             b.getInt32Ty(), b.getInt32Ty());
   return b.CreateCall(
-      f, {b.getInt32(kind == codegen::ShuffleKind::kDown ? 0 : 1), value,
-          offset});
+      f,
+      {b.getInt32(kind == codegen::ShuffleKind::kDown ? 0 : 1), value, offset});
+}
+
+std::vector<llvm::Value*> EmulatorTarget::Mma(
+    llvm::IRBuilderBase& b, codegen::MmaKind kind,
+    const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv,
+    const std::vector<llvm::Value*>& c) {
+  llvm::Function* kernel = b.GetInsertBlock()->getParent();
+  llvm::Module& m = *kernel->getParent();
+  // The lane's registers go to the runtime through four arrays at the
+  // kernel's entry (each fiber has its own stack).
+  llvm::BasicBlock& entry = kernel->getEntryBlock();
+  llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
+  llvm::Type* regs = llvm::ArrayType::get(b.getInt32Ty(), 4);
+  llvm::Value* arrays[4];
+  for (llvm::Value*& array : arrays) array = at.CreateAlloca(regs);
+  const std::vector<llvm::Value*>* parts[3] = {&a, &bv, &c};
+  for (int p = 0; p < 3; ++p) {
+    for (size_t i = 0; i < parts[p]->size(); ++i) {
+      b.CreateStore((*parts[p])[i],
+                    b.CreateConstGEP2_32(regs, arrays[p], 0, i));
+    }
+  }
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::FunctionCallee f = m.getOrInsertFunction(
+      "xlite_emu_mma", b.getVoidTy(), b.getInt32Ty(), ptr, ptr, ptr, ptr);
+  b.CreateCall(f, {b.getInt32(static_cast<int32_t>(kind)), arrays[0], arrays[1],
+                   arrays[2], arrays[3]});
+  std::vector<llvm::Value*> d;
+  for (unsigned i = 0; i < 4; ++i) {
+    d.push_back(b.CreateLoad(c[i]->getType(),
+                             b.CreateConstGEP2_32(regs, arrays[3], 0, i)));
+  }
+  return d;
 }
 
 llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
@@ -111,17 +144,15 @@ llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
   // The base, once per kernel, at its entry.
   llvm::BasicBlock& entry = kernel->getEntryBlock();
   llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
-  llvm::Value* base = at.CreateCall(
-      m.getOrInsertFunction("xlite_emu_shared", at.getPtrTy()));
-  return at.CreateConstGEP1_64(at.getInt8Ty(), base, offset,
-                               std::string(name));
+  llvm::Value* base =
+      at.CreateCall(m.getOrInsertFunction("xlite_emu_shared", at.getPtrTy()));
+  return at.CreateConstGEP1_64(at.getInt8Ty(), base, offset, std::string(name));
 }
 
 absl::StatusOr<std::string> EmulatorTarget::MathFunction(
     absl::string_view name) const {
   if (codegen::IsGpuMathFunction(name)) return std::string(name);
-  return absl::UnimplementedError(
-      absl::StrCat("libdevice has no __nv_", name));
+  return absl::UnimplementedError(absl::StrCat("libdevice has no __nv_", name));
 }
 
 }  // namespace xlite::gpu::emulator

@@ -1,12 +1,12 @@
 #ifndef XLITE_GPU_BACKEND_EMULATOR_EMULATOR_TARGET_H_
 #define XLITE_GPU_BACKEND_EMULATOR_EMULATOR_TARGET_H_
 
-// KernelTarget for the host emulator: thread ids, barriers, shuffles and
-// shared memory are calls into the emulator runtime (emulator_runtime.h);
-// atomics are host atomics; math calls stay libm calls, limited to those
-// the GPU has too (so that what runs here compiles for NVPTX). Each kernel
-// `name(ptr...)` gets a host entry `name.entry(ptr args)` that unpacks the
-// argument array.
+// KernelTarget for the host emulator: thread ids, barriers, shuffles,
+// tensor-core steps (mma) and shared memory are calls into the emulator runtime
+// (emulator_runtime.h); atomics are host atomics; math calls stay libm calls,
+// limited to those the GPU has too (so that what runs here compiles for NVPTX).
+// Each kernel `name(ptr...)` gets a host entry `name.entry(ptr args)` that
+// unpacks the argument array.
 
 #include <string>
 
@@ -32,6 +32,10 @@ class EmulatorTarget : public codegen::KernelTarget {
   void Barrier(llvm::IRBuilderBase& b) override;
   llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, codegen::ShuffleKind kind,
                           llvm::Value* value, llvm::Value* offset) override;
+  std::vector<llvm::Value*> Mma(llvm::IRBuilderBase& b, codegen::MmaKind kind,
+                                const std::vector<llvm::Value*>& a,
+                                const std::vector<llvm::Value*>& bv,
+                                const std::vector<llvm::Value*>& c) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   absl::StatusOr<std::string> MathFunction(

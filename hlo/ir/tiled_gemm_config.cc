@@ -46,17 +46,96 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 }  // namespace
 
 bool TiledGemmConfig::IsValid() const {
-  return block_m > 0 && block_n > 0 && block_k > 0 && thread_m > 0 &&
-         thread_n > 0 && block_m % thread_m == 0 && block_n % thread_n == 0 &&
-         threads() >= 1 && threads() <= 1024;
+  if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
+      warps_n < 0) {
+    return false;
+  }
+  if (tensor_cores()) {
+    if (warps_n <= 0 || block_m % (warps_m * 16) != 0 ||
+        block_n % (warps_n * 8) != 0 || block_k % 32 != 0) {
+      return false;
+    }
+  } else if (thread_m <= 0 || thread_n <= 0 || block_m % thread_m != 0 ||
+             block_n % thread_n != 0) {
+    return false;
+  }
+  return threads() >= 1 && threads() <= 1024;
+}
+
+std::string TiledGemmConfig::ToString() const {
+  std::string s = absl::StrCat(block_m, "x", block_n, "x", block_k);
+  if (tensor_cores()) {
+    absl::StrAppend(&s, " mma warps ", warps_m, "x", warps_n);
+  } else {
+    absl::StrAppend(&s, " simt threads ", thread_m, "x", thread_n);
+  }
+  return s;
+}
+
+std::optional<TensorCoreInput> TensorCoreInputOf(const HloInstruction& dot) {
+  using PT = PrimitiveType;
+  if (dot.opcode() != HloOpcode::kDot || dot.operand_count() != 2) {
+    return std::nullopt;
+  }
+  const PT l = dot.operand(0)->shape().element_type();
+  const PT r = dot.operand(1)->shape().element_type();
+  const PT out = dot.shape().element_type();
+  if (l == PT::kS8 && r == PT::kS8) {
+    return out == PT::kS32 ? std::optional(TensorCoreInput::kS8) : std::nullopt;
+  }
+  auto f8 = [](PT t) { return t == PT::kF8E4M3FN || t == PT::kF8E5M2; };
+  auto narrow = [&](PT t) { return t == PT::kF16 || t == PT::kBF16 || f8(t); };
+  if (out != PT::kF32 && out != PT::kF16 && out != PT::kBF16) {
+    return std::nullopt;
+  }
+  if (narrow(l) && narrow(r)) {
+    if (l == PT::kBF16 || r == PT::kBF16) {
+      if (l == PT::kF16 || r == PT::kF16) return std::nullopt;
+      return TensorCoreInput::kBF16;
+    }
+    return TensorCoreInput::kF16;
+  }
+  if ((l != PT::kF32 && !narrow(l)) || (r != PT::kF32 && !narrow(r))) {
+    return std::nullopt;
+  }
+  // An f32 side: TF32 when the dot allows it (the 16-bit and f8 types
+  // convert to TF32 exactly).
+  const std::string& algorithm = dot.attrs().dot->algorithm;
+  if (algorithm == "dot_tf32_tf32_f32") return TensorCoreInput::kTF32;
+  if (!algorithm.empty() && algorithm != "unset") return std::nullopt;
+  for (Precision p : dot.attrs().operand_precision) {
+    if (p != Precision::kDefault) return std::nullopt;
+  }
+  return TensorCoreInput::kTF32;
+}
+
+int64_t TensorCoreK(TensorCoreInput input) {
+  switch (input) {
+    case TensorCoreInput::kTF32:
+      return 8;
+    case TensorCoreInput::kS8:
+      return 32;
+    default:
+      return 16;
+  }
 }
 
 std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
+  std::string warps;
+  if (c.tensor_cores()) {
+    warps =
+        absl::StrCat(R"(,"warps_m":)", c.warps_m, R"(,"warps_n":)", c.warps_n);
+  }
   return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
                       kTiledGemmFusionKind, R"(","block_m":)", c.block_m,
                       R"(,"block_n":)", c.block_n, R"(,"block_k":)", c.block_k,
                       R"(,"thread_m":)", c.thread_m, R"(,"thread_n":)",
-                      c.thread_n, "}}");
+                      c.thread_n, warps, "}}");
+}
+
+std::string UntiledGemmBackendConfig() {
+  return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
+                      kTiledGemmFusionKind, R"("}})");
 }
 
 bool IsTiledGemmFusion(const HloInstruction& hlo) {
@@ -78,7 +157,9 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"block_n", &c.block_n},
         {"block_k", &c.block_k},
         {"thread_m", &c.thread_m},
-        {"thread_n", &c.thread_n}}) {
+        {"thread_n", &c.thread_n},
+        {"warps_m", &c.warps_m},
+        {"warps_n", &c.warps_n}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

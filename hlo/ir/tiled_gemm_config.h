@@ -7,6 +7,7 @@
 // backend config is
 //   {"fusion_backend_config":{"kind":"__xlite_tiled_gemm",
 //    "block_m":64,"block_n":64,"block_k":16,"thread_m":4,"thread_n":4}}
+// (plus "warps_m" and "warps_n" when the kernel uses tensor cores)
 // (XLA marks its Triton GEMM fusions the same way, with kind
 // "__triton_gemm"), so the decision survives printing and parsing.
 
@@ -22,26 +23,57 @@ namespace xlite {
 inline constexpr absl::string_view kTiledGemmFusionKind = "__xlite_tiled_gemm";
 
 /// The tiling of one tiled GEMM kernel: a block computes a block_m x
-/// block_n tile of the result, stepping through K block_k at a time; each
-/// thread accumulates a thread_m x thread_n register sub-tile, so a block
-/// has (block_m / thread_m) * (block_n / thread_n) threads.
+/// block_n tile of the result, stepping through K block_k at a time.
+///  - On CUDA cores (warps_m == 0): each thread accumulates a thread_m x
+///    thread_n register sub-tile, so a block has
+///    (block_m / thread_m) * (block_n / thread_n) threads.
+///  - On tensor cores (warps_m > 0): the block's warps_m x warps_n warps
+///    each compute a (block_m / warps_m) x (block_n / warps_n) tile with
+///    16x8 warp-wide multiply-accumulates (mma.sync); thread_m and
+///    thread_n are unused.
 struct TiledGemmConfig {
   int64_t block_m = 64;
   int64_t block_n = 64;
   int64_t block_k = 16;
   int64_t thread_m = 4;
   int64_t thread_n = 4;
+  int64_t warps_m = 0;
+  int64_t warps_n = 0;
 
+  bool tensor_cores() const { return warps_m > 0; }
   int64_t threads() const {
-    return (block_m / thread_m) * (block_n / thread_n);
+    return tensor_cores() ? warps_m * warps_n * 32
+                          : (block_m / thread_m) * (block_n / thread_n);
   }
-  /// Sizes divide evenly, at least one thread, at most 1024.
+  /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
+  /// 32, the largest K of an mma), at least one thread, at most 1024.
   bool IsValid() const;
+  std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };
 
+/// What a dot's operands become on tensor cores (PTX mma.sync
+/// m16n8kK.row.col): f16 or bf16 (K = 16; f8 operands convert exactly to
+/// the other side's 16-bit type, or f16), tf32 (K = 8; f32 dots that allow
+/// it, as XLA decides: algorithm unset or dot_tf32_tf32_f32 and every
+/// operand precision DEFAULT), s8 (K = 32, s32 accumulators).
+enum class TensorCoreInput { kF16, kBF16, kTF32, kS8 };
+
+/// The tensor-core input of `dot`; nullopt when its types have none
+/// (f64, complex, integers other than s8 x s8 -> s32, f16 x bf16, f32 at
+/// HIGH or HIGHEST precision, ...).
+std::optional<TensorCoreInput> TensorCoreInputOf(const HloInstruction& dot);
+
+/// The K of one mma of `input`: 16, 16, 8, 32.
+int64_t TensorCoreK(TensorCoreInput input);
+
 /// The backend config marking a tiled GEMM fusion with `config`.
 std::string TiledGemmBackendConfig(const TiledGemmConfig& config);
+
+/// The backend config marking a tiled GEMM fusion whose tiling is still to
+/// be chosen (by the GPU backend's heuristic; read as the defaults until
+/// then).
+std::string UntiledGemmBackendConfig();
 
 /// Whether `hlo` is a fusion marked as a tiled GEMM.
 bool IsTiledGemmFusion(const HloInstruction& hlo);

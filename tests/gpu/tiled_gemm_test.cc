@@ -1,18 +1,28 @@
 // Tiled GEMM fusions (--gemm-backend=tiled) over a matrix of dots: odd
 // sizes (67x129x257, 3x5x7, 17x33x9) and exact tile multiples, operands
 // plain, transposed (lhs contracting dimension 0, rhs contracting
-// dimension 1), with a batch dimension or column-major; f32, bf16 and f16
-// (accumulated in f32) and s8 x s8 -> s32; epilogues bias + ReLU, GELU
-// (tanh form) and a convert to bf16. Each runs on the GPU emulator against
-// the interpreter, and assembles with ptxas for sm_90a (h100) and sm_100a
-// (b200) when ptxas is installed.
+// dimension 1), with a batch dimension or column-major; f32, bf16, f16,
+// f8e4m3fn and f8e5m2 (accumulated in f32, f8 giving f32) and
+// s8 x s8 -> s32; epilogues bias + ReLU, GELU (tanh form) and a convert to
+// bf16. Each tiling runs: the heuristic's (tensor cores on h100 for every
+// type here; f32 as TF32), CUDA cores forced, and forced tensor-core
+// tilings of every warp arrangement the heuristic proposes. Each runs on
+// the GPU emulator against the interpreter, on inputs exact in every type
+// (so a fragment-layout slip is a wrong answer, not a rounding), and
+// assembles with ptxas for sm_90a (h100) and sm_100a (b200) when ptxas is
+// installed; ptxas's shared-memory figure for each kernel equals the
+// tiling heuristic's estimate.
 
 #include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/executable.h"
 #include "gpu_backend/ptx_compiler.h"
 #include "gtest/gtest.h"
@@ -27,15 +37,43 @@ namespace xlite {
 namespace {
 
 struct Case {
-  std::string type = "f32";       // operand type; s8 gives an s32 result
+  std::string type = "f32";       // operand type; s8 gives s32, f8 f32
   std::string form = "nn";        // nn, ta, tb, batch, colmajor
   std::string epilogue = "none";  // none, bias_relu, gelu, convert_bf16
   int64_t m = 67, n = 129, k = 257;
+  std::string tiling;  // "" (the heuristic's) or a Tiling() name
 };
 
 std::string Name(const Case& c) {
   return absl::StrCat(c.type, "_", c.form, "_", c.epilogue, "_", c.m, "x", c.n,
-                      "x", c.k);
+                      "x", c.k, c.tiling.empty() ? "" : "_", c.tiling);
+}
+
+// The forced tilings: "simt" (CUDA cores, the default tiling) and tensor
+// cores "mmaBMxBNxBK_WMxWN".
+std::optional<TiledGemmConfig> Tiling(const std::string& name) {
+  if (name.empty()) return std::nullopt;
+  TiledGemmConfig c;
+  if (name == "simt") return c;
+  int64_t bm, bn, bk, wm, wn;
+  if (std::sscanf(name.c_str(), "mma%ldx%ldx%ld_%ldx%ld", &bm, &bn, &bk, &wm,
+                  &wn) != 5) {
+    ADD_FAILURE() << "bad tiling " << name;
+    return std::nullopt;
+  }
+  c.block_m = bm;
+  c.block_n = bn;
+  c.block_k = bk;
+  c.warps_m = wm;
+  c.warps_n = wn;
+  return c;
+}
+
+// The dot's result type for operands of `type`.
+std::string ResultType(const std::string& type) {
+  if (type == "s8") return "s32";
+  if (type.rfind("f8", 0) == 0) return "f32";
+  return type;
 }
 
 std::string Dims(std::vector<int64_t> d) { return absl::StrJoin(d, ","); }
@@ -43,7 +81,7 @@ std::string Dims(std::vector<int64_t> d) { return absl::StrJoin(d, ","); }
 // The module: d = a x b as `form` lays them out, then the epilogue.
 std::string Module(const Case& c) {
   const std::string t = c.type;
-  const std::string r = t == "s8" ? "s32" : t;
+  const std::string r = ResultType(t);
   const bool batch = c.form == "batch";
   std::string a = absl::StrCat(t, "[", Dims({c.m, c.k}), "]{1,0}");
   std::string b = absl::StrCat(t, "[", Dims({c.k, c.n}), "]{1,0}");
@@ -104,7 +142,7 @@ bool HasTiledGemmFusion(const HloModule& module) {
 
 absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> Compile(
     const std::string& text, gpu::GpuCodeTarget target,
-    const char* spec_name = "h100") {
+    const char* spec_name = "h100", const std::string& tiling = "") {
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
   if (!module.ok()) return module.status();
   absl::StatusOr<gpu::GpuCompileOptions> options =
@@ -114,6 +152,7 @@ absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> Compile(
   if (!spec.ok()) return spec.status();
   options->spec = *spec;
   options->gemm_backend = gpu::GemmBackend::kTiled;
+  options->tiled_gemm_config = Tiling(tiling);
   options->assemble = target == gpu::GpuCodeTarget::kNvptx;
   return gpu::GpuExecutable::Compile(*std::move(module), *options);
 }
@@ -146,7 +185,7 @@ TEST_P(TiledGemmTest, EmulatorMatchesInterpreter) {
   const std::vector<Literal> args = gpu_test::DeterministicArguments(**module);
   absl::StatusOr<Literal> want = EvaluateModule(**module, args);
   ASSERT_TRUE(want.ok()) << want.status();
-  auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
+  auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator, "h100", c.tiling);
   ASSERT_TRUE(exe.ok()) << exe.status();
   EXPECT_TRUE(HasTiledGemmFusion((*exe)->module()))
       << runtime::ThunkSequenceToString((*exe)->thunks());
@@ -154,8 +193,9 @@ TEST_P(TiledGemmTest, EmulatorMatchesInterpreter) {
       << runtime::ThunkSequenceToString((*exe)->thunks());
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   ASSERT_TRUE(got.ok()) << got.status();
-  const bool narrow =
-      c.type == "bf16" || c.type == "f16" || c.epilogue == "convert_bf16";
+  const bool narrow = c.type == "bf16" || c.type == "f16" ||
+                      c.type.rfind("f8", 0) == 0 ||
+                      c.epilogue == "convert_bf16";
   const double tolerance = c.type == "s8"         ? 0
                            : narrow               ? 1e-2
                            : c.epilogue == "gelu" ? 1e-5
@@ -202,6 +242,37 @@ std::vector<Case> Cases() {
   s8_relu.type = "s8";
   s8_relu.epilogue = "bias_relu";
   cases.push_back(s8_relu);
+  for (const char* type : {"f8e4m3fn", "f8e5m2"}) {
+    for (const char* form : {"nn", "tb", "batch"}) {
+      Case c;
+      c.type = type;
+      c.form = form;
+      cases.push_back(c);
+    }
+  }
+  // CUDA cores forced, and every tensor-core warp arrangement.
+  for (const char* type : {"f32", "bf16", "f16", "s8", "f8e4m3fn"}) {
+    for (const char* form : {"nn", "colmajor"}) {
+      Case c;
+      c.type = type;
+      c.form = form;
+      c.tiling = "simt";
+      cases.push_back(c);
+    }
+  }
+  for (const char* tiling :
+       {"mma128x128x32_2x2", "mma16x64x64_1x2", "mma64x16x64_2x1",
+        "mma32x32x32_1x1", "mma64x32x64_2x1"}) {
+    for (const char* type : {"f32", "bf16", "s8"}) {
+      for (const char* form : {"ta", "batch"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
   return cases;
 }
 
@@ -214,12 +285,28 @@ class TiledGemmPtxasTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
   if (!gpu::FindPtxas().ok()) GTEST_SKIP() << gpu::FindPtxas().status();
+  const Case& c = GetParam();
   for (const char* spec : {"h100", "b200"}) {
-    auto exe = Compile(Module(GetParam()), gpu::GpuCodeTarget::kNvptx, spec);
+    auto exe = Compile(Module(c), gpu::GpuCodeTarget::kNvptx, spec, c.tiling);
     ASSERT_TRUE(exe.ok()) << spec << ": " << exe.status();
     EXPECT_TRUE(HasTiledGemmFusion((*exe)->module()));
     EXPECT_NE((*exe)->ptx().find("bar.sync"), std::string::npos) << spec;
+    EXPECT_EQ((*exe)->ptx().find("mma.sync") != std::string::npos,
+              c.tiling != "simt")
+        << spec;
     EXPECT_FALSE((*exe)->cubin().empty()) << spec;
+    // ptxas's shared memory for the kernel is the heuristic's estimate.
+    int64_t checked = 0;
+    for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
+      for (const HloInstruction* h :
+           (*exe)->module().entry_computation()->instructions()) {
+        if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
+        EXPECT_EQ(r.static_shared_bytes, codegen::gpu::TiledGemmSharedBytes(*h))
+            << spec << " " << h->backend_config();
+        ++checked;
+      }
+    }
+    EXPECT_EQ(checked, 1) << spec;
   }
 }
 
@@ -240,6 +327,17 @@ std::vector<Case> PtxasCases() {
   convert.form = "colmajor";
   convert.epilogue = "convert_bf16";
   cases.push_back(convert);
+  Case f8;
+  f8.type = "f8e4m3fn";
+  cases.push_back(f8);
+  for (const char* tiling : {"simt", "mma128x128x32_2x2", "mma16x64x64_1x2"}) {
+    for (const char* type : {"bf16", "s8"}) {
+      Case c;
+      c.type = type;
+      c.tiling = tiling;
+      cases.push_back(c);
+    }
+  }
   return cases;
 }
 
@@ -248,6 +346,75 @@ INSTANTIATE_TEST_SUITE_P(Ptxas, TiledGemmPtxasTest,
                          [](const ::testing::TestParamInfo<Case>& info) {
                            return Name(info.param);
                          });
+
+// The heuristic puts a dot on tensor cores when its types have an mma
+// input: f32 only when TF32 is allowed (default precision).
+TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
+  Case c;
+  for (const char* precision : {"", "highest"}) {
+    std::string text = Module(c);
+    if (*precision != '\0') {
+      const size_t at = text.find("rhs_contracting_dims={0}");
+      text.insert(at + std::string("rhs_contracting_dims={0}").size(),
+                  ", operand_precision={highest,highest}");
+    }
+    auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
+    ASSERT_TRUE(exe.ok()) << exe.status();
+    std::optional<TiledGemmConfig> config;
+    for (const HloInstruction* h :
+         (*exe)->module().entry_computation()->instructions()) {
+      if (IsTiledGemmFusion(*h)) config = TiledGemmConfigOf(*h);
+    }
+    ASSERT_TRUE(config.has_value());
+    EXPECT_EQ(config->tensor_cores(), *precision == '\0') << text;
+  }
+}
+
+float RoundToTf32(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, 4);
+  bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
+
+// An f32 dot on tensor cores multiplies its operands rounded to TF32 (to
+// nearest, ties away from zero), summing exactly here.
+TEST(TiledGemmTf32, RoundsOperandsToNearestTf32) {
+  const std::string text =
+      "HloModule tf32\n\nENTRY e {\n  a = f32[16,8]{1,0} parameter(0)\n"
+      "  b = f32[8,8]{1,0} parameter(1)\n  ROOT d = f32[16,8]{1,0} dot(a, b), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  std::vector<Literal> args;
+  for (int p = 0; p < 2; ++p) {
+    args.push_back(Literal(
+        (*module)->entry_computation()->parameter_instruction(p)->shape()));
+  }
+  // 1 + j 2^-12: below, at and above half a TF32 ulp (2^-11).
+  for (int64_t i = 0; i < args[0].element_count(); ++i) {
+    args[0].SetFromDouble(i, 1.0 + (i % 5) * std::ldexp(1.0, -12));
+  }
+  for (int64_t i = 0; i < args[1].element_count(); ++i) {
+    args[1].SetFromDouble(
+        i, (i % 3 == 0 ? -1.0 : 1.0) * (1.0 + (i % 7) * std::ldexp(1.0, -12)));
+  }
+  auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  absl::StatusOr<Literal> got = (*exe)->Run(args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  for (int64_t m = 0; m < 16; ++m) {
+    for (int64_t n = 0; n < 8; ++n) {
+      double want = 0;
+      for (int64_t k = 0; k < 8; ++k) {
+        want += double{RoundToTf32(args[0].GetAsDouble(m * 8 + k))} *
+                RoundToTf32(args[1].GetAsDouble(k * 8 + n));
+      }
+      EXPECT_EQ(got->GetAsDouble(m * 8 + n), want) << m << "," << n;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace xlite

@@ -1,0 +1,104 @@
+#ifndef XLITE_CODEGEN_GPU_TILED_GEMM_H_
+#define XLITE_CODEGEN_GPU_TILED_GEMM_H_
+
+// The pieces the tiled GEMM kernel's two main loops share (internal to
+// codegen/gpu): the dot viewed as batch x (M x K) . (K x N), the staging
+// of one operand tile through shared memory, and the epilogue's store of
+// one accumulator. tiled_gemm_kernel.cc sets a kernel up and picks the
+// loop: CUDA cores (tiled_gemm_simt.cc) or tensor cores (tiled_gemm_mma.cc).
+
+#include <functional>
+#include <vector>
+
+#include "codegen/gpu/kernel_common.h"
+#include "hlo/ir/tiled_gemm_config.h"
+
+namespace xlite::codegen::gpu::tiled_gemm {
+
+/// The dimension numbers of one side, and of the dot's result. M runs
+/// over the lhs's free dimensions, N over the rhs's, K over the
+/// contracting ones and the batch over the batch dimensions, each
+/// linearized in dimension-number order.
+struct GemmView {
+  const HloInstruction* dot = nullptr;
+  std::vector<int64_t> lhs_batch, rhs_batch, lhs_k, rhs_k, lhs_free, rhs_free,
+      out_batch, out_m, out_n;
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+  /// The contraction's accumulation type (f32 for floats, s32 for s8).
+  PrimitiveType acc = PrimitiveType::kF32;
+};
+
+GemmView ViewOf(const HloInstruction* dot);
+
+/// One operand's side and the shared-memory tile it stages: element
+/// (f, kk) of the tile (f < tile along M or N, kk < block_k) lies at
+/// f * f_stride + kk * k_stride elements of `type` from `shared`.
+struct Side {
+  const HloInstruction* operand = nullptr;
+  const std::vector<int64_t>* batch = nullptr;
+  const std::vector<int64_t>* free = nullptr;
+  const std::vector<int64_t>* k = nullptr;
+  int64_t free_size = 1;  // M or N
+  int64_t tile = 1;       // block_m or block_n
+  llvm::Value* shared = nullptr;
+  llvm::Type* type = nullptr;
+  int64_t f_stride = 1, k_stride = 1;
+  /// An operand element (of the operand's type) as `type`.
+  std::function<absl::StatusOr<llvm::Value*>(llvm::Value*)> convert;
+};
+
+/// The lhs (true) or rhs side of `v`, without its tile.
+Side SideOf(const GemmView& v, bool lhs, int64_t tile);
+
+/// The block's tile of the result: its batch element and first row and
+/// column (block g = (batch * tiles_m + tile_m) * tiles_n + tile_n).
+struct BlockOrigin {
+  llvm::Value* batch = nullptr;
+  llvm::Value* m0 = nullptr;
+  llvm::Value* n0 = nullptr;
+};
+
+/// The block's `threads` threads (`tid`) stage the tile at (batch, f0,
+/// k0): each element computed through the fused producers (the elemental
+/// generator of the dot's operand) and converted; elements past M, N or K
+/// are zero. Consecutive threads take consecutive elements along the
+/// operand's physically minor dimension when that is a K or free one.
+absl::Status LoadTile(KernelScope& k, const GemmView& v, const Side& s,
+                      int64_t block_k, int64_t threads, llvm::Value* tid,
+                      llvm::Value* batch, llvm::Value* f0, llvm::Value* k0);
+
+/// The epilogue at result element (batch, m, n), when m < M and n < N:
+/// `acc` rounded to the dot's type is given to the elemental emitter as
+/// the dot's value there, and the root's value is written.
+absl::Status StoreResult(KernelScope& k, const GemmView& v,
+                         const HloInstruction* root, llvm::Value* batch,
+                         llvm::Value* m, llvm::Value* n, llvm::Value* acc);
+
+/// The main loop and epilogue on CUDA cores (config.thread_m/thread_n).
+absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
+                          const TiledGemmConfig& c, const HloInstruction* root,
+                          const BlockOrigin& origin);
+
+/// The main loop and epilogue on tensor cores (config.warps_m/warps_n),
+/// for the dot's tensor-core input.
+absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
+                         const TiledGemmConfig& c, TensorCoreInput input,
+                         const HloInstruction* root, const BlockOrigin& origin);
+
+/// The shared-memory tiles of one config: elements of `element_bytes`,
+/// rows of `row_elements` apart (along M or N for the CUDA-core loop, which
+/// keeps K major; along K, padded by 16 bytes against bank conflicts, for
+/// the tensor-core loop), 16-byte aligned one after the other.
+struct TileLayout {
+  int64_t element_bytes = 4;
+  int64_t lhs_bytes = 0, rhs_bytes = 0;
+  int64_t k_major_stride = 0;  // tensor cores: elements between rows
+};
+TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
+
+/// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
+PrimitiveType TensorCoreStorageType(TensorCoreInput input);
+
+}  // namespace xlite::codegen::gpu::tiled_gemm
+
+#endif  // XLITE_CODEGEN_GPU_TILED_GEMM_H_

@@ -1,0 +1,213 @@
+// The tiled GEMM's main loop on tensor cores. The block's warps form a
+// warps_m x warps_n grid; warp (wy, wx) computes rows wy * WM .. + WM and
+// columns wx * WN .. + WN of the block's tile (WM = block_m / warps_m,
+// WN = block_n / warps_n) as (WM / 16) x (WN / 8) accumulator fragments
+// of mma.sync m16n8kK (codegen/gpu/mma_fragments.h), each lane holding 4
+// accumulators of each.
+//
+// The tiles hold the operands in the mma's input type (f16, bf16, tf32
+// as an f32 rounded to 10 mantissa bits, s8), K-major: element (f, kk) at
+// f * stride + kk, the stride padded by 16 bytes so that the 8 rows one
+// fragment load touches fall in different banks. Each fragment register
+// is one 32-bit shared load. Per K step of the block the warp loads the
+// A fragments of its rows and the B fragments of its columns and runs
+// every (row, column) mma.
+//
+// Numbers: f16 and bf16 products are exact in f32 and f8 operands convert
+// to f16 (or bf16) exactly; f32 operands round to tf32 (nearest, ties away
+// from zero, as cvt.rna.tf32.f32) when the dot allows TF32, as cuBLASLt
+// does for it; s8 sums are exact. The tensor cores' summation order is
+// theirs, so results may differ from the evaluator's in the last bits.
+
+#include "codegen/gpu/mma_fragments.h"
+#include "codegen/gpu/tiled_gemm.h"
+#include "codegen/loops.h"
+#include "codegen/scalar_ops.h"
+
+namespace xlite::codegen::gpu::tiled_gemm {
+namespace {
+
+MmaKind KindOf(TensorCoreInput input) {
+  switch (input) {
+    case TensorCoreInput::kF16:
+      return MmaKind::kF16;
+    case TensorCoreInput::kBF16:
+      return MmaKind::kBF16;
+    case TensorCoreInput::kTF32:
+      return MmaKind::kTF32;
+    case TensorCoreInput::kS8:
+      return MmaKind::kS8;
+  }
+  return MmaKind::kF16;
+}
+
+// f32 -> the nearest tf32 (ties away from zero), kept as an f32; NaN
+// stays a NaN whatever its payload.
+llvm::Value* RoundToTf32(llvm::IRBuilderBase& b, llvm::Value* x) {
+  llvm::Value* bits = b.CreateBitCast(x, b.getInt32Ty());
+  llvm::Value* rounded = b.CreateAnd(b.CreateAdd(bits, b.getInt32(0x1000)),
+                                     b.getInt32(0xffffe000u));
+  llvm::Value* nan = b.CreateFCmpUNO(x, x);
+  return b.CreateBitCast(b.CreateSelect(nan, b.getInt32(0x7fffe000), rounded),
+                         b.getFloatTy());
+}
+
+// The warp's place in the block and the lane's in its fragments.
+struct WarpPlace {
+  int64_t rows = 16, cols = 8;  // WM, WN
+  llvm::Value* row0 = nullptr;  // wy * WM
+  llvm::Value* col0 = nullptr;  // wx * WN
+  llvm::Value* g = nullptr;     // lane / 4
+  llvm::Value* t = nullptr;     // lane % 4
+};
+
+WarpPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
+                  llvm::Value* tid) {
+  WarpPlace p;
+  p.rows = c.block_m / c.warps_m;
+  p.cols = c.block_n / c.warps_n;
+  llvm::Value* warp = b.CreateUDiv(tid, b.getInt64(kWarpSize));
+  llvm::Value* lane = b.CreateURem(tid, b.getInt64(kWarpSize));
+  p.row0 = b.CreateMul(b.CreateUDiv(warp, b.getInt64(c.warps_n)),
+                       b.getInt64(p.rows));
+  p.col0 = b.CreateMul(b.CreateURem(warp, b.getInt64(c.warps_n)),
+                       b.getInt64(p.cols));
+  p.g = b.CreateUDiv(lane, b.getInt64(4));
+  p.t = b.CreateURem(lane, b.getInt64(4));
+  return p;
+}
+
+// The 32-bit register at tile element (f, kk).
+llvm::Value* LoadRegister(llvm::IRBuilderBase& b, const Side& s, llvm::Value* f,
+                          llvm::Value* kk) {
+  llvm::Value* at = b.CreateAdd(b.CreateMul(f, b.getInt64(s.f_stride)), kk);
+  return b.CreateAlignedLoad(b.getInt32Ty(), b.CreateGEP(s.type, s.shared, at),
+                             llvm::Align(4));
+}
+
+// One K step (mma K wide, at `kk0` of the tile) of the warp.
+void MultiplyStep(KernelScope& k, MmaKind kind, const WarpPlace& p,
+                  const Side& lhs, const Side& rhs, int64_t kk0,
+                  std::vector<llvm::AllocaInst*>& acc, llvm::Type* acc_type) {
+  llvm::IRBuilderBase& b = k.b;
+  const int64_t per = MmaElementsPerRegister(kind);
+  const int64_t tiles_m = p.rows / 16, tiles_n = p.cols / 8;
+  llvm::Value* t_col = b.CreateMul(p.t, b.getInt64(per));
+  std::vector<std::vector<llvm::Value*>> a(tiles_m), x(tiles_n);
+  for (int64_t i = 0; i < tiles_m; ++i) {
+    for (int64_t r = 0; r < 4; ++r) {
+      llvm::Value* row = b.CreateAdd(
+          p.row0, b.CreateAdd(p.g, b.getInt64(i * 16 + MmaARowOffset(r))));
+      llvm::Value* col =
+          b.CreateAdd(t_col, b.getInt64(kk0 + MmaAColumnOffset(kind, r)));
+      a[i].push_back(LoadRegister(b, lhs, row, col));
+    }
+  }
+  for (int64_t j = 0; j < tiles_n; ++j) {
+    for (int64_t r = 0; r < 2; ++r) {
+      llvm::Value* col =
+          b.CreateAdd(p.col0, b.CreateAdd(p.g, b.getInt64(j * 8)));
+      llvm::Value* row =
+          b.CreateAdd(t_col, b.getInt64(kk0 + MmaBRowOffset(kind, r)));
+      x[j].push_back(LoadRegister(b, rhs, col, row));
+    }
+  }
+  for (int64_t i = 0; i < tiles_m; ++i) {
+    for (int64_t j = 0; j < tiles_n; ++j) {
+      std::vector<llvm::Value*> c;
+      for (int64_t e = 0; e < 4; ++e) {
+        c.push_back(b.CreateLoad(acc_type, acc[(i * tiles_n + j) * 4 + e]));
+      }
+      std::vector<llvm::Value*> d = k.target.Mma(b, kind, a[i], x[j], c);
+      for (int64_t e = 0; e < 4; ++e) {
+        b.CreateStore(d[e], acc[(i * tiles_n + j) * 4 + e]);
+      }
+    }
+  }
+}
+
+// Sets up one side's tile: its type, K-major layout and conversion.
+void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
+                 const TileLayout& layout, int64_t bytes, const char* name) {
+  llvm::IRBuilderBase& b = k.b;
+  const PrimitiveType to = TensorCoreStorageType(input);
+  s.type = ValueType(to, b.getContext());
+  s.f_stride = layout.k_major_stride;
+  s.k_stride = 1;
+  const PrimitiveType from = s.operand->shape().element_type();
+  s.convert = [&b, from, to,
+               input](llvm::Value* x) -> absl::StatusOr<llvm::Value*> {
+    absl::StatusOr<llvm::Value*> y = EmitConvert(b, from, to, x);
+    if (!y.ok() || input != TensorCoreInput::kTF32) return y;
+    return RoundToTf32(b, *y);
+  };
+  s.shared = k.target.SharedArray(b, bytes, 16, name);
+}
+
+}  // namespace
+
+absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
+                         const TiledGemmConfig& c, TensorCoreInput input,
+                         const HloInstruction* root,
+                         const BlockOrigin& origin) {
+  llvm::IRBuilderBase& b = k.b;
+  const MmaKind kind = KindOf(input);
+  const TileLayout layout = TileLayoutOf(v, c);
+  Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
+  Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
+  PrepareSide(k, lhs, input, layout, layout.lhs_bytes, "gemm_lhs_tile");
+  PrepareSide(k, rhs, input, layout, layout.rhs_bytes, "gemm_rhs_tile");
+  llvm::Value* tid = ThreadIndex64(k);
+  const WarpPlace p = PlaceOf(b, c, tid);
+  llvm::Type* acc_type = ValueType(v.acc, b.getContext());
+  std::vector<llvm::AllocaInst*> acc;
+  for (int64_t i = 0; i < (p.rows / 16) * (p.cols / 8) * 4; ++i) {
+    acc.push_back(EntryAlloca(b, acc_type));
+    b.CreateStore(llvm::Constant::getNullValue(acc_type), acc.back());
+  }
+  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
+  absl::Status s = EmitForLoop(
+      b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
+      [&](llvm::Value* kt) -> absl::Status {
+        ElementalEmitter::Scope scope(k.emitter);
+        llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
+        for (const Side* side : {&lhs, &rhs}) {
+          llvm::Value* f0 = side == &lhs ? origin.m0 : origin.n0;
+          if (absl::Status s = LoadTile(k, v, *side, c.block_k, c.threads(),
+                                        tid, origin.batch, f0, k0);
+              !s.ok()) {
+            return s;
+          }
+        }
+        k.target.Barrier(b);
+        for (int64_t kk0 = 0; kk0 < c.block_k; kk0 += MmaK(kind)) {
+          MultiplyStep(k, kind, p, lhs, rhs, kk0, acc, acc_type);
+        }
+        k.target.Barrier(b);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  // Accumulator e of fragment (i, j): row g + 8 (e / 2), column 2t + e % 2.
+  llvm::Value* m_lane = b.CreateAdd(origin.m0, b.CreateAdd(p.row0, p.g));
+  llvm::Value* n_lane = b.CreateAdd(
+      origin.n0, b.CreateAdd(p.col0, b.CreateMul(p.t, b.getInt64(2))));
+  for (int64_t i = 0; i < p.rows / 16; ++i) {
+    for (int64_t j = 0; j < p.cols / 8; ++j) {
+      for (int64_t e = 0; e < 4; ++e) {
+        llvm::Value* m =
+            b.CreateAdd(m_lane, b.getInt64(i * 16 + MmaCRowOffset(e)));
+        llvm::Value* n =
+            b.CreateAdd(n_lane, b.getInt64(j * 8 + MmaCColumnOffset(e)));
+        llvm::Value* value =
+            b.CreateLoad(acc_type, acc[(i * (p.cols / 8) + j) * 4 + e]);
+        if (absl::Status s = StoreResult(k, v, root, origin.batch, m, n, value);
+            !s.ok()) {
+          return s;
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::codegen::gpu::tiled_gemm

@@ -1,0 +1,173 @@
+#include "gpu_backend/tiled_gemm_tiling.h"
+
+#include <algorithm>
+#include <string>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "codegen/gpu/kernel_emitter.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/opcode.h"
+
+namespace xlite::gpu {
+namespace {
+
+struct Sizes {
+  int64_t m = 1, n = 1, k = 1;
+};
+
+int64_t Product(const Shape& shape, absl::Span<const int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) p *= shape.dimensions(d);
+  return p;
+}
+
+Sizes SizesOf(const HloInstruction& dot) {
+  const DotDimensionNumbers& d = dot.attrs().dot->dnums;
+  const Shape& l = dot.operand(0)->shape();
+  const Shape& r = dot.operand(1)->shape();
+  Sizes s;
+  s.m = Product(l, DotFreeDimensions(l.rank(), d.lhs_batch_dimensions,
+                                     d.lhs_contracting_dimensions));
+  s.n = Product(r, DotFreeDimensions(r.rank(), d.rhs_batch_dimensions,
+                                     d.rhs_contracting_dimensions));
+  s.k = Product(l, d.lhs_contracting_dimensions);
+  return s;
+}
+
+TiledGemmConfig Mma(int64_t bm, int64_t bn, int64_t bk, int64_t wm,
+                    int64_t wn) {
+  TiledGemmConfig c;
+  c.block_m = bm;
+  c.block_n = bn;
+  c.block_k = bk;
+  c.warps_m = wm;
+  c.warps_n = wn;
+  return c;
+}
+
+TiledGemmConfig Simt(int64_t bm, int64_t bn, int64_t bk, int64_t tm,
+                     int64_t tn) {
+  TiledGemmConfig c;
+  c.block_m = bm;
+  c.block_n = bn;
+  c.block_k = bk;
+  c.thread_m = tm;
+  c.thread_n = tn;
+  return c;
+}
+
+std::vector<TiledGemmConfig> TensorCoreProposals(const Sizes& s,
+                                                 const std::string& shape) {
+  if (shape == "skinny") {
+    if (s.m <= 16) {
+      return {Mma(16, 64, 64, 1, 2), Mma(16, 32, 64, 1, 1),
+              Mma(16, 16, 64, 1, 1)};
+    }
+    return {Mma(64, 16, 64, 2, 1), Mma(32, 16, 64, 1, 1),
+            Mma(16, 16, 64, 1, 1)};
+  }
+  if (shape == "small") {
+    return {Mma(32, 64, 32, 1, 2), Mma(64, 32, 32, 2, 1),
+            Mma(32, 32, 32, 1, 1)};
+  }
+  if (shape == "large") {
+    return {Mma(128, 128, 32, 2, 2), Mma(128, 64, 32, 2, 2),
+            Mma(64, 64, 32, 2, 2)};
+  }
+  return {Mma(64, 128, 32, 2, 2), Mma(64, 64, 32, 2, 2), Mma(32, 32, 32, 1, 1)};
+}
+
+std::vector<TiledGemmConfig> CudaCoreProposals(const Sizes& s,
+                                               const std::string& shape) {
+  if (shape == "skinny") {
+    if (s.m <= 16) return {Simt(16, 64, 32, 1, 4), Simt(16, 32, 32, 1, 2)};
+    return {Simt(64, 16, 32, 4, 1), Simt(32, 16, 32, 2, 1)};
+  }
+  return {Simt(64, 64, 16, 4, 4), Simt(32, 32, 16, 2, 2)};
+}
+
+bool HasTiling(const HloInstruction& fusion) {
+  return absl::StrContains(fusion.backend_config(), "\"block_m\"");
+}
+
+const HloInstruction* FusedDot(const HloInstruction& fusion) {
+  for (const HloInstruction* h : fusion.fused_computation()->instructions()) {
+    if (h->opcode() == HloOpcode::kDot) return h;
+  }
+  return nullptr;
+}
+
+// The first of `configs` whose tiles fit, set on `fusion`.
+absl::Status Assign(HloInstruction& fusion, const GpuTargetSpec& spec,
+                    const std::vector<TiledGemmConfig>& configs) {
+  int64_t limit = kStaticSharedMemoryLimit;
+  if (spec.shared_memory_per_block > 0) {
+    limit = std::min(limit, spec.shared_memory_per_block);
+  }
+  std::string tried;
+  for (const TiledGemmConfig& c : configs) {
+    fusion.set_backend_config(TiledGemmBackendConfig(c));
+    const int64_t bytes = codegen::gpu::TiledGemmSharedBytes(fusion);
+    if (bytes <= limit) return absl::OkStatus();
+    absl::StrAppend(&tried, tried.empty() ? "" : "; ", c.ToString(), ": ",
+                    bytes, " bytes");
+  }
+  return absl::ResourceExhaustedError(
+      absl::StrCat("%", fusion.name(), ": no GEMM tiling fits the ", limit,
+                   " bytes of shared memory a block may have on ", spec.name,
+                   " (", tried, ")"));
+}
+
+}  // namespace
+
+const char* GemmShapeClass(int64_t m, int64_t n, int64_t k) {
+  if (std::min(m, n) <= 16) return "skinny";
+  if (std::min(m, n) <= 64) return "small";
+  if (m >= 128 && n >= 128 && k >= 64) return "large";
+  return "medium";
+}
+
+std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
+    const HloInstruction& dot, const GpuTargetSpec& spec) {
+  const Sizes s = SizesOf(dot);
+  const std::string shape = GemmShapeClass(s.m, s.n, s.k);
+  std::vector<TiledGemmConfig> configs =
+      spec.compute_capability_major >= 8 && TensorCoreInputOf(dot).has_value()
+          ? TensorCoreProposals(s, shape)
+          : CudaCoreProposals(s, shape);
+  // Tiles more than twice the GEMM (rounded up to the tile's steps) along
+  // M or N mostly compute padding: they go last.
+  auto oversized = [&](const TiledGemmConfig& c) {
+    const int64_t step_m = c.tensor_cores() ? 16 * c.warps_m : c.thread_m;
+    const int64_t step_n = c.tensor_cores() ? 8 * c.warps_n : c.thread_n;
+    auto round_up = [](int64_t x, int64_t step) {
+      return (x + step - 1) / step * step;
+    };
+    return c.block_m > 2 * round_up(s.m, step_m) ||
+           c.block_n > 2 * round_up(s.n, step_n);
+  };
+  std::stable_partition(
+      configs.begin(), configs.end(),
+      [&](const TiledGemmConfig& c) { return !oversized(c); });
+  return configs;
+}
+
+absl::Status AssignTiledGemmConfigs(
+    HloModule& module, const GpuTargetSpec& spec,
+    const std::optional<TiledGemmConfig>& forced) {
+  for (HloComputation* computation : module.computations()) {
+    for (HloInstruction* h : computation->instructions()) {
+      if (!IsTiledGemmFusion(*h) || HasTiling(*h)) continue;
+      const HloInstruction* dot = FusedDot(*h);
+      if (dot == nullptr) continue;  // the emitter refuses it, located
+      const std::vector<TiledGemmConfig> configs =
+          forced.has_value() ? std::vector<TiledGemmConfig>{*forced}
+                             : ProposeTiledGemmConfigs(*dot, spec);
+      if (absl::Status s = Assign(*h, spec, configs); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::gpu

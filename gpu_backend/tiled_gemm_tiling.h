@@ -1,0 +1,51 @@
+#ifndef XLITE_GPU_BACKEND_TILED_GEMM_TILING_H_
+#define XLITE_GPU_BACKEND_TILED_GEMM_TILING_H_
+
+// The tiling of each tiled GEMM fusion, chosen before any autotuning: the
+// GEMM is classed by its shape and proposals follow, best first, and the
+// first that fits the GPU is kept.
+//   - Tensor cores (mma.sync) on compute capability 8.0 and up when the
+//     dot has a tensor-core input (TensorCoreInputOf: f16, bf16, f8, s8,
+//     f32 as tf32); CUDA cores otherwise.
+//   - Classes: skinny (M or N at most 16: decode steps, matrix-vector
+//     products), small (M or N at most 64), large (M and N at least 128
+//     and K at least 64), and medium for the rest. Skinny GEMMs take a
+//     16-wide tile on the small side and the long K steps; large ones the
+//     128x128 tile of 4 warps of 64x64.
+//   - Fit: the shared memory of the kernel's tiles, computed by the
+//     kernel emitter's own layout (TiledGemmSharedBytes), at most the
+//     48 KiB a kernel gets without opting in (its tiles are static shared
+//     arrays) and the spec's per-block limit. A fusion no proposal fits is
+//     RESOURCE_EXHAUSTED naming it and every proposal's bytes.
+// Fusions whose backend config already names a tiling (block_m) keep it.
+
+#include <optional>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gpu_backend/target_spec.h"
+#include "hlo/ir/module.h"
+#include "hlo/ir/tiled_gemm_config.h"
+
+namespace xlite::gpu {
+
+/// The static shared memory one block may have without opting in.
+inline constexpr int64_t kStaticSharedMemoryLimit = 48 * 1024;
+
+/// The class of a GEMM of M x N x K ("skinny", "small", "medium",
+/// "large").
+const char* GemmShapeClass(int64_t m, int64_t n, int64_t k);
+
+/// The proposals for `dot` on `spec`, best first.
+std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(const HloInstruction& dot,
+                                                     const GpuTargetSpec& spec);
+
+/// Gives every tiled GEMM fusion of `module` without a tiling the first
+/// proposal that fits (or `forced`, checked the same way).
+absl::Status AssignTiledGemmConfigs(
+    HloModule& module, const GpuTargetSpec& spec,
+    const std::optional<TiledGemmConfig>& forced = std::nullopt);
+
+}  // namespace xlite::gpu
+
+#endif  // XLITE_GPU_BACKEND_TILED_GEMM_TILING_H_

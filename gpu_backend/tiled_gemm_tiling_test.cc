@@ -1,0 +1,107 @@
+// The tiling heuristic: shape classes, tensor cores only from compute
+// capability 8.0 and for dots with a tensor-core input, proposals that fit
+// the GEMM first, and a tiling too big for shared memory refused at
+// compile time naming the fusion and the bytes.
+#include "gpu_backend/tiled_gemm_tiling.h"
+
+#include <gtest/gtest.h>
+
+#include "absl/strings/str_cat.h"
+#include "gpu_backend/executable.h"
+#include "hlo/text/parser.h"
+
+namespace xlite::gpu {
+namespace {
+
+std::string DotModule(const std::string& type, int64_t m, int64_t n, int64_t k,
+                      const std::string& extra = "") {
+  const std::string out = type == "s8"               ? "s32"
+                          : type.rfind("f8", 0) == 0 ? "f32"
+                                                     : type;
+  return absl::StrCat("HloModule t\n\nENTRY e {\n  a = ", type, "[", m, ",", k,
+                      "] parameter(0)\n  b = ", type, "[", k, ",", n,
+                      "] parameter(1)\n  ROOT d = ", out, "[", m, ",", n,
+                      "] dot(a, b), lhs_contracting_dims={1}, "
+                      "rhs_contracting_dims={0}",
+                      extra, "\n}\n");
+}
+
+std::vector<TiledGemmConfig> Propose(const std::string& text,
+                                     int cc_major = 9) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<GpuTargetSpec> spec = LoadGpuTargetSpec("h100");
+  EXPECT_TRUE(spec.ok());
+  spec->compute_capability_major = cc_major;
+  return ProposeTiledGemmConfigs(
+      *(*module)->entry_computation()->root_instruction(), *spec);
+}
+
+TEST(TiledGemmTiling, ShapeClasses) {
+  EXPECT_STREQ(GemmShapeClass(1, 4096, 4096), "skinny");
+  EXPECT_STREQ(GemmShapeClass(4096, 16, 4096), "skinny");
+  EXPECT_STREQ(GemmShapeClass(64, 4096, 4096), "small");
+  EXPECT_STREQ(GemmShapeClass(4096, 4096, 4096), "large");
+  EXPECT_STREQ(GemmShapeClass(4096, 4096, 32), "medium");
+  EXPECT_STREQ(GemmShapeClass(100, 100, 100), "medium");
+}
+
+TEST(TiledGemmTiling, TensorCoresFromAmpereForTensorCoreInputs) {
+  for (const char* type : {"f32", "bf16", "f16", "s8", "f8e4m3fn"}) {
+    const std::string text = DotModule(type, 4096, 4096, 4096);
+    std::vector<TiledGemmConfig> configs = Propose(text);
+    ASSERT_FALSE(configs.empty());
+    EXPECT_TRUE(configs[0].tensor_cores()) << type;
+    EXPECT_EQ(configs[0].block_m, 128) << type;
+    EXPECT_EQ(configs[0].block_n, 128) << type;
+    EXPECT_FALSE(Propose(text, /*cc_major=*/7)[0].tensor_cores()) << type;
+  }
+  // HIGHEST precision: no TF32.
+  EXPECT_FALSE(Propose(DotModule("f32", 4096, 4096, 4096,
+                                 ", operand_precision={highest,highest}"))[0]
+                   .tensor_cores());
+  // f64 has no tensor-core input here.
+  EXPECT_FALSE(Propose(DotModule("f64", 512, 512, 512))[0].tensor_cores());
+}
+
+TEST(TiledGemmTiling, SkinnyGemmsTakeNarrowTiles) {
+  const TiledGemmConfig decode = Propose(DotModule("bf16", 4, 4096, 4096))[0];
+  EXPECT_EQ(decode.block_m, 16);
+  EXPECT_EQ(decode.block_n, 64);
+  const TiledGemmConfig tall = Propose(DotModule("bf16", 4096, 8, 4096))[0];
+  EXPECT_EQ(tall.block_n, 16);
+  // A GEMM smaller than a tile in both directions gets the smallest tile.
+  const TiledGemmConfig tiny = Propose(DotModule("f32", 16, 8, 32))[0];
+  EXPECT_EQ(tiny.block_m, 16);
+  EXPECT_EQ(tiny.block_n, 16);
+}
+
+TEST(TiledGemmTiling, ATilingTooBigForSharedMemoryIsRefused) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseHloModule(DotModule("f32", 512, 512, 512));
+  ASSERT_TRUE(module.ok());
+  absl::StatusOr<GpuCompileOptions> options =
+      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(options.ok());
+  options->gemm_backend = GemmBackend::kTiled;
+  TiledGemmConfig big;
+  big.block_m = 256;
+  big.block_n = 256;
+  big.block_k = 64;
+  big.warps_m = 4;
+  big.warps_n = 4;
+  options->tiled_gemm_config = big;
+  auto exe = GpuExecutable::Compile(*std::move(module), *options);
+  ASSERT_FALSE(exe.ok());
+  EXPECT_EQ(exe.status().code(), absl::StatusCode::kResourceExhausted);
+  // 256 rows of 64 + 4 f32 for each operand.
+  EXPECT_NE(exe.status().message().find("%gemm_fusion"), std::string::npos)
+      << exe.status();
+  EXPECT_NE(exe.status().message().find("139264 bytes"), std::string::npos)
+      << exe.status();
+  EXPECT_NE(exe.status().message().find("49152 bytes"), std::string::npos)
+      << exe.status();
+}
+
+}  // namespace
+}  // namespace xlite::gpu
