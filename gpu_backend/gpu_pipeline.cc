@@ -12,6 +12,7 @@
 #include "passes/async_to_sync.h"
 #include "passes/batch_norm_expander.h"
 #include "passes/blocked_scans.h"
+#include "passes/fusion_builder.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
 #include "passes/layout_consistency.h"
@@ -21,6 +22,7 @@
 #include "passes/scan_to_while.h"
 #include "passes/single_device_collectives.h"
 #include "passes/tiled_gemm_fusion.h"
+#include "passes/tiled_gemm_split_k.h"
 #include "passes/while_trip_count.h"
 #include "runtime/buffer_assignment.h"
 
@@ -96,11 +98,37 @@ void SizeCudnnWorkspaces(HloModule& module, int64_t bytes) {
   }
 }
 
+// Makes `dot` (a tiled GEMM candidate) a tiled GEMM fusion, its K split
+// first where the heuristic asks (the sum over the parts stays outside).
+absl::Status FuseTiledGemmDot(HloInstruction* dot, const GpuTargetSpec& spec) {
+  if (const int64_t splits = ChooseSplitK(*dot, spec); splits > 1) {
+    absl::StatusOr<HloInstruction*> partial = SplitK(dot, splits);
+    if (!partial.ok()) return partial.status();
+    dot = *partial;
+  }
+  return FuseTiledGemm(dot).status();
+}
+
+// Every tiled GEMM candidate of the module's sequential computations.
+absl::Status FuseAllTiledGemms(HloModule& module, const GpuTargetSpec& spec) {
+  for (HloComputation* c : SequentialComputations(module)) {
+    std::vector<HloInstruction*> dots;
+    for (HloInstruction* h : c->MakeInstructionPostOrder()) {
+      if (IsTiledGemmCandidate(*h)) dots.push_back(h);
+    }
+    for (HloInstruction* dot : dots) {
+      if (absl::Status s = FuseTiledGemmDot(dot, spec); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Writes back the GEMM calls no GEMM thunk runs as dots and epilogues, and
 // makes each of those dots the tiled kernel computes a tiled GEMM fusion.
 // The dots the GEMM rewriter left (too small for a GEMM library call, as
 // XLA decides) stay elemental.
-absl::Status FuseGemmCallsWithoutThunks(HloModule& module) {
+absl::Status FuseGemmCallsWithoutThunks(HloModule& module,
+                                        const GpuTargetSpec& spec) {
   absl::flat_hash_set<const HloInstruction*> dots;
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* hlo : computation->instructions()) {
@@ -114,10 +142,7 @@ absl::Status FuseGemmCallsWithoutThunks(HloModule& module) {
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* hlo : computation->MakeInstructionPostOrder()) {
       if (dots.contains(hlo) || !IsTiledGemmCandidate(*hlo)) continue;
-      if (absl::StatusOr<HloInstruction*> fusion = FuseTiledGemm(hlo);
-          !fusion.ok()) {
-        return fusion.status();
-      }
+      if (absl::Status s = FuseTiledGemmDot(hlo, spec); !s.ok()) return s;
     }
   }
   return absl::OkStatus();
@@ -148,9 +173,7 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   // producers and epilogue, becomes one tiled GEMM fusion first, so the
   // GEMM rewriter never sees it.
   if (options.gemm_backend == GemmBackend::kTiled) {
-    if (absl::StatusOr<bool> fused = RunTiledGemmFusion(module); !fused.ok()) {
-      return fused.status();
-    }
+    if (absl::Status s = FuseAllTiledGemms(module, spec); !s.ok()) return s;
   }
   // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
   // GEMM rewriter decides for the spec's compute capability.
@@ -166,7 +189,9 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   // come).
   if (options.gemm_backend == GemmBackend::kAuto &&
       !options.expand_gemm_calls) {
-    if (absl::Status s = FuseGemmCallsWithoutThunks(module); !s.ok()) return s;
+    if (absl::Status s = FuseGemmCallsWithoutThunks(module, spec); !s.ok()) {
+      return s;
+    }
   }
   // Each tiled GEMM fusion's tiling: the heuristic's first proposal that
   // fits the spec's shared memory.

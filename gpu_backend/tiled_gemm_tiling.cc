@@ -8,6 +8,7 @@
 #include "codegen/gpu/kernel_emitter.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
+#include "passes/tiled_gemm_split_k.h"
 
 namespace xlite::gpu {
 namespace {
@@ -151,6 +152,28 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
       configs.begin(), configs.end(),
       [&](const TiledGemmConfig& c) { return !oversized(c); });
   return configs;
+}
+
+int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec) {
+  if (!CanSplitK(dot) || spec.sm_count <= 0) return 1;
+  const std::vector<TiledGemmConfig> configs =
+      ProposeTiledGemmConfigs(dot, spec);
+  if (configs.empty()) return 1;
+  const TiledGemmConfig& c = configs.front();
+  const Sizes s = SizesOf(dot);
+  const int64_t batch = Product(dot.operand(0)->shape(),
+                                dot.attrs().dot->dnums.lhs_batch_dimensions);
+  const int64_t tiles = batch * ((s.m + c.block_m - 1) / c.block_m) *
+                        ((s.n + c.block_n - 1) / c.block_n);
+  int64_t splits = 1;
+  // Each part keeps at least 8 steps of block_k and 512 of K: shorter
+  // parts would not repay the second kernel's launch and traffic.
+  const int64_t min_part = std::max<int64_t>(8 * c.block_k, 512);
+  while (splits < 16 && 2 * tiles * splits <= spec.sm_count &&
+         s.k / (splits * 2) >= min_part) {
+    splits *= 2;
+  }
+  return splits;
 }
 
 absl::Status AssignTiledGemmConfigs(

@@ -40,6 +40,13 @@ const char* GemmShapeClass(int64_t m, int64_t n, int64_t k);
 std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(const HloInstruction& dot,
                                                      const GpuTargetSpec& spec);
 
+/// The number of parts to split `dot`'s K into (passes/tiled_gemm_split_k.h)
+/// before it becomes a tiled GEMM fusion: doubled from 1 while the blocks
+/// (output tiles of the first proposal times parts) doubled stay within
+/// the spec's SM count and each part keeps at least 8 steps of the tile's
+/// block_k and 512 of K; at most 16. 1: no split.
+int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec);
+
 /// Gives every tiled GEMM fusion of `module` without a tiling the first
 /// proposal that fits (or `forced`, checked the same way).
 absl::Status AssignTiledGemmConfigs(

@@ -76,6 +76,34 @@ TEST(TiledGemmTiling, SkinnyGemmsTakeNarrowTiles) {
   EXPECT_EQ(tiny.block_n, 16);
 }
 
+int64_t Splits(const std::string& text) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<GpuTargetSpec> spec = LoadGpuTargetSpec("h100");
+  EXPECT_TRUE(spec.ok());
+  return ChooseSplitK(*(*module)->entry_computation()->root_instruction(),
+                      *spec);
+}
+
+// Split-K where the output has few tiles for the 132 SMs and K is long.
+TEST(TiledGemmTiling, SplitKForFewTilesAndLongK) {
+  // Decode: 64 tiles of 16x64; doubling once stays within 132 SMs.
+  EXPECT_EQ(Splits(DotModule("bf16", 1, 4096, 4096)), 2);
+  // One tile: parts of at least 8 x 64 of K.
+  EXPECT_EQ(Splits(DotModule("bf16", 5, 40, 2001)), 2);
+  EXPECT_EQ(Splits(DotModule("bf16", 67, 129, 257)), 1);
+  EXPECT_EQ(Splits(DotModule("bf16", 5, 40, 16384)), 16);
+  EXPECT_EQ(Splits(DotModule("bf16", 5, 40, 300)), 1);
+  // Enough tiles already.
+  EXPECT_EQ(Splits(DotModule("bf16", 4096, 4096, 4096)), 1);
+  // Two contracting dimensions: not split.
+  EXPECT_EQ(Splits("HloModule t\n\nENTRY e {\n  a = f32[4,64,64] "
+                   "parameter(0)\n  b = f32[64,64,4] parameter(1)\n  ROOT "
+                   "d = f32[4,4] dot(a, b), lhs_contracting_dims={1,2}, "
+                   "rhs_contracting_dims={0,1}\n}\n"),
+            1);
+}
+
 TEST(TiledGemmTiling, ATilingTooBigForSharedMemoryIsRefused) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ParseHloModule(DotModule("f32", 512, 512, 512));

@@ -62,6 +62,7 @@ bool IsProducerOpcode(const HloInstruction* p) {
     case O::kCopy:
     case O::kBroadcast:
     case O::kTranspose:
+    case O::kPad:
       return true;
     case O::kConstant:
       return IsScalarConstant(p);
