@@ -151,7 +151,18 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
   std::stable_partition(
       configs.begin(), configs.end(),
       [&](const TiledGemmConfig& c) { return !oversized(c); });
-  return configs;
+  // Double-buffered first where K takes more than one step, each tiling
+  // then single-buffered should two stages not fit.
+  std::vector<TiledGemmConfig> staged;
+  for (TiledGemmConfig c : configs) {
+    if (s.k > c.block_k) {
+      c.stages = 2;
+      staged.push_back(c);
+      c.stages = 1;
+    }
+    staged.push_back(c);
+  }
+  return staged;
 }
 
 int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec) {

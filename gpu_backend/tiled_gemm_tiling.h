@@ -11,7 +11,9 @@
 //     products), small (M or N at most 64), large (M and N at least 128
 //     and K at least 64), and medium for the rest. Skinny GEMMs take a
 //     16-wide tile on the small side and the long K steps; large ones the
-//     128x128 tile of 4 warps of 64x64.
+//     128x128 tile of 4 warps of 64x64. Tiles more than twice the GEMM
+//     along M or N go last. Where K takes more than one step, each tiling
+//     is proposed double-buffered (stages = 2) first, then single.
 //   - Fit: the shared memory of the kernel's tiles, computed by the
 //     kernel emitter's own layout (TiledGemmSharedBytes), at most the
 //     48 KiB a kernel gets without opting in (its tiles are static shared

@@ -58,14 +58,48 @@ struct BlockOrigin {
   llvm::Value* n0 = nullptr;
 };
 
-/// The block's `threads` threads (`tid`) stage the tile at (batch, f0,
-/// k0): each element computed through the fused producers (the elemental
+/// One thread's share of a tile: per element it stages, its offset in a
+/// tile buffer (in elements of the side's type), whether it is one at all
+/// (the last round of a tile that does not divide among the threads) and
+/// its value, held in a register until stored.
+struct TileFetch {
+  struct Element {
+    llvm::Value* offset = nullptr;
+    llvm::Value* valid = nullptr;  // null: always
+    llvm::AllocaInst* value = nullptr;
+  };
+  std::vector<Element> elements;
+};
+
+/// The block's `threads` threads (`tid`) compute the tile at (batch, f0,
+/// k0): each element through the fused producers (the elemental
 /// generator of the dot's operand) and converted; elements past M, N or K
 /// are zero. Consecutive threads take consecutive elements along the
 /// operand's physically minor dimension when that is a K or free one.
-absl::Status LoadTile(KernelScope& k, const GemmView& v, const Side& s,
-                      int64_t block_k, int64_t threads, llvm::Value* tid,
-                      llvm::Value* batch, llvm::Value* f0, llvm::Value* k0);
+absl::StatusOr<TileFetch> FetchTile(KernelScope& k, const GemmView& v,
+                                    const Side& s, int64_t block_k,
+                                    int64_t threads, llvm::Value* tid,
+                                    llvm::Value* batch, llvm::Value* f0,
+                                    llvm::Value* k0);
+
+/// Stores a fetched tile into the buffer at `buffer`.
+void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
+               llvm::Value* buffer);
+
+/// Multiplies the K step staged in the buffers at `lhs` and `rhs`.
+using MultiplyStep =
+    std::function<void(llvm::Value* lhs_buffer, llvm::Value* rhs_buffer)>;
+
+/// The loop over K in steps of block_k: with one stage, stage (fetch and
+/// store) both tiles, barrier, multiply, barrier; with two, the next
+/// step's tiles are fetched before and stored (into the other buffer)
+/// after the current step's multiply, one barrier per step. The sides'
+/// `shared` holds `c.stages` buffers of `lhs_bytes` / `rhs_bytes`.
+absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
+                          const TiledGemmConfig& c, const Side& lhs,
+                          const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
+                          const BlockOrigin& origin, llvm::Value* tid,
+                          const MultiplyStep& multiply);
 
 /// The epilogue at result element (batch, m, n), when m < M and n < N:
 /// `acc` rounded to the dot's type is given to the elemental emitter as
@@ -88,7 +122,8 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
 /// The shared-memory tiles of one config: elements of `element_bytes`,
 /// rows of `row_elements` apart (along M or N for the CUDA-core loop, which
 /// keeps K major; along K, padded by 16 bytes against bank conflicts, for
-/// the tensor-core loop), 16-byte aligned one after the other.
+/// the tensor-core loop), 16-byte aligned one after the other. lhs_bytes
+/// and rhs_bytes are one stage's; each side allocates c.stages of them.
 struct TileLayout {
   int64_t element_bytes = 4;
   int64_t lhs_bytes = 0, rhs_bytes = 0;

@@ -112,50 +112,152 @@ bool KIsMinor(const Side& s) {
 
 }  // namespace
 
-absl::Status LoadTile(KernelScope& k, const GemmView& v, const Side& s,
-                      int64_t block_k, int64_t threads, llvm::Value* tid,
-                      llvm::Value* batch, llvm::Value* f0, llvm::Value* k0) {
+absl::StatusOr<TileFetch> FetchTile(KernelScope& k, const GemmView& v,
+                                    const Side& s, int64_t block_k,
+                                    int64_t threads, llvm::Value* tid,
+                                    llvm::Value* batch, llvm::Value* f0,
+                                    llvm::Value* k0) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t elements = s.tile * block_k;
   const bool k_minor = KIsMinor(s);
   const Shape& shape = s.operand->shape();
+  TileFetch fetch;
   for (int64_t r = 0; r * threads < elements; ++r) {
     llvm::Value* e = b.CreateAdd(tid, b.getInt64(r * threads));
-    auto load = [&]() -> absl::Status {
-      llvm::Value* kk = k_minor ? b.CreateURem(e, b.getInt64(block_k))
-                                : b.CreateUDiv(e, b.getInt64(s.tile));
-      llvm::Value* f = k_minor ? b.CreateUDiv(e, b.getInt64(block_k))
-                               : b.CreateURem(e, b.getInt64(s.tile));
-      llvm::Value* slot =
-          b.CreateGEP(s.type, s.shared,
-                      {b.CreateAdd(b.CreateMul(kk, b.getInt64(s.k_stride)),
-                                   b.CreateMul(f, b.getInt64(s.f_stride)))});
-      b.CreateStore(llvm::Constant::getNullValue(s.type), slot);
-      llvm::Value* fg = b.CreateAdd(f0, f);
-      llvm::Value* kg = b.CreateAdd(k0, kk);
-      return EmitIf(k,
-                    b.CreateAnd(b.CreateICmpULT(fg, b.getInt64(s.free_size)),
-                                b.CreateICmpULT(kg, b.getInt64(v.k))),
-                    [&]() -> absl::Status {
-                      Index index(shape.rank(), nullptr);
-                      DelinearizeInto(b, batch, shape, *s.batch, index);
-                      DelinearizeInto(b, fg, shape, *s.free, index);
-                      DelinearizeInto(b, kg, shape, *s.k, index);
-                      absl::StatusOr<llvm::Value*> x =
-                          k.emitter.ValueAt(s.operand, -1, index);
-                      if (!x.ok()) return x.status();
-                      absl::StatusOr<llvm::Value*> converted = s.convert(*x);
-                      if (!converted.ok()) return converted.status();
-                      b.CreateStore(*converted, slot);
-                      return absl::OkStatus();
-                    });
-    };
-    absl::Status status =
-        (r + 1) * threads <= elements
-            ? load()
-            : EmitIf(k, b.CreateICmpULT(e, b.getInt64(elements)), load);
+    TileFetch::Element out;
+    if ((r + 1) * threads > elements) {
+      out.valid = b.CreateICmpULT(e, b.getInt64(elements));
+    }
+    llvm::Value* kk = k_minor ? b.CreateURem(e, b.getInt64(block_k))
+                              : b.CreateUDiv(e, b.getInt64(s.tile));
+    llvm::Value* f = k_minor ? b.CreateUDiv(e, b.getInt64(block_k))
+                             : b.CreateURem(e, b.getInt64(s.tile));
+    out.offset = b.CreateAdd(b.CreateMul(kk, b.getInt64(s.k_stride)),
+                             b.CreateMul(f, b.getInt64(s.f_stride)));
+    out.value = EntryAlloca(b, s.type);
+    b.CreateStore(llvm::Constant::getNullValue(s.type), out.value);
+    llvm::Value* fg = b.CreateAdd(f0, f);
+    llvm::Value* kg = b.CreateAdd(k0, kk);
+    llvm::Value* in_range =
+        b.CreateAnd(b.CreateICmpULT(fg, b.getInt64(s.free_size)),
+                    b.CreateICmpULT(kg, b.getInt64(v.k)));
+    if (out.valid != nullptr) in_range = b.CreateAnd(in_range, out.valid);
+    absl::Status status = EmitIf(k, in_range, [&]() -> absl::Status {
+      Index index(shape.rank(), nullptr);
+      DelinearizeInto(b, batch, shape, *s.batch, index);
+      DelinearizeInto(b, fg, shape, *s.free, index);
+      DelinearizeInto(b, kg, shape, *s.k, index);
+      absl::StatusOr<llvm::Value*> x = k.emitter.ValueAt(s.operand, -1, index);
+      if (!x.ok()) return x.status();
+      absl::StatusOr<llvm::Value*> converted = s.convert(*x);
+      if (!converted.ok()) return converted.status();
+      b.CreateStore(*converted, out.value);
+      return absl::OkStatus();
+    });
     if (!status.ok()) return status;
+    fetch.elements.push_back(out);
   }
+  return fetch;
+}
+
+void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
+               llvm::Value* buffer) {
+  llvm::IRBuilderBase& b = k.b;
+  for (const TileFetch::Element& e : fetch.elements) {
+    auto store = [&]() -> absl::Status {
+      b.CreateStore(b.CreateLoad(s.type, e.value),
+                    b.CreateGEP(s.type, buffer, {e.offset}));
+      return absl::OkStatus();
+    };
+    if (e.valid == nullptr) {
+      (void)store();
+    } else {
+      (void)EmitIf(k, e.valid, store);
+    }
+  }
+}
+
+namespace {
+
+// Both sides' tiles of K step `kt`, fetched into registers.
+absl::StatusOr<std::pair<TileFetch, TileFetch>> FetchStep(
+    KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
+    const Side& lhs, const Side& rhs, const BlockOrigin& origin,
+    llvm::Value* tid, llvm::Value* kt) {
+  llvm::Value* k0 = k.b.CreateMul(kt, k.b.getInt64(c.block_k));
+  absl::StatusOr<TileFetch> a = FetchTile(k, v, lhs, c.block_k, c.threads(),
+                                          tid, origin.batch, origin.m0, k0);
+  if (!a.ok()) return a.status();
+  absl::StatusOr<TileFetch> x = FetchTile(k, v, rhs, c.block_k, c.threads(),
+                                          tid, origin.batch, origin.n0, k0);
+  if (!x.ok()) return x.status();
+  return std::make_pair(*std::move(a), *std::move(x));
+}
+
+// Buffer `stage` (an i64 value) of a side.
+llvm::Value* Buffer(llvm::IRBuilderBase& b, const Side& s, int64_t bytes,
+                    llvm::Value* stage) {
+  return b.CreateGEP(b.getInt8Ty(), s.shared,
+                     {b.CreateMul(stage, b.getInt64(bytes))});
+}
+
+}  // namespace
+
+absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
+                          const TiledGemmConfig& c, const Side& lhs,
+                          const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
+                          const BlockOrigin& origin, llvm::Value* tid,
+                          const MultiplyStep& multiply) {
+  llvm::IRBuilderBase& b = k.b;
+  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
+  auto stage_step = [&](llvm::Value* kt, llvm::Value* stage) -> absl::Status {
+    absl::StatusOr<std::pair<TileFetch, TileFetch>> f =
+        FetchStep(k, v, c, lhs, rhs, origin, tid, kt);
+    if (!f.ok()) return f.status();
+    StoreTile(k, lhs, f->first, Buffer(b, lhs, lhs_bytes, stage));
+    StoreTile(k, rhs, f->second, Buffer(b, rhs, rhs_bytes, stage));
+    return absl::OkStatus();
+  };
+  if (c.stages == 1 || k_tiles == 1) {
+    return EmitForLoop(b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
+                       [&](llvm::Value* kt) -> absl::Status {
+                         ElementalEmitter::Scope scope(k.emitter);
+                         if (absl::Status s = stage_step(kt, b.getInt64(0));
+                             !s.ok())
+                           return s;
+                         k.target.Barrier(b);
+                         multiply(lhs.shared, rhs.shared);
+                         k.target.Barrier(b);
+                         return absl::OkStatus();
+                       });
+  }
+  {
+    ElementalEmitter::Scope scope(k.emitter);
+    if (absl::Status s = stage_step(b.getInt64(0), b.getInt64(0)); !s.ok()) {
+      return s;
+    }
+  }
+  k.target.Barrier(b);
+  absl::Status s = EmitForLoop(
+      b, b.getInt64(0), b.getInt64(k_tiles - 1), "k_tile",
+      [&](llvm::Value* kt) -> absl::Status {
+        ElementalEmitter::Scope scope(k.emitter);
+        llvm::Value* next = b.CreateAdd(kt, b.getInt64(1));
+        absl::StatusOr<std::pair<TileFetch, TileFetch>> f =
+            FetchStep(k, v, c, lhs, rhs, origin, tid, next);
+        if (!f.ok()) return f.status();
+        llvm::Value* now = b.CreateURem(kt, b.getInt64(2));
+        multiply(Buffer(b, lhs, lhs_bytes, now),
+                 Buffer(b, rhs, rhs_bytes, now));
+        llvm::Value* later = b.CreateURem(next, b.getInt64(2));
+        StoreTile(k, lhs, f->first, Buffer(b, lhs, lhs_bytes, later));
+        StoreTile(k, rhs, f->second, Buffer(b, rhs, rhs_bytes, later));
+        k.target.Barrier(b);
+        return absl::OkStatus();
+      });
+  if (!s.ok()) return s;
+  llvm::Value* last = b.getInt64((k_tiles - 1) % 2);
+  multiply(Buffer(b, lhs, lhs_bytes, last), Buffer(b, rhs, rhs_bytes, last));
   return absl::OkStatus();
 }
 
@@ -212,7 +314,7 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   if (!config.has_value() || !dot.has_value()) return 0;
   const tiled_gemm::TileLayout t =
       tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
-  return t.lhs_bytes + t.rhs_bytes;
+  return config->stages * (t.lhs_bytes + t.rhs_bytes);
 }
 
 absl::StatusOr<LaunchDims> EmitTiledGemmKernel(

@@ -21,7 +21,6 @@
 
 #include "codegen/gpu/mma_fragments.h"
 #include "codegen/gpu/tiled_gemm.h"
-#include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 
 namespace xlite::codegen::gpu::tiled_gemm {
@@ -77,18 +76,21 @@ WarpPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
   return p;
 }
 
-// The 32-bit register at tile element (f, kk).
-llvm::Value* LoadRegister(llvm::IRBuilderBase& b, const Side& s, llvm::Value* f,
+// The 32-bit register at element (f, kk) of the tile buffer at `buffer`.
+llvm::Value* LoadRegister(llvm::IRBuilderBase& b, const Side& s,
+                          llvm::Value* buffer, llvm::Value* f,
                           llvm::Value* kk) {
   llvm::Value* at = b.CreateAdd(b.CreateMul(f, b.getInt64(s.f_stride)), kk);
-  return b.CreateAlignedLoad(b.getInt32Ty(), b.CreateGEP(s.type, s.shared, at),
+  return b.CreateAlignedLoad(b.getInt32Ty(), b.CreateGEP(s.type, buffer, at),
                              llvm::Align(4));
 }
 
-// One K step (mma K wide, at `kk0` of the tile) of the warp.
-void MultiplyStep(KernelScope& k, MmaKind kind, const WarpPlace& p,
-                  const Side& lhs, const Side& rhs, int64_t kk0,
-                  std::vector<llvm::AllocaInst*>& acc, llvm::Type* acc_type) {
+// One K step (mma K wide, at `kk0` of the tiles in the buffers at `a_tile`
+// and `b_tile`) of the warp.
+void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
+             const Side& rhs, llvm::Value* a_tile, llvm::Value* b_tile,
+             int64_t kk0, std::vector<llvm::AllocaInst*>& acc,
+             llvm::Type* acc_type) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t per = MmaElementsPerRegister(kind);
   const int64_t tiles_m = p.rows / 16, tiles_n = p.cols / 8;
@@ -100,7 +102,7 @@ void MultiplyStep(KernelScope& k, MmaKind kind, const WarpPlace& p,
           p.row0, b.CreateAdd(p.g, b.getInt64(i * 16 + MmaARowOffset(r))));
       llvm::Value* col =
           b.CreateAdd(t_col, b.getInt64(kk0 + MmaAColumnOffset(kind, r)));
-      a[i].push_back(LoadRegister(b, lhs, row, col));
+      a[i].push_back(LoadRegister(b, lhs, a_tile, row, col));
     }
   }
   for (int64_t j = 0; j < tiles_n; ++j) {
@@ -109,7 +111,7 @@ void MultiplyStep(KernelScope& k, MmaKind kind, const WarpPlace& p,
           b.CreateAdd(p.col0, b.CreateAdd(p.g, b.getInt64(j * 8)));
       llvm::Value* row =
           b.CreateAdd(t_col, b.getInt64(kk0 + MmaBRowOffset(kind, r)));
-      x[j].push_back(LoadRegister(b, rhs, col, row));
+      x[j].push_back(LoadRegister(b, rhs, b_tile, col, row));
     }
   }
   for (int64_t i = 0; i < tiles_m; ++i) {
@@ -141,7 +143,7 @@ void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
     if (!y.ok() || input != TensorCoreInput::kTF32) return y;
     return RoundToTf32(b, *y);
   };
-  s.shared = k.target.SharedArray(b, bytes, 16, name);
+  s.shared = k.target.SharedArray(b, bytes, 16, name);  // every stage
 }
 
 }  // namespace
@@ -155,8 +157,10 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
   const TileLayout layout = TileLayoutOf(v, c);
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
-  PrepareSide(k, lhs, input, layout, layout.lhs_bytes, "gemm_lhs_tile");
-  PrepareSide(k, rhs, input, layout, layout.rhs_bytes, "gemm_rhs_tile");
+  PrepareSide(k, lhs, input, layout, c.stages * layout.lhs_bytes,
+              "gemm_lhs_tile");
+  PrepareSide(k, rhs, input, layout, c.stages * layout.rhs_bytes,
+              "gemm_rhs_tile");
   llvm::Value* tid = ThreadIndex64(k);
   const WarpPlace p = PlaceOf(b, c, tid);
   llvm::Type* acc_type = ValueType(v.acc, b.getContext());
@@ -165,26 +169,12 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
     acc.push_back(EntryAlloca(b, acc_type));
     b.CreateStore(llvm::Constant::getNullValue(acc_type), acc.back());
   }
-  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
-  absl::Status s = EmitForLoop(
-      b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
-      [&](llvm::Value* kt) -> absl::Status {
-        ElementalEmitter::Scope scope(k.emitter);
-        llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
-        for (const Side* side : {&lhs, &rhs}) {
-          llvm::Value* f0 = side == &lhs ? origin.m0 : origin.n0;
-          if (absl::Status s = LoadTile(k, v, *side, c.block_k, c.threads(),
-                                        tid, origin.batch, f0, k0);
-              !s.ok()) {
-            return s;
-          }
-        }
-        k.target.Barrier(b);
+  absl::Status s = EmitMainLoop(
+      k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
+      [&](llvm::Value* a_tile, llvm::Value* b_tile) {
         for (int64_t kk0 = 0; kk0 < c.block_k; kk0 += MmaK(kind)) {
-          MultiplyStep(k, kind, p, lhs, rhs, kk0, acc, acc_type);
+          MmaStep(k, kind, p, lhs, rhs, a_tile, b_tile, kk0, acc, acc_type);
         }
-        k.target.Barrier(b);
-        return absl::OkStatus();
       });
   if (!s.ok()) return s;
   // Accumulator e of fragment (i, j): row g + 8 (e / 2), column 2t + e % 2.

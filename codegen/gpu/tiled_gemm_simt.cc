@@ -8,7 +8,6 @@
 
 #include "codegen/contraction_arithmetic.h"
 #include "codegen/gpu/tiled_gemm.h"
-#include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 
 namespace xlite::codegen::gpu::tiled_gemm {
@@ -16,21 +15,21 @@ namespace {
 
 // acc[i][j] += a[kk][row i] * b[kk][column j] for every kk of the step.
 void MultiplyTiles(KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
-                   const Side& lhs, const Side& rhs, llvm::Value* ty,
-                   llvm::Value* tx, const std::vector<llvm::AllocaInst*>& acc) {
+                   llvm::Type* type, llvm::Value* lhs, llvm::Value* rhs,
+                   llvm::Value* ty, llvm::Value* tx,
+                   const std::vector<llvm::AllocaInst*>& acc) {
   llvm::IRBuilderBase& b = k.b;
-  llvm::Type* type = lhs.type;
   const int64_t rows = c.block_m / c.thread_m;
   const int64_t cols = c.block_n / c.thread_n;
   for (int64_t kk = 0; kk < c.block_k; ++kk) {
     std::vector<llvm::Value*> a(c.thread_m), x(c.thread_n);
     for (int64_t i = 0; i < c.thread_m; ++i) {
       llvm::Value* at = b.CreateAdd(ty, b.getInt64(kk * c.block_m + i * rows));
-      a[i] = b.CreateLoad(type, b.CreateGEP(type, lhs.shared, {at}));
+      a[i] = b.CreateLoad(type, b.CreateGEP(type, lhs, {at}));
     }
     for (int64_t j = 0; j < c.thread_n; ++j) {
       llvm::Value* at = b.CreateAdd(tx, b.getInt64(kk * c.block_n + j * cols));
-      x[j] = b.CreateLoad(type, b.CreateGEP(type, rhs.shared, {at}));
+      x[j] = b.CreateLoad(type, b.CreateGEP(type, rhs, {at}));
     }
     for (int64_t i = 0; i < c.thread_m; ++i) {
       for (int64_t j = 0; j < c.thread_n; ++j) {
@@ -61,8 +60,10 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
       return EmitConvert(b, from, v.acc, x);
     };
   }
-  lhs.shared = k.target.SharedArray(b, layout.lhs_bytes, 16, "gemm_lhs_tile");
-  rhs.shared = k.target.SharedArray(b, layout.rhs_bytes, 16, "gemm_rhs_tile");
+  lhs.shared =
+      k.target.SharedArray(b, c.stages * layout.lhs_bytes, 16, "gemm_lhs_tile");
+  rhs.shared =
+      k.target.SharedArray(b, c.stages * layout.rhs_bytes, 16, "gemm_rhs_tile");
   llvm::Value* tid = ThreadIndex64(k);
   llvm::Value* tx = b.CreateURem(tid, b.getInt64(c.block_n / c.thread_n));
   llvm::Value* ty = b.CreateUDiv(tid, b.getInt64(c.block_n / c.thread_n));
@@ -71,25 +72,11 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
     acc.push_back(EntryAlloca(b, type));
     b.CreateStore(llvm::Constant::getNullValue(type), acc.back());
   }
-  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
-  absl::Status s = EmitForLoop(
-      b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
-      [&](llvm::Value* kt) -> absl::Status {
-        ElementalEmitter::Scope scope(k.emitter);
-        llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
-        for (const Side* side : {&lhs, &rhs}) {
-          llvm::Value* f0 = side == &lhs ? origin.m0 : origin.n0;
-          if (absl::Status s = LoadTile(k, v, *side, c.block_k, c.threads(),
-                                        tid, origin.batch, f0, k0);
-              !s.ok()) {
-            return s;
-          }
-        }
-        k.target.Barrier(b);
-        MultiplyTiles(k, v, c, lhs, rhs, ty, tx, acc);
-        k.target.Barrier(b);
-        return absl::OkStatus();
-      });
+  absl::Status s =
+      EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes,
+                   origin, tid, [&](llvm::Value* a, llvm::Value* x) {
+                     MultiplyTiles(k, v, c, type, a, x, ty, tx, acc);
+                   });
   if (!s.ok()) return s;
   for (int64_t i = 0; i < c.thread_m; ++i) {
     llvm::Value* m = b.CreateAdd(

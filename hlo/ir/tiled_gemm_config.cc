@@ -47,7 +47,7 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 
 bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
-      warps_n < 0) {
+      warps_n < 0 || stages < 1 || stages > 2) {
     return false;
   }
   if (tensor_cores()) {
@@ -69,6 +69,7 @@ std::string TiledGemmConfig::ToString() const {
   } else {
     absl::StrAppend(&s, " simt threads ", thread_m, "x", thread_n);
   }
+  if (stages > 1) absl::StrAppend(&s, " stages ", stages);
   return s;
 }
 
@@ -126,6 +127,7 @@ std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
     warps =
         absl::StrCat(R"(,"warps_m":)", c.warps_m, R"(,"warps_n":)", c.warps_n);
   }
+  if (c.stages > 1) absl::StrAppend(&warps, R"(,"stages":)", c.stages);
   return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
                       kTiledGemmFusionKind, R"(","block_m":)", c.block_m,
                       R"(,"block_n":)", c.block_n, R"(,"block_k":)", c.block_k,
@@ -159,7 +161,8 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"thread_m", &c.thread_m},
         {"thread_n", &c.thread_n},
         {"warps_m", &c.warps_m},
-        {"warps_n", &c.warps_n}}) {
+        {"warps_n", &c.warps_n},
+        {"stages", &c.stages}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

@@ -7,7 +7,8 @@
 // backend config is
 //   {"fusion_backend_config":{"kind":"__xlite_tiled_gemm",
 //    "block_m":64,"block_n":64,"block_k":16,"thread_m":4,"thread_n":4}}
-// (plus "warps_m" and "warps_n" when the kernel uses tensor cores)
+// (plus "warps_m" and "warps_n" when the kernel uses tensor cores, and
+// "stages" when it is more than 1)
 // (XLA marks its Triton GEMM fusions the same way, with kind
 // "__triton_gemm"), so the decision survives printing and parsing.
 
@@ -31,6 +32,10 @@ inline constexpr absl::string_view kTiledGemmFusionKind = "__xlite_tiled_gemm";
 ///    each compute a (block_m / warps_m) x (block_n / warps_n) tile with
 ///    16x8 warp-wide multiply-accumulates (mma.sync); thread_m and
 ///    thread_n are unused.
+/// With stages = 2 the tiles are double-buffered: the block computes the
+/// next K step's tile elements into registers before it multiplies the
+/// current one, stores them into the other buffer after, and meets one
+/// barrier per step instead of two.
 struct TiledGemmConfig {
   int64_t block_m = 64;
   int64_t block_n = 64;
@@ -39,6 +44,7 @@ struct TiledGemmConfig {
   int64_t thread_n = 4;
   int64_t warps_m = 0;
   int64_t warps_n = 0;
+  int64_t stages = 1;
 
   bool tensor_cores() const { return warps_m > 0; }
   int64_t threads() const {

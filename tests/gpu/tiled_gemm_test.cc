@@ -51,11 +51,12 @@ std::string Name(const Case& c) {
 }
 
 // The forced tilings: "simt" (CUDA cores, the default tiling) and tensor
-// cores "mmaBMxBNxBK_WMxWN".
+// cores "mmaBMxBNxBK_WMxWN", double-buffered with the suffix "_s2".
 std::optional<TiledGemmConfig> Tiling(const std::string& name) {
   if (name.empty()) return std::nullopt;
   TiledGemmConfig c;
-  if (name == "simt") return c;
+  if (name.size() > 3 && name.substr(name.size() - 3) == "_s2") c.stages = 2;
+  if (name.rfind("simt", 0) == 0) return c;
   int64_t bm, bn, bk, wm, wn;
   if (std::sscanf(name.c_str(), "mma%ldx%ldx%ld_%ldx%ld", &bm, &bn, &bk, &wm,
                   &wn) != 5) {
@@ -276,7 +277,8 @@ std::vector<Case> Cases() {
   }
   for (const char* tiling :
        {"mma128x128x32_2x2", "mma16x64x64_1x2", "mma64x16x64_2x1",
-        "mma32x32x32_1x1", "mma64x32x64_2x1"}) {
+        "mma32x32x32_1x1", "mma64x32x64_2x1", "mma64x64x32_2x2_s2",
+        "simt_s2"}) {
     for (const char* type : {"f32", "bf16", "s8"}) {
       for (const char* form : {"ta", "batch"}) {
         Case c;
@@ -306,7 +308,7 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
     EXPECT_TRUE(HasTiledGemmFusion((*exe)->module()));
     EXPECT_NE((*exe)->ptx().find("bar.sync"), std::string::npos) << spec;
     EXPECT_EQ((*exe)->ptx().find("mma.sync") != std::string::npos,
-              c.tiling != "simt")
+              c.tiling.rfind("simt", 0) != 0)
         << spec;
     EXPECT_FALSE((*exe)->cubin().empty()) << spec;
     // ptxas's shared memory for the kernel is the heuristic's estimate.
@@ -350,7 +352,8 @@ std::vector<Case> PtxasCases() {
   split.n = 40;
   split.k = 2001;
   cases.push_back(split);
-  for (const char* tiling : {"simt", "mma128x128x32_2x2", "mma16x64x64_1x2"}) {
+  for (const char* tiling :
+       {"simt", "mma128x128x32_2x2", "mma16x64x64_1x2", "mma64x64x32_2x2_s2"}) {
     for (const char* type : {"bf16", "s8"}) {
       Case c;
       c.type = type;
