@@ -67,8 +67,9 @@ bool IsProducerOpcode(const HloInstruction* p) {
     case O::kConstant:
       return IsScalarConstant(p);
     case O::kMultiply:
-      return IsScalarBroadcast(p->operand(0)) ||
-             IsScalarBroadcast(p->operand(1));
+      // Scales: per tensor (a broadcast scalar) or per block (the
+      // block-scaling expansion's broadcast and reshape of the scales).
+      return true;
     case O::kDivide:
       return IsScalarBroadcast(p->operand(1));
     default:

@@ -13,9 +13,11 @@
 //    or s8 x s8 -> s32 (in s32); no control edges. Every other dot is
 //    left alone.
 //  - Producers fused (per operand, transitively): convert, bitcast,
-//    reshape, copy, broadcast, transpose, pad (split-K's), and multiply /
-//    divide by a broadcast scalar; each only when all its users are already in
-//    the fusion (a scalar constant, or a broadcast of one, may be copied).
+//    reshape, copy, broadcast, transpose, pad (split-K's), multiply (per
+//    tensor scales, and per block: the block-scaling expansion's
+//    dequantization, so an MXFP8/NVFP4 dot is one kernel) and divide by a
+//    broadcast scalar; each only when all its users are already in the
+//    fusion (a scalar constant, or a broadcast of one, may be copied).
 //  - Consumers fused: elementwise instructions of the dot's dimensions
 //    (bias add, max with 0, the tanh/logistic of GELU and SiLU, scales,
 //    convert) reached from the dot, whose other operands do not depend on

@@ -370,6 +370,93 @@ INSTANTIATE_TEST_SUITE_P(Ptxas, TiledGemmPtxasTest,
                            return Name(info.param);
                          });
 
+// Block-scaled dots (the block-scaling rewriter's expansion on h100): the
+// dequantization (convert, the scales' broadcast and reshape, multiply)
+// joins the tiled fusion, so the whole dot is one kernel with the
+// expansion's numbers: MXFP8 (e4m3, e5m2; e8m0 scales, blocks of 32),
+// NVFP4 (e2m1 with e4m3 scales, blocks of 16), only lhs quantized, and a
+// global scale.
+struct ScaledCase {
+  std::string name, lhs, rhs, lhs_scale, rhs_scale, out;
+  int64_t block = 32;
+  bool global = false;
+};
+
+std::string ScaledModule(const ScaledCase& c) {
+  const int64_t m = 48, n = 40, k = 256;
+  std::string text =
+      absl::StrCat("HloModule scaled\n\nENTRY e {\n  a = ", c.lhs, "[", m, ",",
+                   k, "] parameter(0)\n  b = ", c.rhs, "[", n, ",", k,
+                   "] parameter(1)\n  as = ", c.lhs_scale, "[", m, ",",
+                   k / c.block, "] parameter(2)\n");
+  std::string operands = "a, b, as";
+  int64_t next = 3;
+  if (!c.rhs_scale.empty()) {
+    absl::StrAppend(&text, "  bs = ", c.rhs_scale, "[", n, ",", k / c.block,
+                    "] parameter(", next++, ")\n");
+    absl::StrAppend(&operands, ", bs");
+  }
+  if (c.global) {
+    absl::StrAppend(&text, "  g = ", c.out, "[] parameter(", next++, ")\n");
+    absl::StrAppend(&operands, ", g");
+  }
+  absl::StrAppend(&text, "  ROOT r = ", c.out, "[", m, ",", n, "] custom-call(",
+                  operands,
+                  "), custom_call_target=\"__op$block_scaled_dot\"\n}\n");
+  return text;
+}
+
+// Data multiples of 1/8 in [-2, 2] (rounded to the type); scales powers of
+// two from 1/4 to 4; the global scale 0.5.
+std::vector<Literal> ScaledArguments(const HloModule& module) {
+  std::vector<Literal> args = gpu_test::DeterministicArguments(module);
+  const HloComputation& entry = *module.entry_computation();
+  for (int64_t p = 2; p < entry.num_parameters(); ++p) {
+    Literal& l = args[p];
+    for (int64_t i = 0; i < l.element_count(); ++i) {
+      l.SetFromDouble(i,
+                      l.shape().rank() == 0 ? 0.5 : std::ldexp(1.0, i % 5 - 2));
+    }
+  }
+  return args;
+}
+
+class TiledGemmScaledTest : public ::testing::TestWithParam<ScaledCase> {};
+
+TEST_P(TiledGemmScaledTest, OneKernelWithTheExpansionsNumbers) {
+  const std::string text = ScaledModule(GetParam());
+  SCOPED_TRACE(text);
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  ASSERT_TRUE(module.ok()) << module.status();
+  const std::vector<Literal> args = ScaledArguments(**module);
+  absl::StatusOr<Literal> want = EvaluateModule(**module, args);
+  ASSERT_TRUE(want.ok()) << want.status();
+  auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  EXPECT_TRUE(HasTiledGemmFusion((*exe)->module()));
+  EXPECT_EQ((*exe)->thunks().size(), 1u)
+      << runtime::ThunkSequenceToString((*exe)->thunks());
+  absl::StatusOr<Literal> got = (*exe)->Run(args);
+  ASSERT_TRUE(got.ok()) << got.status();
+  ExpectClose(*got, *want, 1e-2);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BlockScaled, TiledGemmScaledTest,
+    ::testing::Values(ScaledCase{"mxfp8_e4m3", "f8e4m3fn", "f8e4m3fn",
+                                 "f8e8m0fnu", "f8e8m0fnu", "bf16"},
+                      ScaledCase{"mxfp8_e4m3_e5m2", "f8e4m3fn", "f8e5m2",
+                                 "f8e8m0fnu", "f8e8m0fnu", "f32"},
+                      ScaledCase{"nvfp4", "f4e2m1fn", "f4e2m1fn", "f8e4m3fn",
+                                 "f8e4m3fn", "bf16", 16},
+                      ScaledCase{"lhs_only", "f8e4m3fn", "f16", "f8e5m2", "",
+                                 "f16"},
+                      ScaledCase{"mxfp8_global", "f8e4m3fn", "f8e4m3fn",
+                                 "f8e8m0fnu", "f8e8m0fnu", "bf16", 32, true}),
+    [](const ::testing::TestParamInfo<ScaledCase>& info) {
+      return info.param.name;
+    });
+
 // The heuristic puts a dot on tensor cores when its types have an mma
 // input: f32 only when TF32 is allowed (default precision).
 TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
