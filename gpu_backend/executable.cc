@@ -74,7 +74,53 @@ absl::StatusOr<GpuCompileOptions> DefaultGpuCompileOptions(
 
 GpuExecutable::~GpuExecutable() = default;
 
+namespace {
+
+// The tiled GEMM fusions whose kernels ptxas reports spilling, and the
+// tiling each had.
+std::vector<std::pair<std::string, TiledGemmConfig>> SpillingTiledGemms(
+    const GpuExecutable& exe) {
+  std::vector<std::pair<std::string, TiledGemmConfig>> out;
+  for (const KernelResources& r : exe.kernel_resources()) {
+    if (r.spill_bytes == 0) continue;
+    for (const HloComputation* c : exe.module().computations()) {
+      for (const HloInstruction* h : c->instructions()) {
+        if (h->name() != r.instruction) continue;
+        if (std::optional<TiledGemmConfig> config = TiledGemmConfigOf(*h)) {
+          out.emplace_back(r.instruction, *config);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
+    std::unique_ptr<HloModule> module, const GpuCompileOptions& options) {
+  // Only ptxas knows registers: when it runs and a tiled GEMM kernel the
+  // heuristic tiled spills, compile again with that tiling ruled out for
+  // that fusion (a few times at most; the heuristic keeps its last
+  // proposal rather than none).
+  if (options.target != GpuCodeTarget::kNvptx || !options.assemble ||
+      options.tiled_gemm_config.has_value()) {
+    return CompileOnce(std::move(module), options);
+  }
+  GpuCompileOptions attempt = options;
+  for (int tries = 0;; ++tries) {
+    absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
+        CompileOnce(module->Clone(), attempt);
+    if (!exe.ok() || tries == 3) return exe;
+    const auto spilling = SpillingTiledGemms(**exe);
+    if (spilling.empty()) return exe;
+    for (const auto& [fusion, config] : spilling) {
+      attempt.tiled_gemm_spilled[fusion].push_back(config);
+    }
+  }
+}
+
+absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::CompileOnce(
     std::unique_ptr<HloModule> module, const GpuCompileOptions& options) {
   auto exe = std::unique_ptr<GpuExecutable>(new GpuExecutable());
   if (options.run_passes) {
@@ -87,6 +133,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   pipeline.expand_gemm_calls = options.expand_gemm_calls;
   pipeline.gemm_backend = options.gemm_backend;
   pipeline.tiled_gemm_config = options.tiled_gemm_config;
+  pipeline.tiled_gemm_spilled = options.tiled_gemm_spilled;
   // A device's cuDNN plans may want scratch; 32 MiB (XLA's cuBLAS
   // workspace on Hopper and Blackwell) for each call. The emulator needs
   // none.

@@ -8,6 +8,7 @@
 // an EmulatorDevice). Anything the backend cannot compile is refused here,
 // naming the instruction.
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,6 +54,9 @@ struct GpuCompileOptions {
   GemmBackend gemm_backend = GemmBackend::kAuto;
   /// Forces the tiling of tiled GEMM fusions (GpuPipelineOptions).
   std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// Tilings ruled out per fusion (GpuPipelineOptions); Compile adds those
+  /// ptxas finds spilling.
+  std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
 };
@@ -89,6 +93,8 @@ class GpuExecutable {
 
  private:
   GpuExecutable() = default;
+  static absl::StatusOr<std::unique_ptr<GpuExecutable>> CompileOnce(
+      std::unique_ptr<HloModule> module, const GpuCompileOptions& options);
   absl::Status BuildForEmulator(std::unique_ptr<llvm::LLVMContext>& context,
                                 std::unique_ptr<llvm::Module>& kernels);
 

@@ -195,8 +195,8 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   }
   // Each tiled GEMM fusion's tiling: the heuristic's first proposal that
   // fits the spec's shared memory.
-  if (absl::Status s =
-          AssignTiledGemmConfigs(module, spec, options.tiled_gemm_config);
+  if (absl::Status s = AssignTiledGemmConfigs(
+          module, spec, options.tiled_gemm_config, options.tiled_gemm_spilled);
       !s.ok()) {
     return s;
   }

@@ -3,8 +3,10 @@
 
 // The GPU's HLO pipeline before buffer assignment.
 
+#include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
@@ -56,6 +58,9 @@ struct GpuPipelineOptions {
   /// the heuristic's (gpu_backend/tiled_gemm_tiling.h): for tests and
   /// comparisons.
   std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// Tilings the heuristic must not give a fusion, by the fusion's name
+  /// (those ptxas found spilling registers in an earlier compilation).
+  std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled;
   /// The workspace each __cudnn$blockScaledDot call gets where the
   /// block-scaling rewriter left it empty (u8[0]); 0 leaves it so. cuDNN's
   /// plan is made on the device, which compilation may not have: the

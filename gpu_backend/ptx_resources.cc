@@ -367,6 +367,19 @@ absl::flat_hash_map<std::string, PtxasKernelUsage> ParsePtxasUsage(
       current = std::string(rest.substr(0, rest.find('\'')));
       continue;
     }
+    if (!current.empty() && absl::StrContains(line, "bytes spill stores")) {
+      // "N bytes stack frame, N bytes spill stores, N bytes spill loads"
+      for (absl::string_view part : absl::StrSplit(line, ',')) {
+        const std::vector<absl::string_view> words =
+            absl::StrSplit(part, ' ', absl::SkipEmpty());
+        int64_t n = 0;
+        if (words.size() == 4 && words[2] == "spill" &&
+            absl::SimpleAtoi(words[0], &n)) {
+          out[current].spill_bytes += n;
+        }
+      }
+      continue;
+    }
     const size_t used = line.find("Used ");
     if (current.empty() || used == absl::string_view::npos) continue;
     PtxasKernelUsage& usage = out[current];

@@ -41,6 +41,8 @@ absl::flat_hash_map<std::string, PtxKernelUsage> ScanPtxKernels(
 struct PtxasKernelUsage {
   int64_t registers = 0;
   int64_t shared_bytes = 0;
+  /// Bytes of spill stores plus spill loads ("Function properties").
+  int64_t spill_bytes = 0;
 };
 
 /// The entries of a `ptxas -v` log ("Compiling entry function 'k'", then

@@ -142,7 +142,7 @@ TEST(PtxResources, ReadsPtxasReports) {
       "smem, 368 bytes cmem[0]\n"
       "ptxas info    : Compiling entry function 'small' for 'sm_90a'\n"
       "ptxas info    : Function properties for small\n"
-      "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+      "    16 bytes stack frame, 12 bytes spill stores, 8 bytes spill loads\n"
       "ptxas info    : Used 8 registers, 368 bytes cmem[0]\n";
   auto usage = ParsePtxasUsage(kLog);
   ASSERT_EQ(usage.size(), 2u);
@@ -150,6 +150,8 @@ TEST(PtxResources, ReadsPtxasReports) {
   EXPECT_EQ(usage["big"].shared_bytes, 102400);
   EXPECT_EQ(usage["small"].registers, 8);
   EXPECT_EQ(usage["small"].shared_bytes, 0);
+  EXPECT_EQ(usage["big"].spill_bytes, 0);
+  EXPECT_EQ(usage["small"].spill_bytes, 20);
 }
 
 // The installed ptxas reports what the PTX scan reads (4416 bytes for

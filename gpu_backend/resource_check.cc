@@ -37,6 +37,7 @@ void Collect(const runtime::ThunkSequence& thunks,
     if (auto it = ptxas.find(t.kernel); it != ptxas.end()) {
       k.static_shared_bytes = it->second.shared_bytes;
       k.registers_per_thread = it->second.registers;
+      k.spill_bytes = it->second.spill_bytes;
     }
     k.dynamic_shared_bytes =
         std::max<int64_t>(0, t.shared_bytes - k.static_shared_bytes);

@@ -44,6 +44,8 @@ struct KernelResources {
   int64_t dynamic_shared_bytes = 0;
   /// Registers per thread; known only when ptxas ran.
   std::optional<int64_t> registers_per_thread;
+  /// Bytes of register spills (stores and loads); when ptxas ran.
+  int64_t spill_bytes = 0;
   /// Peak tensor-memory columns it allocates (0: none).
   int64_t tensor_memory_columns = 0;
 };

@@ -189,15 +189,26 @@ int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec) {
 
 absl::Status AssignTiledGemmConfigs(
     HloModule& module, const GpuTargetSpec& spec,
-    const std::optional<TiledGemmConfig>& forced) {
+    const std::optional<TiledGemmConfig>& forced,
+    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out) {
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* h : computation->instructions()) {
       if (!IsTiledGemmFusion(*h) || HasTiling(*h)) continue;
       const HloInstruction* dot = FusedDot(*h);
       if (dot == nullptr) continue;  // the emitter refuses it, located
-      const std::vector<TiledGemmConfig> configs =
+      std::vector<TiledGemmConfig> configs =
           forced.has_value() ? std::vector<TiledGemmConfig>{*forced}
                              : ProposeTiledGemmConfigs(*dot, spec);
+      if (auto it = ruled_out.find(h->name()); it != ruled_out.end()) {
+        std::vector<TiledGemmConfig> kept;
+        for (const TiledGemmConfig& c : configs) {
+          if (std::find(it->second.begin(), it->second.end(), c) ==
+              it->second.end()) {
+            kept.push_back(c);
+          }
+        }
+        if (!kept.empty()) configs = std::move(kept);
+      }
       if (absl::Status s = Assign(*h, spec, configs); !s.ok()) return s;
     }
   }

@@ -20,8 +20,12 @@
 //     arrays) and the spec's per-block limit. A fusion no proposal fits is
 //     RESOURCE_EXHAUSTED naming it and every proposal's bytes.
 // Fusions whose backend config already names a tiling (block_m) keep it.
+// Registers are only known to ptxas: GpuExecutable::Compile rules out a
+// tiling ptxas finds spilling and compiles again.
 
+#include <map>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -50,10 +54,12 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(const HloInstruction& dot,
 int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec);
 
 /// Gives every tiled GEMM fusion of `module` without a tiling the first
-/// proposal that fits (or `forced`, checked the same way).
+/// proposal that fits (or `forced`, checked the same way), skipping the
+/// tilings `ruled_out` lists for it by name unless it would leave none.
 absl::Status AssignTiledGemmConfigs(
     HloModule& module, const GpuTargetSpec& spec,
-    const std::optional<TiledGemmConfig>& forced = std::nullopt);
+    const std::optional<TiledGemmConfig>& forced = std::nullopt,
+    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out = {});
 
 }  // namespace xlite::gpu
 

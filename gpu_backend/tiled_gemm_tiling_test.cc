@@ -104,6 +104,30 @@ TEST(TiledGemmTiling, SplitKForFewTilesAndLongK) {
             1);
 }
 
+// Tilings ruled out for a fusion (ptxas found them spilling) are
+// skipped; the others keep their order.
+TEST(TiledGemmTiling, RuledOutTilingsAreSkipped) {
+  absl::StatusOr<std::unique_ptr<HloModule>> module =
+      ParseHloModule(DotModule("bf16", 1024, 1024, 1024));
+  ASSERT_TRUE(module.ok());
+  absl::StatusOr<GpuTargetSpec> spec = LoadGpuTargetSpec("h100");
+  ASSERT_TRUE(spec.ok());
+  const std::vector<TiledGemmConfig> proposals = ProposeTiledGemmConfigs(
+      *(*module)->entry_computation()->root_instruction(), *spec);
+  ASSERT_GE(proposals.size(), 2u);
+  absl::StatusOr<GpuCompileOptions> options =
+      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(options.ok());
+  options->gemm_backend = GemmBackend::kTiled;
+  options->tiled_gemm_spilled["gemm_fusion"] = {proposals[0]};
+  auto exe = GpuExecutable::Compile(*std::move(module), *options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  for (const HloInstruction* h :
+       (*exe)->module().entry_computation()->instructions()) {
+    if (IsTiledGemmFusion(*h)) EXPECT_EQ(TiledGemmConfigOf(*h), proposals[1]);
+  }
+}
+
 TEST(TiledGemmTiling, ATilingTooBigForSharedMemoryIsRefused) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ParseHloModule(DotModule("f32", 512, 512, 512));

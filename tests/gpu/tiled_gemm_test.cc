@@ -480,6 +480,33 @@ TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
   }
 }
 
+// A tiling ptxas finds spilling is ruled out and the module compiled
+// again: this f8 GEMM's first proposal (128x128, two stages) spills on
+// sm_90a, the kernel that runs does not.
+TEST(TiledGemmTiling, SpillingTilingsAreRuledOut) {
+  if (!gpu::FindPtxas().ok()) GTEST_SKIP() << gpu::FindPtxas().status();
+  const std::string text =
+      "HloModule sp\n\nENTRY e {\n  a = f8e4m3fn[1024,1024]{1,0} "
+      "parameter(0)\n  b = f8e4m3fn[1024,1024]{0,1} parameter(1)\n  d = "
+      "f32[1024,1024]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={0}\n  ROOT t = f32[1024,1024]{1,0} multiply(d, "
+      "d)\n}\n";
+  auto exe = Compile(text, gpu::GpuCodeTarget::kNvptx);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  std::optional<TiledGemmConfig> config;
+  for (const HloInstruction* h :
+       (*exe)->module().entry_computation()->instructions()) {
+    if (IsTiledGemmFusion(*h)) config = TiledGemmConfigOf(*h);
+  }
+  ASSERT_TRUE(config.has_value());
+  EXPECT_FALSE(config->block_m == 128 && config->block_n == 128 &&
+               config->stages == 2)
+      << config->ToString();
+  for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
+    EXPECT_EQ(r.spill_bytes, 0) << r.kernel;
+  }
+}
+
 float RoundToTf32(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, 4);
