@@ -90,6 +90,17 @@ class KernelTarget {
                                         const std::vector<llvm::Value*>& bv,
                                         const std::vector<llvm::Value*>& c) = 0;
 
+  /// Starts copying `bytes` (4, 8 or 16) bytes from global memory at
+  /// `src` to shared memory at `dst`, both aligned to `bytes`, without
+  /// waiting (cp.async on sm_80 and up); when `copy` (i1) is false nothing
+  /// is read and `dst` gets zeros.
+  virtual void AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
+                         llvm::Value* src, int64_t bytes,
+                         llvm::Value* copy) = 0;
+  /// Waits until the thread's AsyncCopy-ies so far have landed; other
+  /// threads see them after a barrier.
+  virtual void AsyncCopyWait(llvm::IRBuilderBase& b) = 0;
+
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).
   absl::StatusOr<llvm::Value*> Shuffle(llvm::IRBuilderBase& b, ShuffleKind kind,

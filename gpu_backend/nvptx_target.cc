@@ -137,6 +137,31 @@ std::vector<llvm::Value*> NvptxTarget::Mma(llvm::IRBuilderBase& b,
   return out;
 }
 
+void NvptxTarget::AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
+                            llvm::Value* src, int64_t bytes,
+                            llvm::Value* copy) {
+  auto in_space = [&](llvm::Value* p, unsigned space) {
+    return p->getType()->getPointerAddressSpace() == space
+               ? p
+               : b.CreateAddrSpaceCast(p, b.getPtrTy(space));
+  };
+  // 16 bytes bypass L1 (.cg); smaller copies go through it (.ca).
+  const llvm::Intrinsic::ID id =
+      bytes == 16  ? llvm::Intrinsic::nvvm_cp_async_cg_shared_global_16_s
+      : bytes == 8 ? llvm::Intrinsic::nvvm_cp_async_ca_shared_global_8_s
+                   : llvm::Intrinsic::nvvm_cp_async_ca_shared_global_4_s;
+  llvm::Function* f =
+      llvm::Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), id);
+  b.CreateCall(f, {in_space(dst, 3), in_space(src, 1),
+                   b.CreateSelect(copy, b.getInt32(bytes), b.getInt32(0))});
+}
+
+void NvptxTarget::AsyncCopyWait(llvm::IRBuilderBase& b) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {},
+                    {b.getInt32(0)});
+}
+
 llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                                       int64_t alignment,
                                       absl::string_view name) {

@@ -43,9 +43,9 @@ absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
                          int64_t block) {
   const std::vector<KernelArgument> args = KernelArguments(hlo);
   if (args.size() != params.size()) {
-    return absl::InternalError(absl::StrCat(
-        "kernel for ", hlo->name(), " given ", params.size(),
-        " parameters, wants ", args.size()));
+    return absl::InternalError(
+        absl::StrCat("kernel for ", hlo->name(), " given ", params.size(),
+                     " parameters, wants ", args.size()));
   }
   k.function = k.target.DeclareKernel(k.module, name, params, block);
   k.b.SetInsertPoint(&k.function->getEntryBlock());
@@ -67,7 +67,9 @@ absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
         fusion ? hlo->fused_computation()
                      ->parameter_instructions()[arg.operand_number]
                : arg.instruction;
-    k.emitter.BindArray(target, arg.index.empty() ? -1 : arg.index[0], array);
+    const int64_t leaf = arg.index.empty() ? -1 : arg.index[0];
+    k.emitter.BindArray(target, leaf, array);
+    k.inputs.push_back({target, leaf, array, params[a].alignment});
   }
   return absl::OkStatus();
 }
@@ -84,13 +86,11 @@ LaunchDims EndKernel(KernelScope& k, int64_t grid, int64_t block,
 }
 
 llvm::Value* BlockIndex64(KernelScope& k) {
-  return k.b.CreateZExt(k.target.BlockId(k.b, GridDim::kX),
-                        k.b.getInt64Ty());
+  return k.b.CreateZExt(k.target.BlockId(k.b, GridDim::kX), k.b.getInt64Ty());
 }
 
 llvm::Value* ThreadIndex64(KernelScope& k) {
-  return k.b.CreateZExt(k.target.ThreadId(k.b, GridDim::kX),
-                        k.b.getInt64Ty());
+  return k.b.CreateZExt(k.target.ThreadId(k.b, GridDim::kX), k.b.getInt64Ty());
 }
 
 absl::Status EmitIf(KernelScope& k, llvm::Value* condition,

@@ -29,6 +29,15 @@ struct KernelScope {
   llvm::IRBuilder<>& b;
   ElementalEmitter& emitter;
   std::vector<IrArray> outputs;
+  /// The arrays BeginKernel bound to operands (fusion parameters), with
+  /// the alignment of their kernel parameter in bytes (0: unknown).
+  struct Input {
+    const HloInstruction* instruction;
+    int64_t leaf;
+    IrArray array;
+    int64_t alignment;
+  };
+  std::vector<Input> inputs;
 };
 
 /// The position in `args` of `hlo`'s operand `operand_number` (an array
@@ -45,8 +54,7 @@ const HloInstruction* ComputedRoot(const HloInstruction* hlo);
 /// binds `hlo`'s operands; fills `outputs`.
 absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
                          const std::string& name,
-                         const std::vector<KernelParam>& params,
-                         int64_t block);
+                         const std::vector<KernelParam>& params, int64_t block);
 
 /// Returns from the kernel; the launch with the kernel's shared bytes.
 LaunchDims EndKernel(KernelScope& k, int64_t grid, int64_t block,

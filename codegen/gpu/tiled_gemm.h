@@ -8,6 +8,7 @@
 // loop: CUDA cores (tiled_gemm_simt.cc) or tensor cores (tiled_gemm_mma.cc).
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "codegen/gpu/kernel_common.h"
@@ -45,6 +46,13 @@ struct Side {
   int64_t f_stride = 1, k_stride = 1;
   /// An operand element (of the operand's type) as `type`.
   std::function<absl::StatusOr<llvm::Value*>(llvm::Value*)> convert;
+  /// Set when the tile is copied from the operand's memory as it is,
+  /// 16 bytes at a time without passing registers (PlanAsyncCopy).
+  struct AsyncSource {
+    IrArray array;
+    int64_t chunk_elements = 1;  // elements of one 16-byte copy
+  };
+  std::optional<AsyncSource> async;
 };
 
 /// The lhs (true) or rhs side of `v`, without its tile.
@@ -85,6 +93,23 @@ absl::StatusOr<TileFetch> FetchTile(KernelScope& k, const GemmView& v,
 /// Stores a fetched tile into the buffer at `buffer`.
 void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
                llvm::Value* buffer);
+
+/// Sets `s.async` when its tile can be copied asynchronously (cp.async):
+/// the operand is a fusion parameter read as it is (the type `s.type`
+/// holds; through bitcasts and row-major reshapes at most, as split-K
+/// makes), its one contracting dimension is physically minor with rows of
+/// whole 16-byte chunks, its kernel parameter is 16-byte aligned, and
+/// block_k spans whole chunks. Tensor-core tilings only, and not TF32
+/// (whose operands round first).
+void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s);
+
+/// The block's threads start copying the tile at (batch, f0, k0) into the
+/// buffer at `buffer`, a 16-byte chunk each per round; chunks past M, N
+/// or K become zeros (s.async is set).
+absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
+                            int64_t block_k, int64_t threads, llvm::Value* tid,
+                            llvm::Value* batch, llvm::Value* f0,
+                            llvm::Value* k0, llvm::Value* buffer);
 
 /// Multiplies the K step staged in the buffers at `lhs` and `rhs`.
 using MultiplyStep =

@@ -179,19 +179,35 @@ void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
 
 namespace {
 
-// Both sides' tiles of K step `kt`, fetched into registers.
+// Both sides' tiles of K step `kt`: fetched into registers, or copied
+// asynchronously into the buffers `lhs_buffer` / `rhs_buffer` for a side
+// that copies (tiled_gemm_async.cc).
 absl::StatusOr<std::pair<TileFetch, TileFetch>> FetchStep(
     KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
     const Side& lhs, const Side& rhs, const BlockOrigin& origin,
-    llvm::Value* tid, llvm::Value* kt) {
+    llvm::Value* tid, llvm::Value* kt, llvm::Value* lhs_buffer,
+    llvm::Value* rhs_buffer) {
   llvm::Value* k0 = k.b.CreateMul(kt, k.b.getInt64(c.block_k));
-  absl::StatusOr<TileFetch> a = FetchTile(k, v, lhs, c.block_k, c.threads(),
-                                          tid, origin.batch, origin.m0, k0);
-  if (!a.ok()) return a.status();
-  absl::StatusOr<TileFetch> x = FetchTile(k, v, rhs, c.block_k, c.threads(),
-                                          tid, origin.batch, origin.n0, k0);
-  if (!x.ok()) return x.status();
-  return std::make_pair(*std::move(a), *std::move(x));
+  std::pair<TileFetch, TileFetch> out;
+  for (const Side* s : {&lhs, &rhs}) {
+    const bool is_lhs = s == &lhs;
+    llvm::Value* f0 = is_lhs ? origin.m0 : origin.n0;
+    TileFetch& fetch = is_lhs ? out.first : out.second;
+    if (s->async.has_value()) {
+      if (absl::Status st = IssueAsyncTile(k, v, *s, c.block_k, c.threads(),
+                                           tid, origin.batch, f0, k0,
+                                           is_lhs ? lhs_buffer : rhs_buffer);
+          !st.ok()) {
+        return st;
+      }
+      continue;
+    }
+    absl::StatusOr<TileFetch> f =
+        FetchTile(k, v, *s, c.block_k, c.threads(), tid, origin.batch, f0, k0);
+    if (!f.ok()) return f.status();
+    fetch = *std::move(f);
+  }
+  return out;
 }
 
 // Buffer `stage` (an i64 value) of a side.
@@ -199,6 +215,18 @@ llvm::Value* Buffer(llvm::IRBuilderBase& b, const Side& s, int64_t bytes,
                     llvm::Value* stage) {
   return b.CreateGEP(b.getInt8Ty(), s.shared,
                      {b.CreateMul(stage, b.getInt64(bytes))});
+}
+
+// Stores the fetched tiles and waits for the copied ones (this thread's;
+// the barrier after shows them to the block).
+void Land(KernelScope& k, const Side& lhs, const Side& rhs,
+          const std::pair<TileFetch, TileFetch>& f, llvm::Value* lhs_buffer,
+          llvm::Value* rhs_buffer) {
+  StoreTile(k, lhs, f.first, lhs_buffer);
+  StoreTile(k, rhs, f.second, rhs_buffer);
+  if (lhs.async.has_value() || rhs.async.has_value()) {
+    k.target.AsyncCopyWait(k.b);
+  }
 }
 
 }  // namespace
@@ -211,11 +239,12 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
   llvm::IRBuilderBase& b = k.b;
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
   auto stage_step = [&](llvm::Value* kt, llvm::Value* stage) -> absl::Status {
+    llvm::Value* a = Buffer(b, lhs, lhs_bytes, stage);
+    llvm::Value* x = Buffer(b, rhs, rhs_bytes, stage);
     absl::StatusOr<std::pair<TileFetch, TileFetch>> f =
-        FetchStep(k, v, c, lhs, rhs, origin, tid, kt);
+        FetchStep(k, v, c, lhs, rhs, origin, tid, kt, a, x);
     if (!f.ok()) return f.status();
-    StoreTile(k, lhs, f->first, Buffer(b, lhs, lhs_bytes, stage));
-    StoreTile(k, rhs, f->second, Buffer(b, rhs, rhs_bytes, stage));
+    Land(k, lhs, rhs, *f, a, x);
     return absl::OkStatus();
   };
   if (c.stages == 1 || k_tiles == 1) {
@@ -243,15 +272,16 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
       [&](llvm::Value* kt) -> absl::Status {
         ElementalEmitter::Scope scope(k.emitter);
         llvm::Value* next = b.CreateAdd(kt, b.getInt64(1));
+        llvm::Value* later = b.CreateURem(next, b.getInt64(2));
+        llvm::Value* a_later = Buffer(b, lhs, lhs_bytes, later);
+        llvm::Value* x_later = Buffer(b, rhs, rhs_bytes, later);
         absl::StatusOr<std::pair<TileFetch, TileFetch>> f =
-            FetchStep(k, v, c, lhs, rhs, origin, tid, next);
+            FetchStep(k, v, c, lhs, rhs, origin, tid, next, a_later, x_later);
         if (!f.ok()) return f.status();
         llvm::Value* now = b.CreateURem(kt, b.getInt64(2));
         multiply(Buffer(b, lhs, lhs_bytes, now),
                  Buffer(b, rhs, rhs_bytes, now));
-        llvm::Value* later = b.CreateURem(next, b.getInt64(2));
-        StoreTile(k, lhs, f->first, Buffer(b, lhs, lhs_bytes, later));
-        StoreTile(k, rhs, f->second, Buffer(b, rhs, rhs_bytes, later));
+        Land(k, lhs, rhs, *f, a_later, x_later);
         k.target.Barrier(b);
         return absl::OkStatus();
       });

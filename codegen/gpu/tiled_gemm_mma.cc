@@ -161,6 +161,8 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
               "gemm_lhs_tile");
   PrepareSide(k, rhs, input, layout, c.stages * layout.rhs_bytes,
               "gemm_rhs_tile");
+  PlanAsyncCopy(k, c, lhs);
+  PlanAsyncCopy(k, c, rhs);
   llvm::Value* tid = ThreadIndex64(k);
   const WarpPlace p = PlaceOf(b, c, tid);
   llvm::Type* acc_type = ValueType(v.acc, b.getContext());

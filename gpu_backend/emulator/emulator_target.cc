@@ -132,6 +132,28 @@ std::vector<llvm::Value*> EmulatorTarget::Mma(
   return d;
 }
 
+void EmulatorTarget::AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
+                               llvm::Value* src, int64_t bytes,
+                               llvm::Value* copy) {
+  // Synchronous here: the copy, or the zeros.
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext& ctx = b.getContext();
+  auto* then = llvm::BasicBlock::Create(ctx, "async_copy", f);
+  auto* zero = llvm::BasicBlock::Create(ctx, "async_zero", f);
+  auto* done = llvm::BasicBlock::Create(ctx, "async_done", f);
+  b.CreateCondBr(copy, then, zero);
+  b.SetInsertPoint(then);
+  b.CreateMemCpy(dst, llvm::MaybeAlign(bytes), src, llvm::MaybeAlign(bytes),
+                 bytes);
+  b.CreateBr(done);
+  b.SetInsertPoint(zero);
+  b.CreateMemSet(dst, b.getInt8(0), bytes, llvm::MaybeAlign(bytes));
+  b.CreateBr(done);
+  b.SetInsertPoint(done);
+}
+
+void EmulatorTarget::AsyncCopyWait(llvm::IRBuilderBase&) {}
+
 llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                                          int64_t alignment,
                                          absl::string_view name) {

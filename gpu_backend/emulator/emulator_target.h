@@ -36,6 +36,9 @@ class EmulatorTarget : public codegen::KernelTarget {
                                 const std::vector<llvm::Value*>& a,
                                 const std::vector<llvm::Value*>& bv,
                                 const std::vector<llvm::Value*>& c) override;
+  void AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst, llvm::Value* src,
+                 int64_t bytes, llvm::Value* copy) override;
+  void AsyncCopyWait(llvm::IRBuilderBase& b) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   absl::StatusOr<std::string> MathFunction(

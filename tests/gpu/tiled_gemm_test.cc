@@ -253,6 +253,16 @@ std::vector<Case> Cases() {
       cases.push_back(c);
     }
   }
+  // K-major operands of whole 16-byte rows: tiles copied by cp.async.
+  for (const char* type : {"bf16", "f16", "s8", "f8e4m3fn"}) {
+    for (const char* form : {"nn", "tb", "batch"}) {
+      Case c;
+      c.type = type;
+      c.form = form;
+      c.k = 256;
+      cases.push_back(c);
+    }
+  }
   // Split-K: few output tiles, long K (padded to a multiple of the parts).
   for (const char* type : {"f32", "bf16", "s8", "f8e4m3fn"}) {
     for (const char* form : {"nn", "ta", "batch", "colmajor"}) {
@@ -311,6 +321,13 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
               c.tiling.rfind("simt", 0) != 0)
         << spec;
     EXPECT_FALSE((*exe)->cubin().empty()) << spec;
+    // Tensor-core tiles of K-major operands in whole 16-byte rows arrive
+    // by cp.async.
+    const bool async = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
+                       c.type.rfind("f8", 0) != 0 && c.form == "tb" &&
+                       c.k % 16 == 0;
+    EXPECT_EQ((*exe)->ptx().find("cp.async") != std::string::npos, async)
+        << spec;
     // ptxas's shared memory for the kernel is the heuristic's estimate.
     int64_t checked = 0;
     for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
@@ -346,6 +363,11 @@ std::vector<Case> PtxasCases() {
   Case f8;
   f8.type = "f8e4m3fn";
   cases.push_back(f8);
+  Case async;
+  async.type = "bf16";
+  async.form = "tb";
+  async.k = 256;
+  cases.push_back(async);
   Case split;
   split.type = "bf16";
   split.m = 5;
