@@ -42,7 +42,9 @@ namespace xlite::codegen::gpu {
 struct LaunchDims {
   int64_t grid = 1;
   int64_t block = 1;
-  /// Shared memory per block, bytes (all static here).
+  /// Shared memory per block, bytes: all of it, static and dynamic (the
+  /// emitters here use static arrays only; a CUDA launch passes the part
+  /// past the kernel's static arrays).
   int64_t shared_bytes = 0;
   /// The kernel uses barriers or shuffles (an emulator runs its threads as
   /// cooperating fibers; others run one after another).

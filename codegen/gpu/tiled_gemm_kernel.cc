@@ -247,7 +247,7 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
     Land(k, lhs, rhs, *f, a, x);
     return absl::OkStatus();
   };
-  if (c.stages == 1 || k_tiles == 1) {
+  if (c.stages == 1 || k_tiles <= 1) {
     return EmitForLoop(b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
                        [&](llvm::Value* kt) -> absl::Status {
                          ElementalEmitter::Scope scope(k.emitter);

@@ -21,7 +21,7 @@ enum class FiberState { kReady, kBarrier, kShuffle, kMma, kDone };
 struct Fiber {
   ucontext_t context;
   FiberState state = FiberState::kReady;
-  int32_t kind = 0, value = 0, offset = 0, result = 0;
+  int32_t kind = 0, value = 0, offset = 0, result = 0, site = 0;
   // At an mma: the lane's register arrays (on its own stack).
   const int32_t *mma_a = nullptr, *mma_b = nullptr, *mma_c = nullptr;
   int32_t* mma_d = nullptr;
@@ -124,8 +124,11 @@ bool ReleaseMmas(Block& b) {
     int32_t* d[kWarp];
     for (int64_t l = 0; l < kWarp; ++l) {
       const Fiber& f = fibers[first + l];
-      if (f.kind != fibers[first].kind) {
-        b.mma_error = "lanes of one warp ran different mma kinds";
+      if (f.kind != fibers[first].kind || f.site != fibers[first].site) {
+        b.mma_error = absl::StrCat(
+            "lanes 0 and ", l,
+            " of a warp reached different mma instructions (divergent "
+            "mma.sync)");
         return false;
       }
       a[l] = f.mma_a;
@@ -288,14 +291,15 @@ extern "C" int32_t xlite_emu_shfl(int32_t kind, int32_t value, int32_t offset) {
 
 extern "C" void* xlite_emu_shared() { return current->shared; }
 
-extern "C" void xlite_emu_mma(int32_t kind, const int32_t* a, const int32_t* b,
-                              const int32_t* c, int32_t* d) {
+extern "C" void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
+                              const int32_t* b, const int32_t* c, int32_t* d) {
   if (current->fibers == nullptr) {
     current->misuse = "a kernel launched without cooperation ran an mma";
     return;
   }
   auto& f = (*current->fibers)[current->thread];
   f.kind = kind;
+  f.site = site;
   f.mma_a = a;
   f.mma_b = b;
   f.mma_c = c;

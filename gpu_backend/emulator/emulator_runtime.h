@@ -10,7 +10,9 @@
 //   - a shuffle releases when every live lane of the warp has reached a
 //     shuffle, and then exchanges their values;
 //   - an mma (mma.sync) releases when all 32 lanes of the warp have
-//     reached one, and then computes the warp's product (warp_mma.h);
+//     reached the same one (the same call site: mma.sync.aligned is
+//     undefined in divergent code), and then computes the warp's product
+//     (warp_mma.h);
 //   - shared memory is one zeroed buffer per block;
 // threads run in order of their ids between switches, so runs are
 // deterministic. Threads that can reach no barrier or shuffle together
@@ -33,9 +35,10 @@ void xlite_emu_barrier();
 /// kind 0: down, 1: xor.
 int32_t xlite_emu_shfl(int32_t kind, int32_t value, int32_t offset);
 void* xlite_emu_shared();
-/// The lane's mma registers: a[4], b[2], c[4] in; d[4] out.
-void xlite_emu_mma(int32_t kind, const int32_t* a, const int32_t* b,
-                   const int32_t* c, int32_t* d);
+/// The lane's mma registers: a[4], b[2], c[4] in; d[4] out. `site`
+/// numbers the call site (every lane of a warp must be at the same).
+void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
+                   const int32_t* b, const int32_t* c, int32_t* d);
 }
 
 namespace xlite::gpu::emulator {

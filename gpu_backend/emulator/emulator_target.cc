@@ -120,10 +120,13 @@ std::vector<llvm::Value*> EmulatorTarget::Mma(
     }
   }
   llvm::Type* ptr = b.getPtrTy();
-  llvm::FunctionCallee f = m.getOrInsertFunction(
-      "xlite_emu_mma", b.getVoidTy(), b.getInt32Ty(), ptr, ptr, ptr, ptr);
-  b.CreateCall(f, {b.getInt32(static_cast<int32_t>(kind)), arrays[0], arrays[1],
-                   arrays[2], arrays[3]});
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_mma", b.getVoidTy(), b.getInt32Ty(),
+                            b.getInt32Ty(), ptr, ptr, ptr, ptr);
+  // The call site: lanes of a warp must meet at the same one.
+  b.CreateCall(
+      f, {b.getInt32(static_cast<int32_t>(kind)), b.getInt32(++mma_sites_),
+          arrays[0], arrays[1], arrays[2], arrays[3]});
   std::vector<llvm::Value*> d;
   for (unsigned i = 0; i < 4; ++i) {
     d.push_back(b.CreateLoad(c[i]->getType(),

@@ -50,6 +50,7 @@ class EmulatorTarget : public codegen::KernelTarget {
  private:
   std::string triple_;
   std::string data_layout_;
+  int32_t mma_sites_ = 0;  // numbers each Mma call site
 };
 
 }  // namespace xlite::gpu::emulator

@@ -1,5 +1,6 @@
 #include "runtime/cuda/cuda_device.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -42,17 +43,17 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
   if (!driver.ok()) return driver.status();
   const CudaDriver& d = **driver;
   auto device = std::unique_ptr<CudaDevice>(new CudaDevice(d));
-  if (absl::Status s = CheckCuda(d, d.cuDeviceGet(&device->device_, 0),
-                                 "cuDeviceGet");
+  if (absl::Status s =
+          CheckCuda(d, d.cuDeviceGet(&device->device_, 0), "cuDeviceGet");
       !s.ok()) {
     return s;
   }
   int major = 0, minor = 0;
-  if (absl::Status s = CheckCuda(
-          d,
-          d.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor,
-                                 device->device_),
-          "cuDeviceGetAttribute");
+  if (absl::Status s =
+          CheckCuda(d,
+                    d.cuDeviceGetAttribute(&major, kAttrComputeCapabilityMajor,
+                                           device->device_),
+                    "cuDeviceGetAttribute");
       !s.ok()) {
     return s;
   }
@@ -70,8 +71,8 @@ absl::StatusOr<std::unique_ptr<CudaDevice>> CudaDevice::Create(
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckCuda(d, d.cuStreamCreate(&device->stream_, 0),
-                                 "cuStreamCreate");
+  if (absl::Status s =
+          CheckCuda(d, d.cuStreamCreate(&device->stream_, 0), "cuStreamCreate");
       !s.ok()) {
     return s;
   }
@@ -112,15 +113,16 @@ absl::Status CudaDevice::LoadModule(const GpuImage& image) {
   std::string ptx;
   if (code == nullptr) {
     if (image.ptx.empty()) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "the .xlx has no cubin for ", sm_name_, " and no PTX"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("the .xlx has no cubin for ", sm_name_, " and no PTX"));
     }
     ptx = image.ptx;  // NUL-terminated for the driver
     code = &ptx;
   }
-  if (absl::Status s = CheckCuda(d_, d_.cuModuleLoadData(&module_, code->c_str()),
-                                 loaded_cubin_ ? "cuModuleLoadData (cubin)"
-                                               : "cuModuleLoadData (PTX JIT)");
+  if (absl::Status s =
+          CheckCuda(d_, d_.cuModuleLoadData(&module_, code->c_str()),
+                    loaded_cubin_ ? "cuModuleLoadData (cubin)"
+                                  : "cuModuleLoadData (PTX JIT)");
       !s.ok()) {
     return s;
   }
@@ -132,6 +134,17 @@ absl::Status CudaDevice::LoadModule(const GpuImage& image) {
         !s.ok()) {
       return s;
     }
+    int static_shared = 0;
+    if (absl::Status s = CheckCuda(
+            d_,
+            d_.cuFuncGetAttribute(&static_shared, kFuncAttrStaticSharedBytes,
+                                  k.function),
+            absl::StrCat("cuFuncGetAttribute(", name, ")"));
+        !s.ok()) {
+      return s;
+    }
+    k.static_shared = static_shared;
+    k.shared_limit = 48 * 1024 - k.static_shared;
     kernels_[name] = k;
   }
   return absl::OkStatus();
@@ -292,8 +305,8 @@ absl::Status CudaDevice::RunEagerly(const ThunkSequence& thunks, size_t begin,
     if (absl::Status s =
             timed ? RunTimed(t, allocations) : RunOne(t, allocations);
         !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat("%", t.instruction, ": ",
-                                                 s.message()));
+      return absl::Status(s.code(),
+                          absl::StrCat("%", t.instruction, ": ", s.message()));
     }
   }
   return absl::OkStatus();
@@ -339,8 +352,7 @@ absl::Status CudaDevice::RunGraph(const ThunkSequence& thunks, size_t begin,
     }
     if (graph.exec != nullptr) d_.cuGraphExecDestroy(graph.exec);
     graph.exec = nullptr;
-    absl::StatusOr<CuGraphExec> exec =
-        Capture(thunks, begin, end, allocations);
+    absl::StatusOr<CuGraphExec> exec = Capture(thunks, begin, end, allocations);
     if (!exec.ok()) return exec.status();
     graph.exec = *exec;
     graph.allocations = allocations;
@@ -355,28 +367,32 @@ absl::Status CudaDevice::Launch(const Thunk& t,
     return absl::NotFoundError(absl::StrCat("no kernel ", t.kernel));
   }
   Kernel& k = it->second;
-  if (t.shared_bytes > k.shared_limit) {
+  // The thunk's figure is the kernel's whole shared memory; the launch
+  // names only the dynamic part (past the module's static arrays), and a
+  // block over 48 KiB in all must opt in to it.
+  const int64_t dynamic =
+      std::max<int64_t>(0, t.shared_bytes - k.static_shared);
+  if (dynamic > k.shared_limit) {
     if (absl::Status s = CheckCuda(
             d_,
             d_.cuFuncSetAttribute(k.function, kFuncAttrMaxDynamicSharedBytes,
-                                  static_cast<int>(t.shared_bytes)),
+                                  static_cast<int>(dynamic)),
             "cuFuncSetAttribute(max dynamic shared memory)");
         !s.ok()) {
       return s;
     }
-    k.shared_limit = t.shared_bytes;
+    k.shared_limit = dynamic;
   }
   std::vector<CuDevicePtr> values;
   for (const Slice& s : t.arguments) values.push_back(Address(allocations, s));
   std::vector<void*> params;
   for (CuDevicePtr& v : values) params.push_back(&v);
-  return CheckCuda(
-      d_,
-      d_.cuLaunchKernel(k.function, static_cast<unsigned>(t.grid), 1, 1,
-                        static_cast<unsigned>(t.block), 1, 1,
-                        static_cast<unsigned>(t.shared_bytes), stream_,
-                        params.data(), nullptr),
-      absl::StrCat("cuLaunchKernel(", t.kernel, ")"));
+  return CheckCuda(d_,
+                   d_.cuLaunchKernel(k.function, static_cast<unsigned>(t.grid),
+                                     1, 1, static_cast<unsigned>(t.block), 1, 1,
+                                     static_cast<unsigned>(dynamic), stream_,
+                                     params.data(), nullptr),
+                   absl::StrCat("cuLaunchKernel(", t.kernel, ")"));
 }
 
 absl::Status CudaDevice::LoadGemmRunner() {
@@ -431,16 +447,16 @@ absl::Status CudaDevice::BlockScaledDot(
 absl::StatusOr<int64_t> CudaDevice::ReadScalar(
     const Slice& slice, int bytes, const std::vector<uint64_t>& allocations) {
   uint8_t host[8] = {};
-  if (absl::Status s = CheckCuda(
-          d_,
-          d_.cuMemcpyDtoHAsync(host, Address(allocations, slice), bytes,
-                               stream_),
-          "cuMemcpyDtoHAsync(predicate)");
+  if (absl::Status s =
+          CheckCuda(d_,
+                    d_.cuMemcpyDtoHAsync(host, Address(allocations, slice),
+                                         bytes, stream_),
+                    "cuMemcpyDtoHAsync(predicate)");
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckCuda(d_, d_.cuStreamSynchronize(stream_),
-                                 "cuStreamSynchronize");
+  if (absl::Status s =
+          CheckCuda(d_, d_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
       !s.ok()) {
     return s;
   }

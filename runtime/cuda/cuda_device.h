@@ -27,8 +27,8 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "runtime/cuda/cublas_lt.h"
-#include "runtime/cuda/cudnn_block_scaled_dot.h"
 #include "runtime/cuda/cuda_driver.h"
+#include "runtime/cuda/cudnn_block_scaled_dot.h"
 #include "runtime/gpu_device.h"
 #include "runtime/gpu_image.h"
 
@@ -60,6 +60,9 @@ class CudaDevice : public GpuDevice {
  private:
   struct Kernel {
     CuFunction function = nullptr;
+    /// Its static shared memory (the module's .shared arrays).
+    int64_t static_shared = 0;
+    /// The dynamic shared memory it may be launched with.
     int64_t shared_limit = 48 * 1024;
   };
   struct Graph {
@@ -79,14 +82,13 @@ class CudaDevice : public GpuDevice {
                            const std::vector<uint64_t>& allocations);
   absl::Status RunOne(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);
-  absl::Status RunEagerly(const ThunkSequence& thunks, size_t begin,
-                          size_t end,
+  absl::Status RunEagerly(const ThunkSequence& thunks, size_t begin, size_t end,
                           const std::vector<uint64_t>& allocations);
   /// thunks[begin, end) as one CUDA graph, captured on first use.
   absl::Status RunGraph(const ThunkSequence& thunks, size_t begin, size_t end,
                         const std::vector<uint64_t>& allocations);
-  absl::StatusOr<CuGraphExec> Capture(const ThunkSequence& thunks,
-                                      size_t begin, size_t end,
+  absl::StatusOr<CuGraphExec> Capture(const ThunkSequence& thunks, size_t begin,
+                                      size_t end,
                                       const std::vector<uint64_t>& allocations);
   absl::Status Launch(const Thunk& thunk,
                       const std::vector<uint64_t>& allocations);

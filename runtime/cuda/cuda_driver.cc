@@ -28,7 +28,8 @@ absl::StatusOr<CudaDriver> Load() {
   Bind(library, "cuDeviceGetCount", d.cuDeviceGetCount, missing);
   Bind(library, "cuDeviceGet", d.cuDeviceGet, missing);
   Bind(library, "cuDeviceGetAttribute", d.cuDeviceGetAttribute, missing);
-  Bind(library, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain, missing);
+  Bind(library, "cuDevicePrimaryCtxRetain", d.cuDevicePrimaryCtxRetain,
+       missing);
   Bind(library, "cuDevicePrimaryCtxRelease_v2", d.cuDevicePrimaryCtxRelease,
        missing);
   Bind(library, "cuCtxSetCurrent", d.cuCtxSetCurrent, missing);
@@ -47,6 +48,7 @@ absl::StatusOr<CudaDriver> Load() {
   Bind(library, "cuModuleUnload", d.cuModuleUnload, missing);
   Bind(library, "cuModuleGetFunction", d.cuModuleGetFunction, missing);
   Bind(library, "cuFuncSetAttribute", d.cuFuncSetAttribute, missing);
+  Bind(library, "cuFuncGetAttribute", d.cuFuncGetAttribute, missing);
   Bind(library, "cuLaunchKernel", d.cuLaunchKernel, missing);
   Bind(library, "cuGetErrorString", d.cuGetErrorString, missing);
   std::string no_graphs;
@@ -82,7 +84,8 @@ absl::StatusOr<CudaDriver> Load() {
   }
   int count = 0;
   if (d.cuDeviceGetCount(&count) != 0 || count == 0) {
-    return absl::FailedPreconditionError("no CUDA device: the driver sees none");
+    return absl::FailedPreconditionError(
+        "no CUDA device: the driver sees none");
   }
   return d;
 }

@@ -54,9 +54,10 @@ struct CudaDriver {
   CuResult (*cuModuleUnload)(CuModule);
   CuResult (*cuModuleGetFunction)(CuFunction*, CuModule, const char*);
   CuResult (*cuFuncSetAttribute)(CuFunction, int, int);
-  CuResult (*cuLaunchKernel)(CuFunction, unsigned, unsigned, unsigned,
-                             unsigned, unsigned, unsigned, unsigned, CuStream,
-                             void**, void**);
+  CuResult (*cuFuncGetAttribute)(int*, int, CuFunction);
+  CuResult (*cuLaunchKernel)(CuFunction, unsigned, unsigned, unsigned, unsigned,
+                             unsigned, unsigned, unsigned, CuStream, void**,
+                             void**);
   CuResult (*cuGetErrorString)(CuResult, const char**);
   // Stream capture into CUDA graphs; all null when the driver lacks any
   // (thunks then run eagerly).
@@ -84,6 +85,8 @@ struct CudaDriver {
 inline constexpr int kAttrComputeCapabilityMajor = 75;
 inline constexpr int kAttrComputeCapabilityMinor = 76;
 inline constexpr int kFuncAttrMaxDynamicSharedBytes = 8;
+/// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the kernel's static shared memory.
+inline constexpr int kFuncAttrStaticSharedBytes = 1;
 inline constexpr int kStreamCaptureModeRelaxed = 2;
 
 /// The loaded driver (once per process), or "no CUDA device" when
