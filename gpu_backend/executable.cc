@@ -111,7 +111,9 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
   for (int tries = 0;; ++tries) {
     absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
         CompileOnce(module->Clone(), attempt);
-    if (!exe.ok() || tries == 3) return exe;
+    if (!exe.ok()) return exe;
+    (*exe)->tiled_gemm_spilled_ = attempt.tiled_gemm_spilled;
+    if (tries == 3) return exe;
     const auto spilling = SpillingTiledGemms(**exe);
     if (spilling.empty()) return exe;
     for (const auto& [fusion, config] : spilling) {
@@ -123,6 +125,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
 absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::CompileOnce(
     std::unique_ptr<HloModule> module, const GpuCompileOptions& options) {
   auto exe = std::unique_ptr<GpuExecutable>(new GpuExecutable());
+  exe->tiled_gemm_spilled_ = options.tiled_gemm_spilled;
   if (options.run_passes) {
     if (absl::Status s = RunGpuSimplification(*module, options.spec); !s.ok()) {
       return s;

@@ -90,6 +90,12 @@ class GpuExecutable {
   const std::vector<KernelResources>& kernel_resources() const {
     return kernel_resources_;
   }
+  /// The tilings ruled out per tiled GEMM fusion to compile this (those
+  /// given, plus those ptxas found spilling).
+  const std::map<std::string, std::vector<TiledGemmConfig>>&
+  tiled_gemm_spilled() const {
+    return tiled_gemm_spilled_;
+  }
 
  private:
   GpuExecutable() = default;
@@ -105,6 +111,7 @@ class GpuExecutable {
   std::string ptx_;
   std::string cubin_;
   std::vector<KernelResources> kernel_resources_;
+  std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled_;
   std::unique_ptr<emulator::HostJit> jit_;
   std::unique_ptr<emulator::EmulatorDevice> device_;
 };

@@ -9,7 +9,8 @@ namespace xlite::gpu {
 namespace {
 
 absl::Status AddOutputs(const GpuExecutable& exe, runtime::GpuImage& image) {
-  const HloInstruction* root = exe.module().entry_computation()->root_instruction();
+  const HloInstruction* root =
+      exe.module().entry_computation()->root_instruction();
   ShapeIndex at;
   std::function<absl::Status(const Shape&)> walk =
       [&](const Shape& s) -> absl::Status {
@@ -81,17 +82,16 @@ absl::StatusOr<runtime::GpuImage> CompileGpuImage(
   compile.spec = options.spec;
   compile.run_passes = options.run_passes;
   compile.gemm_backend = options.gemm_backend;
-  std::unique_ptr<GpuExecutable> emulated;
-  if (options.emulator_ir || !options.nvptx) {
-    if (for_emulator == nullptr) {
-      return absl::InvalidArgumentError("no module for the emulator build");
-    }
+  const bool emulator = options.emulator_ir || !options.nvptx;
+  if (emulator && for_emulator == nullptr) {
+    return absl::InvalidArgumentError("no module for the emulator build");
+  }
+  if (!options.nvptx) {
     compile.target = GpuCodeTarget::kEmulator;
     absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
         GpuExecutable::Compile(std::move(for_emulator), compile);
     if (!exe.ok()) return exe.status();
-    emulated = *std::move(exe);
-    if (!options.nvptx) return ImageFromExecutable(*emulated, options.spec);
+    return ImageFromExecutable(**exe, options.spec);
   }
   compile.target = GpuCodeTarget::kNvptx;
   compile.assemble = options.cubins && FindPtxas().ok();
@@ -100,14 +100,21 @@ absl::StatusOr<runtime::GpuImage> CompileGpuImage(
   if (!exe.ok()) return exe.status();
   absl::StatusOr<runtime::GpuImage> image =
       ImageFromExecutable(**exe, options.spec);
-  if (!image.ok() || emulated == nullptr) return image;
-  if (runtime::ThunkSequenceToString(emulated->thunks()) !=
+  if (!image.ok() || !emulator) return image;
+  // The emulator build takes the tilings ptxas left the NVPTX build.
+  compile.target = GpuCodeTarget::kEmulator;
+  compile.assemble = false;
+  compile.tiled_gemm_spilled = (*exe)->tiled_gemm_spilled();
+  absl::StatusOr<std::unique_ptr<GpuExecutable>> emulated =
+      GpuExecutable::Compile(std::move(for_emulator), compile);
+  if (!emulated.ok()) return emulated.status();
+  if (runtime::ThunkSequenceToString((*emulated)->thunks()) !=
       runtime::ThunkSequenceToString(image->thunks)) {
     return absl::InternalError(
         "the emulator and NVPTX compilations gave different thunks; the "
         "image cannot carry both");
   }
-  image->emulator_ir = emulated->llvm_ir();
+  image->emulator_ir = (*emulated)->llvm_ir();
   return image;
 }
 
