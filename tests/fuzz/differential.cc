@@ -3,6 +3,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -11,6 +12,7 @@
 #include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
 #include "tests/testing/result_difference.h"
@@ -48,7 +50,18 @@ struct BackendRun {
   Outcome outcome = Outcome::kMatch;
   std::string message;
   std::optional<Literal> result;
+  int64_t tiled_gemm_fusions = 0;
 };
+
+int64_t CountTiledGemmFusions(const HloModule& module) {
+  int64_t n = 0;
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (IsTiledGemmFusion(*h)) ++n;
+    }
+  }
+  return n;
+}
 
 template <typename Executable>
 BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
@@ -60,6 +73,9 @@ BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
     run.outcome = located ? Outcome::kRefused : Outcome::kCompileError;
     run.message = std::string(exe.status().message());
     return run;
+  }
+  if constexpr (std::is_same_v<Executable, gpu::GpuExecutable>) {
+    run.tiled_gemm_fusions = CountTiledGemmFusions((*exe)->module());
   }
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   if (!got.ok()) {
@@ -87,6 +103,7 @@ BackendRun RunOnBackend(const HloModule& module,
             std::nullopt};
   }
   compile->run_passes = options.run_passes;
+  compile->gemm_backend = options.gemm_backend;
   return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), *compile),
                      "the gpu backend cannot compile %", args);
 }
@@ -127,6 +144,7 @@ DifferentialResult RunDifferential(const std::string& text,
     return fail(Outcome::kInterpreterError, want.status().message());
   }
   BackendRun got = RunOnBackend(**module, args, options);
+  result.tiled_gemm_fusions = got.tiled_gemm_fusions;
   if (got.outcome != Outcome::kMatch) return fail(got.outcome, got.message);
   // The gpu reduces in its own order (tests/testing/result_difference.h).
   const testing::ResultTolerance tolerance =
