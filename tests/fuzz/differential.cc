@@ -15,6 +15,7 @@
 #include "hlo/ir/tiled_gemm_config.h"
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
+#include "tests/fuzz/dot_rounding.h"
 #include "tests/testing/result_difference.h"
 
 namespace xlite::fuzz {
@@ -108,6 +109,16 @@ BackendRun RunOnBackend(const HloModule& module,
                      "the gpu backend cannot compile %", args);
 }
 
+// The gpu reduces in its own order (tests/testing/result_difference.h)
+// and may round a narrow GEMM after its epilogue.
+testing::ResultTolerance ToleranceFor(const HloModule& module,
+                                      const DifferentialOptions& options) {
+  if (options.backend != Backend::kGpuEmulator) return {};
+  testing::ResultTolerance tolerance = testing::ReorderedReductionTolerance();
+  tolerance.rounding_types = DotRoundingPerResult(module);
+  return tolerance;
+}
+
 }  // namespace
 
 DifferentialResult RunDifferential(const std::string& text,
@@ -146,13 +157,8 @@ DifferentialResult RunDifferential(const std::string& text,
   BackendRun got = RunOnBackend(**module, args, options);
   result.tiled_gemm_fusions = got.tiled_gemm_fusions;
   if (got.outcome != Outcome::kMatch) return fail(got.outcome, got.message);
-  // The gpu reduces in its own order (tests/testing/result_difference.h).
-  const testing::ResultTolerance tolerance =
-      options.backend == Backend::kGpuEmulator
-          ? testing::ReorderedReductionTolerance()
-          : testing::ResultTolerance();
-  const std::string difference =
-      testing::ResultDifference(*got.result, *want, tolerance);
+  const std::string difference = testing::ResultDifference(
+      *got.result, *want, ToleranceFor(**module, options));
   if (!difference.empty()) {
     return fail(Outcome::kMismatch,
                 absl::StrCat(difference, " (", BackendName(options.backend),

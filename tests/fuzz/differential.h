@@ -6,10 +6,13 @@
 // seeded random arguments (hlo-run's generator, runtime/literal_io.h) and
 // the results are compared under the translation-validation policy
 // (tests/testing/result_difference.h; for the gpu, which reduces in
-// another order, ReorderedReductionTolerance). The backend may refuse a module at
-// compile time with a located "cannot compile" error; anything else it
-// does — another compile error, a run error, a different answer — is a
-// failure. (A crash is one too, and ends the process.)
+// another order, ReorderedReductionTolerance, counted in epsilons of the
+// narrowest dot result type a result is computed from where that is
+// coarser than its own: the gpu may round a GEMM after its epilogue,
+// tests/fuzz/dot_rounding.h). The backend may refuse a module at compile
+// time with a located "cannot compile" error; anything else it does —
+// another compile error, a run error, a different answer — is a failure.
+// (A crash is one too, and ends the process.)
 
 #include <cstdint>
 #include <string>
