@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "tests/fuzz/random_module_internal.h"
 
 namespace xlite::fuzz {
@@ -617,9 +618,49 @@ void SecondUser(Generator& g, Comp& c, const Value& x) {
   }
 }
 
+bool IsParameter(const Value& v) { return v.name.rfind("%parameter.", 0) == 0; }
+
+// A pattern inside a called computation: the fusion pass works on every
+// sequential computation, and without the simplification pipeline the
+// call stays. The callee returns its latest unused values; the caller
+// passes it fresh parameters.
+void InCall(Generator& g, Comp& caller) {
+  Comp f = g.NewComputation("gemm", caller);
+  g.DotFusion(f);
+  std::vector<ArrayShape> results;
+  std::vector<std::string> names, texts;
+  for (size_t i = f.pool.size(); i-- > 0 && results.size() < 3;) {
+    if (f.uses[i] != 0 || IsParameter(f.pool[i])) continue;
+    results.push_back(f.pool[i].shape);
+    names.push_back(f.pool[i].name);
+    texts.push_back(ShapeText(f.pool[i].shape));
+  }
+  std::string root = names.front();
+  if (names.size() > 1) {
+    root = g.EmitRaw(f, absl::StrCat("(", absl::StrJoin(texts, ", "), ")"),
+                     absl::StrCat("tuple(", absl::StrJoin(names, ", "), ")"));
+  }
+  std::vector<std::string> arguments;
+  for (const Value& v : f.pool) {
+    if (!IsParameter(v)) continue;
+    const Value p = g.AddParameter(caller, v.shape);
+    g.Use(caller, p);
+    arguments.push_back(p.name);
+  }
+  const std::string callee = g.Finish(f, root);
+  g.EmitResults(caller, results, names.size() > 1,
+                absl::StrCat("call(", absl::StrJoin(arguments, ", "),
+                             "), to_apply=", callee),
+                Traits());
+}
+
 }  // namespace
 
 bool Generator::DotFusion(Comp& c) {
+  if (c.is_entry && ch_.Chance(12)) {
+    InCall(*this, c);
+    return true;
+  }
   const GemmTypes types = DrawTypes(ch_);
   const GemmDims dims = DrawDims(ch_, options_.max_elements);
   const GemmOperandDims lhs_dims = Arrange(ch_, dims, /*rhs=*/false);

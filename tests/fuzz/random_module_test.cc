@@ -110,7 +110,7 @@ TEST(RandomModule, DotFusionShapes) {
   }
   const char* promised =
       "convert,transpose,broadcast,reshape,copy,divide,add,maximum,tanh,"
-      "logistic,reduce,slice,negate,select,clamp,"
+      "logistic,reduce,slice,negate,select,clamp,call,"
       "f32xf32->f32,bf16xbf16->bf16,bf16xbf16->f32,f16xf16->f16,s8xs8->s32,"
       "f8e4m3fnxf8e4m3fn->f32,f8e4m3fnxf8e4m3fn->bf16,f8e5m2xf8e5m2->f32,"
       "f8e4m3fnxf8e5m2->bf16,bf16xf32->f32,"
