@@ -112,12 +112,16 @@ bool DependsOn(const HloInstruction* h, const HloInstruction* target,
 }
 
 // An elementwise consumer of the dot's dimensions whose operands are in
-// `region` or independent of the dot.
+// `region` or independent of the dot. Not a dead one (no users, not the
+// root; a pipeline without dead code elimination keeps them): inside the
+// fusion nothing would lead from it to the fusion's root, and the kernel
+// computes only instructions the root reaches.
 bool IsEpilogueStep(const HloInstruction* u, const HloInstruction* dot,
                     const Set& region) {
   if (!IsElementwiseOpcode(u->opcode()) || u->opcode() == O::kCopy ||
       !u->shape().IsArray() || HasControlEdges(u) || u->HasSideEffect() ||
-      u->shape().dimensions() != dot->shape().dimensions()) {
+      u->shape().dimensions() != dot->shape().dimensions() ||
+      (u->user_count() == 0 && !u->IsRoot())) {
     return false;
   }
   for (const HloInstruction* o : u->operands()) {

@@ -131,6 +131,57 @@ ENTRY e {
   EXPECT_EQ(FusedNames(fusions[0]), (std::vector<std::string>{"bc", "dot"}));
 }
 
+// Dead epilogue steps (no users, left where no dead code elimination ran)
+// stay outside: fused, nothing would lead from them to the fusion's root,
+// and the kernel refused the fusion (the gpu-emulator differential fuzzer,
+// dot fusion shapes without passes, seed 5184).
+TEST(TiledGemmFusion, LeavesDeadEpilogueStepsOutside) {
+  auto m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = s8[20,256]{0,1} parameter(0)
+  b = s8[23,256]{0,1} parameter(1)
+  dot = s32[20,23] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  m1 = s32[] constant(-1)
+  m1s = s32[20,23] broadcast(m1), dimensions={}
+  dead = s32[20,23] multiply(dot, m1s)
+  ROOT neg = s32[20,23] negate(dot)
+})");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(RunTiledGemmFusion(*m).ok());
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  std::vector<const HloInstruction*> fusions = TiledFusions(*m);
+  ASSERT_EQ(fusions.size(), 1u) << PrintModule(*m);
+  // The dot is read outside (by the dead multiply): no epilogue.
+  EXPECT_EQ(FusedNames(fusions[0]), (std::vector<std::string>{"dot"}));
+}
+
+// A dead end deeper in the epilogue: the steps up to the value read
+// outside are fused, the rest stays outside (seed 5778).
+TEST(TiledGemmFusion, FusesTheEpilogueUpToADeadBranch) {
+  auto m = Parse(R"(
+HloModule m
+ENTRY e {
+  a = f32[16,29] parameter(0)
+  b = f32[16,59] parameter(1)
+  dot = f32[29,59] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}
+  two = f32[] constant(2)
+  twos = f32[29,59] broadcast(two), dimensions={}
+  scaled = f32[29,59] multiply(dot, twos)
+  sig = f32[29,59] logistic(scaled)
+  silu = f32[29,59] multiply(scaled, sig)
+  dead = f16[29,59] convert(silu)
+  ROOT neg = f32[29,59]{0,1} negate(scaled)
+})");
+  ASSERT_NE(m, nullptr);
+  ASSERT_TRUE(RunTiledGemmFusion(*m).ok());
+  ASSERT_TRUE(VerifyModule(*m).ok());
+  std::vector<const HloInstruction*> fusions = TiledFusions(*m);
+  ASSERT_EQ(fusions.size(), 1u) << PrintModule(*m);
+  EXPECT_EQ(FusedNames(fusions[0]),
+            (std::vector<std::string>{"dot", "scaled", "two", "twos"}));
+}
+
 TEST(TiledGemmFusion, SkipsTypesTheKernelDoesNotCompute) {
   auto m = Parse(R"(
 HloModule m

@@ -12,6 +12,12 @@
 // --dump_dir writes each failing module as seed_N.hlo (run it again with
 // hlo-run FILE --reference_platform=interpreter).
 //
+//   bazel run //tests/fuzz:cpu_differential -- --platform=gpu-emulator
+//       --dot_fusions --max_elements=40000 --gemm-backend=tiled
+//
+// draws dot fusion shapes for the gpu's tiled GEMM kernel (one command
+// line).
+//
 //   bazel run //tests/fuzz:cpu_differential -- --reduce=/tmp/cpu-diff/seed_N.hlo
 //
 // shrinks a failing module while it fails the same way (module_reducer.h)
@@ -27,10 +33,12 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/flags/flag.h"
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/gpu_pipeline.h"
 #include "tests/fuzz/differential.h"
 #include "tests/fuzz/module_reducer.h"
 #include "tests/testing/paths.h"
@@ -48,6 +56,12 @@ ABSL_FLAG(bool, arbitrary_reducers, false,
           "reducers that are not monoids, inits that are not identities");
 ABSL_FLAG(bool, tile_sized_transposes, false,
           "transposes of rank 2-3 operands with sides >= 16");
+ABSL_FLAG(bool, dot_fusions, false,
+          "modules of dots with operand producers and epilogues (the tiled "
+          "GEMM fusion's shapes) instead of random instructions");
+ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
+          "auto|tiled|cublaslt (gpu-emulator): which path computes the dots; "
+          "also spelled --gemm-backend");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
@@ -70,6 +84,8 @@ DifferentialOptions Options() {
   o.module.max_elements = absl::GetFlag(FLAGS_max_elements);
   o.module.arbitrary_reducers = absl::GetFlag(FLAGS_arbitrary_reducers);
   o.module.tile_sized_transposes = absl::GetFlag(FLAGS_tile_sized_transposes);
+  o.module.dot_fusions = absl::GetFlag(FLAGS_dot_fusions);
+  o.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
   return o;
 }
 
@@ -204,7 +220,14 @@ int Main() {
 }  // namespace xlite::fuzz
 
 int main(int argc, char** argv) {
-  absl::ParseCommandLine(argc, argv);
+  // --gemm-backend as hlo-run spells it (Abseil flag names take no dash).
+  std::vector<std::string> spelled(argv, argv + argc);
+  std::vector<char*> args;
+  for (std::string& arg : spelled) {
+    if (arg.rfind("--gemm-backend", 0) == 0) arg[6] = '_';
+    args.push_back(arg.data());
+  }
+  absl::ParseCommandLine(static_cast<int>(args.size()), args.data());
   const std::string platform = absl::GetFlag(FLAGS_platform);
   if (platform != "cpu" && platform != "gpu-emulator") {
     std::cerr << "error: unknown --platform=" << platform

@@ -3,6 +3,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "absl/strings/match.h"
@@ -11,8 +12,10 @@
 #include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "hlo/text/parser.h"
 #include "runtime/literal_io.h"
+#include "tests/fuzz/dot_rounding.h"
 #include "tests/testing/result_difference.h"
 
 namespace xlite::fuzz {
@@ -48,7 +51,18 @@ struct BackendRun {
   Outcome outcome = Outcome::kMatch;
   std::string message;
   std::optional<Literal> result;
+  int64_t tiled_gemm_fusions = 0;
 };
+
+int64_t CountTiledGemmFusions(const HloModule& module) {
+  int64_t n = 0;
+  for (const HloComputation* c : module.computations()) {
+    for (const HloInstruction* h : c->instructions()) {
+      if (IsTiledGemmFusion(*h)) ++n;
+    }
+  }
+  return n;
+}
 
 template <typename Executable>
 BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
@@ -60,6 +74,9 @@ BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
     run.outcome = located ? Outcome::kRefused : Outcome::kCompileError;
     run.message = std::string(exe.status().message());
     return run;
+  }
+  if constexpr (std::is_same_v<Executable, gpu::GpuExecutable>) {
+    run.tiled_gemm_fusions = CountTiledGemmFusions((*exe)->module());
   }
   absl::StatusOr<Literal> got = (*exe)->Run(args);
   if (!got.ok()) {
@@ -87,8 +104,19 @@ BackendRun RunOnBackend(const HloModule& module,
             std::nullopt};
   }
   compile->run_passes = options.run_passes;
+  compile->gemm_backend = options.gemm_backend;
   return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), *compile),
                      "the gpu backend cannot compile %", args);
+}
+
+// The gpu reduces in its own order (tests/testing/result_difference.h)
+// and may round a narrow GEMM after its epilogue.
+testing::ResultTolerance ToleranceFor(const HloModule& module,
+                                      const DifferentialOptions& options) {
+  if (options.backend != Backend::kGpuEmulator) return {};
+  testing::ResultTolerance tolerance = testing::ReorderedReductionTolerance();
+  tolerance.rounding_types = DotRoundingPerResult(module);
+  return tolerance;
 }
 
 }  // namespace
@@ -127,14 +155,10 @@ DifferentialResult RunDifferential(const std::string& text,
     return fail(Outcome::kInterpreterError, want.status().message());
   }
   BackendRun got = RunOnBackend(**module, args, options);
+  result.tiled_gemm_fusions = got.tiled_gemm_fusions;
   if (got.outcome != Outcome::kMatch) return fail(got.outcome, got.message);
-  // The gpu reduces in its own order (tests/testing/result_difference.h).
-  const testing::ResultTolerance tolerance =
-      options.backend == Backend::kGpuEmulator
-          ? testing::ReorderedReductionTolerance()
-          : testing::ResultTolerance();
-  const std::string difference =
-      testing::ResultDifference(*got.result, *want, tolerance);
+  const std::string difference = testing::ResultDifference(
+      *got.result, *want, ToleranceFor(**module, options));
   if (!difference.empty()) {
     return fail(Outcome::kMismatch,
                 absl::StrCat(difference, " (", BackendName(options.backend),

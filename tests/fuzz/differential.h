@@ -6,14 +6,18 @@
 // seeded random arguments (hlo-run's generator, runtime/literal_io.h) and
 // the results are compared under the translation-validation policy
 // (tests/testing/result_difference.h; for the gpu, which reduces in
-// another order, ReorderedReductionTolerance). The backend may refuse a module at
-// compile time with a located "cannot compile" error; anything else it
-// does — another compile error, a run error, a different answer — is a
-// failure. (A crash is one too, and ends the process.)
+// another order, ReorderedReductionTolerance, counted in epsilons of the
+// narrowest dot result type a result is computed from where that is
+// coarser than its own: the gpu may round a GEMM after its epilogue,
+// tests/fuzz/dot_rounding.h). The backend may refuse a module at compile
+// time with a located "cannot compile" error; anything else it does —
+// another compile error, a run error, a different answer — is a failure.
+// (A crash is one too, and ends the process.)
 
 #include <cstdint>
 #include <string>
 
+#include "gpu_backend/gpu_pipeline.h"
 #include "tests/fuzz/choice_source.h"
 #include "tests/fuzz/random_module.h"
 
@@ -29,6 +33,9 @@ struct DifferentialOptions {
   /// Run the backend's pass pipeline before compiling (run_passes of its
   /// compile options).
   bool run_passes = true;
+  /// Which path computes the gpu's dots (--gemm-backend; gpu only):
+  /// kTiled makes every dot the tiled kernel computes a tiled GEMM fusion.
+  gpu::GemmBackend gemm_backend = gpu::GemmBackend::kAuto;
   /// Seed of the arguments.
   uint64_t input_seed = 42;
   RandomModuleOptions module;
@@ -54,6 +61,9 @@ struct DifferentialResult {
   Outcome outcome = Outcome::kMatch;
   std::string message;  // the refusal, error or difference
   std::string text;     // the module
+  /// Tiled GEMM fusions in the compiled module (gpu; any computation), so
+  /// a test can tell that its modules reached the tiled GEMM kernel.
+  int64_t tiled_gemm_fusions = 0;
 };
 
 /// Runs one module text on both platforms and compares.

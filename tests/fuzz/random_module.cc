@@ -572,8 +572,13 @@ std::string Generator::Generate() {
   Comp entry;
   entry.is_entry = true;
   entry.name = "main";
-  const int64_t steps = ch_.Range(1, std::max(1, options_.max_instructions));
-  for (int64_t i = 0; i < steps; ++i) Step(entry);
+  if (options_.dot_fusions) {
+    const int64_t patterns = 1 + ch_.Weighted({4, 2, 1});
+    for (int64_t i = 0; i < patterns; ++i) DotFusion(entry);
+  } else {
+    const int64_t steps = ch_.Range(1, std::max(1, options_.max_instructions));
+    for (int64_t i = 0; i < steps; ++i) Step(entry);
+  }
   // The root: the most recent values nothing uses (parameters only when
   // nothing else is left), one array or a tuple of up to four.
   std::vector<std::string> roots;

@@ -52,6 +52,19 @@ struct RandomModuleOptions {
   /// that the GPU's tiled transpose kernel is reached (when the
   /// permutation moves the minor dimension). Off: every draw as before.
   bool tile_sized_transposes = false;
+  /// The entry computation is one to three dot fusion shapes instead: a
+  /// dot (plain, transposed operands, batch dimensions, column-major
+  /// layouts; f32, bf16, f16, s8 x s8 -> s32, f8 into f32 or bf16, mixed
+  /// floats; sides of 1-80 and tile multiples, K up to 300) whose operands
+  /// come through converts, transposes, broadcasts, reshapes, copies and
+  /// scalar scales, then an elementwise epilogue (bias, ReLU, tanh GELU,
+  /// SiLU, scale, convert, residual add), the dot's or an epilogue value
+  /// sometimes read by a second user. These are the shapes the GPU's
+  /// tiled GEMM fusion gathers into one kernel
+  /// (passes/tiled_gemm_fusion.h; random_dot_fusions.cc); arrays hold at
+  /// most max_elements elements (tens of thousands make several tiles).
+  /// The other opcode families are not drawn. Off: every draw as before.
+  bool dot_fusions = false;
 };
 
 /// The HLO text of a random module.

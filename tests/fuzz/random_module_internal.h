@@ -247,6 +247,9 @@ class Generator {
   // random_contractions.cc
   bool Dot(Comp& c);
   bool Convolution(Comp& c);
+  // random_dot_fusions.cc: one dot with operand producers, an epilogue and
+  // maybe a second user (RandomModuleOptions::dot_fusions).
+  bool DotFusion(Comp& c);
   // random_calls.cc
   bool While(Comp& c);
   bool Conditional(Comp& c);

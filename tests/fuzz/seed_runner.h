@@ -8,13 +8,24 @@
 // outcome counts go to stdout.
 
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "tests/fuzz/differential.h"
 
 namespace xlite::fuzz {
 
-void RunSeedsExpectingNoFailure(uint64_t first, uint64_t count,
-                                const DifferentialOptions& options);
+/// What a range of seeds did, for tests that must not pass vacuously.
+struct SeedRunSummary {
+  std::map<std::string, int64_t> outcomes;  // per OutcomeName
+  /// Modules whose compiled form holds a tiled GEMM fusion, and how many
+  /// such fusions they hold in all (gpu).
+  int64_t modules_with_tiled_gemm = 0;
+  int64_t tiled_gemm_fusions = 0;
+};
+
+SeedRunSummary RunSeedsExpectingNoFailure(uint64_t first, uint64_t count,
+                                          const DifferentialOptions& options);
 
 }  // namespace xlite::fuzz
 

@@ -49,7 +49,12 @@ std::string ResultDifference(const Literal& got, const Literal& want,
       return absl::StrCat("result ", k, ": different element counts");
     }
     const bool inexact = IsFloatingPoint(type) || IsComplex(type);
-    const double type_error = tolerance.type_epsilons * TypeEpsilon(type);
+    const PrimitiveType rounding = k < tolerance.rounding_types.size()
+                                       ? tolerance.rounding_types[k]
+                                       : PrimitiveType::kInvalid;
+    const double type_error =
+        tolerance.type_epsilons *
+        std::max(TypeEpsilon(type), TypeEpsilon(rounding));
     for (int64_t i = 0; i < b[k]->element_count(); ++i) {
       if (!inexact) {
         if (a[k]->GetBits(i) != b[k]->GetBits(i)) {

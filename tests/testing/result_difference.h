@@ -11,6 +11,7 @@
 // narrow float types' precision (ResultTolerance::type_epsilons).
 
 #include <string>
+#include <vector>
 
 #include "hlo/ir/literal.h"
 
@@ -24,6 +25,14 @@ struct ResultTolerance {
   /// for bf16, 0.125 for f8e4m3). Rounding at every step of a sum in T
   /// makes its value depend on the order by about that much; 0: off.
   double type_epsilons = 0;
+  /// Per result leaf (tuples flattened in order), a type coarser than the
+  /// leaf's own that its values were rounded through, whose epsilon
+  /// type_epsilons then counts instead (kInvalid or no entry: none). A
+  /// backend may move where that rounding happens: the gpu's GEMM
+  /// rewriter folds a bf16 GEMM's scale, bias and residual into the call,
+  /// rounding once after them instead of after each, and a later convert
+  /// to f16 or f32 keeps the bf16-sized difference.
+  std::vector<PrimitiveType> rounding_types;
 };
 
 /// "" when `got` matches `want` under the policy; otherwise the first
