@@ -14,8 +14,8 @@
 // every (row, column) mma.
 //
 // Numbers: f16 and bf16 products are exact in f32 and f8 operands convert
-// to f16 (or bf16) exactly; f32 operands round to tf32 (nearest, ties away
-// from zero, as cvt.rna.tf32.f32) when the dot allows TF32, as cuBLASLt
+// to f16 (or bf16) exactly; f32 operands round to tf32 (nearest, ties to
+// even, as XLA's reduce-precision) when the dot allows TF32, as cuBLASLt
 // does for it; s8 sums are exact. The tensor cores' summation order is
 // theirs, so results may differ from the evaluator's in the last bits.
 
@@ -40,12 +40,15 @@ MmaKind KindOf(TensorCoreInput input) {
   return MmaKind::kF16;
 }
 
-// f32 -> the nearest tf32 (ties away from zero), kept as an f32; NaN
-// stays a NaN whatever its payload.
+// f32 -> the nearest tf32 (ties to even, as XLA's reduce-precision to 10
+// mantissa bits and cvt.rn.tf32.f32), kept as an f32; NaN stays a NaN
+// whatever its payload.
 llvm::Value* RoundToTf32(llvm::IRBuilderBase& b, llvm::Value* x) {
   llvm::Value* bits = b.CreateBitCast(x, b.getInt32Ty());
-  llvm::Value* rounded = b.CreateAnd(b.CreateAdd(bits, b.getInt32(0x1000)),
-                                     b.getInt32(0xffffe000u));
+  llvm::Value* odd = b.CreateAnd(b.CreateLShr(bits, 13), b.getInt32(1));
+  llvm::Value* rounded =
+      b.CreateAnd(b.CreateAdd(bits, b.CreateAdd(b.getInt32(0xfff), odd)),
+                  b.getInt32(0xffffe000u));
   llvm::Value* nan = b.CreateFCmpUNO(x, x);
   return b.CreateBitCast(b.CreateSelect(nan, b.getInt32(0x7fffe000), rounded),
                          b.getFloatTy());

@@ -88,8 +88,7 @@ BackendRun RunCompiled(absl::StatusOr<std::unique_ptr<Executable>> exe,
   return run;
 }
 
-BackendRun RunOnBackend(const HloModule& module,
-                        absl::Span<const Literal> args,
+BackendRun RunOnBackend(const HloModule& module, absl::Span<const Literal> args,
                         const DifferentialOptions& options) {
   if (options.backend == Backend::kCpu) {
     cpu::CompileOptions compile;
@@ -150,7 +149,18 @@ DifferentialResult RunDifferential(const std::string& text,
   }
   EvaluatorOptions evaluator;
   evaluator.max_loop_iterations = 1000;
-  absl::StatusOr<Literal> want = EvaluateModule(**module, args, evaluator);
+  // Tiled GEMMs on the gpu multiply f32 on TF32 tensor cores: the
+  // reference rounds those operands the same way.
+  std::unique_ptr<HloModule> tf32;
+  if (options.backend == Backend::kGpuEmulator &&
+      options.gemm_backend == gpu::GemmBackend::kTiled) {
+    tf32 = WithTf32DotOperands(**module);
+    if (tf32 == nullptr) {
+      return fail(Outcome::kInterpreterError, "could not round to TF32");
+    }
+  }
+  absl::StatusOr<Literal> want =
+      EvaluateModule(tf32 != nullptr ? *tf32 : **module, args, evaluator);
   if (!want.ok()) {
     return fail(Outcome::kInterpreterError, want.status().message());
   }

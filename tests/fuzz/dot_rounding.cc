@@ -3,6 +3,9 @@
 #include "absl/container/flat_hash_set.h"
 #include "hlo/ir/float_types.h"
 #include "hlo/ir/opcode.h"
+#include "hlo/ir/tiled_gemm_config.h"
+#include "passes/fusion_builder.h"
+#include "passes/tiled_gemm_fusion.h"
 
 namespace xlite::fuzz {
 namespace {
@@ -47,6 +50,36 @@ int64_t LeafCount(const Shape& shape) {
 }
 
 }  // namespace
+
+std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module) {
+  std::unique_ptr<HloModule> out = module.Clone();
+  for (HloComputation* c : SequentialComputations(*out)) {
+    std::vector<HloInstruction*> dots;
+    for (HloInstruction* h : c->instructions()) {
+      if (IsTiledGemmCandidate(*h) &&
+          TensorCoreInputOf(*h) == TensorCoreInput::kTF32) {
+        dots.push_back(h);
+      }
+    }
+    for (HloInstruction* dot : dots) {
+      for (int64_t i = 0; i < dot->operand_count(); ++i) {
+        HloInstruction* x = dot->mutable_operand(i);
+        if (x->shape().element_type() != PrimitiveType::kF32) continue;
+        std::unique_ptr<HloInstruction> round =
+            HloInstruction::Create(HloOpcode::kReducePrecision, x->shape());
+        round->AppendOperand(x);
+        round->mutable_attrs().exponent_bits = 8;
+        round->mutable_attrs().mantissa_bits = 10;
+        round->set_name(out->NewInstructionName("tf32"));
+        HloInstruction* r = c->AddInstruction(std::move(round));
+        if (absl::Status s = dot->ReplaceOperandWith(i, r); !s.ok()) {
+          return nullptr;
+        }
+      }
+    }
+  }
+  return out;
+}
 
 std::vector<PrimitiveType> DotRoundingPerResult(const HloModule& module) {
   const HloInstruction* root = module.entry_computation()->root_instruction();

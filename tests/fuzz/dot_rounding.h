@@ -10,12 +10,21 @@
 // type's rounding even where it ends in a finer type (a convert to f16 or
 // f32); results that no such dot reaches keep their own type's tolerance.
 
+#include <memory>
 #include <vector>
 
 #include "hlo/ir/module.h"
 #include "hlo/ir/primitive_type.h"
 
 namespace xlite::fuzz {
+
+/// `module` with the f32 operands of every dot that the tiled GEMM path
+/// runs on TF32 tensor cores (passes/tiled_gemm_fusion.h candidates of the
+/// sequential computations whose TensorCoreInputOf is TF32) rounded to
+/// TF32 first, as reduce-precision to 10 mantissa bits (nearest even, as
+/// the kernel rounds): the reference for --gemm-backend=tiled on the gpu,
+/// which then differs from the interpreter only in the order of the sums.
+std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module);
 
 /// Per result leaf of the entry computation (the root, or each element of
 /// a root tuple), the float type with the fewest mantissa bits, fewer than

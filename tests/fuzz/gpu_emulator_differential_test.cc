@@ -62,7 +62,7 @@ DifferentialOptions TiledGemmOptions(bool run_passes) {
 }
 
 TEST(GpuEmulatorDifferential, TiledGemmFusions) {
-  constexpr uint64_t kCount = 500;
+  constexpr uint64_t kCount = 200;
   const SeedRunSummary summary =
       RunSeedsExpectingNoFailure(0, kCount, TiledGemmOptions(true));
   EXPECT_GE(summary.modules_with_tiled_gemm, kCount * 3 / 4);
@@ -74,7 +74,7 @@ TEST(GpuEmulatorDifferential, TiledGemmFusions) {
 // The same without the simplification pipeline: the fusion pass sees the
 // producers as drawn, calls not inlined, dead values too.
 TEST(GpuEmulatorDifferential, TiledGemmFusionsWithoutPasses) {
-  constexpr uint64_t kCount = 150;
+  constexpr uint64_t kCount = 80;
   const SeedRunSummary summary =
       RunSeedsExpectingNoFailure(5050, kCount, TiledGemmOptions(false));
   EXPECT_GE(summary.modules_with_tiled_gemm, kCount * 3 / 4);

@@ -532,13 +532,13 @@ TEST(TiledGemmTiling, SpillingTilingsAreRuledOut) {
 float RoundToTf32(float x) {
   uint32_t bits;
   std::memcpy(&bits, &x, 4);
-  bits = (bits + 0x1000u) & 0xffffe000u;
+  bits = (bits + 0xfffu + ((bits >> 13) & 1u)) & 0xffffe000u;
   std::memcpy(&x, &bits, 4);
   return x;
 }
 
 // An f32 dot on tensor cores multiplies its operands rounded to TF32 (to
-// nearest, ties away from zero), summing exactly here.
+// nearest, ties to even), summing exactly here.
 TEST(TiledGemmTf32, RoundsOperandsToNearestTf32) {
   const std::string text =
       "HloModule tf32\n\nENTRY e {\n  a = f32[16,8]{1,0} parameter(0)\n"
@@ -551,9 +551,10 @@ TEST(TiledGemmTf32, RoundsOperandsToNearestTf32) {
     args.push_back(Literal(
         (*module)->entry_computation()->parameter_instruction(p)->shape()));
   }
-  // 1 + j 2^-12: below, at and above half a TF32 ulp (2^-11).
+  // 1 + j 2^-12: below, at (ties to even: down for j = 2, up for j = 6)
+  // and above half a TF32 ulp (2^-11).
   for (int64_t i = 0; i < args[0].element_count(); ++i) {
-    args[0].SetFromDouble(i, 1.0 + (i % 5) * std::ldexp(1.0, -12));
+    args[0].SetFromDouble(i, 1.0 + (i % 7) * std::ldexp(1.0, -12));
   }
   for (int64_t i = 0; i < args[1].element_count(); ++i) {
     args[1].SetFromDouble(
