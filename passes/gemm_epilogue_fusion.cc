@@ -107,7 +107,10 @@ absl::StatusOr<bool> FuseVectorBias(RewriteState& state, HloInstruction* h,
       !SupportsEpilogue(call->shape().element_type())) {
     return false;
   }
-  // The bias spans the result's column dimensions, its most minor ones.
+  // The bias spans the result's column dimensions (the rhs's free ones,
+  // logically last), which must also be its physically most minor: with
+  // another layout (a column-major result) the minor dimension is M, and a
+  // bias along M is not the call's per-column bias.
   HloInstruction* bias = broadcast->mutable_operand(0);
   const DotDimensionNumbers& d = config.dnums;
   const int64_t columns = call->operand(1)->shape().rank() -
@@ -118,6 +121,7 @@ absl::StatusOr<bool> FuseVectorBias(RewriteState& state, HloInstruction* h,
   for (int64_t i = 0; i < columns; ++i) {
     const int64_t minor = out.has_layout() ? out.layout().minor_to_major()[i]
                                            : out.rank() - 1 - i;
+    if (minor != out.rank() - 1 - i) return false;
     const auto& dims = broadcast->dimensions();
     auto it = std::find(dims.begin(), dims.end(), minor);
     if (it == dims.end()) return false;
@@ -135,7 +139,8 @@ absl::StatusOr<bool> FuseVectorBias(RewriteState& state, HloInstruction* h,
   config.epilogue = GemmEpilogue::kBias;
   std::vector<HloInstruction*> operands = Operands(call);
   operands.push_back(bias);
-  HloInstruction* fused = CloneCall(state, call, call->shape(), operands, config);
+  HloInstruction* fused =
+      CloneCall(state, call, call->shape(), operands, config);
   return Replace(state, call, h, fused).ok();
 }
 
@@ -175,7 +180,8 @@ absl::StatusOr<bool> FuseMatrixBias(RewriteState& state, HloInstruction* h,
   config.beta = 1;
   std::vector<HloInstruction*> operands = Operands(call);
   operands.insert(operands.begin() + 2, c);
-  HloInstruction* fused = CloneCall(state, call, call->shape(), operands, config);
+  HloInstruction* fused =
+      CloneCall(state, call, call->shape(), operands, config);
   if (!state.IsLtCall(call) || overwrite) {
     fused->mutable_attrs().output_to_operand_aliasing = {
         OutputOperandAlias{{}, 2, {}}};
@@ -219,13 +225,15 @@ bool IsGeluCdf(const HloInstruction* cdf, const HloInstruction* x) {
   };
   auto inner = [&](HloInstruction* h) {
     return OneUser(h) &&
-           Commutes(h, HloOpcode::kAdd, [&](HloInstruction* p, HloInstruction* q) {
-             return is_x(p) && OneUser(q) &&
-                    Commutes(q, HloOpcode::kMultiply,
-                             [&](HloInstruction* r, HloInstruction* s) {
-                               return IsBroadcastNear(r, 0.044715) && cube(s);
-                             });
-           });
+           Commutes(
+               h, HloOpcode::kAdd, [&](HloInstruction* p, HloInstruction* q) {
+                 return is_x(p) && OneUser(q) &&
+                        Commutes(q, HloOpcode::kMultiply,
+                                 [&](HloInstruction* r, HloInstruction* s) {
+                                   return IsBroadcastNear(r, 0.044715) &&
+                                          cube(s);
+                                 });
+               });
   };
   auto tanh = [&](HloInstruction* h) {
     if (h->opcode() != HloOpcode::kTanh || !OneUser(h)) return false;
@@ -241,17 +249,19 @@ bool IsGeluCdf(const HloInstruction* cdf, const HloInstruction* x) {
          Commutes(cdf, HloOpcode::kMultiply,
                   [&](HloInstruction* half, HloInstruction* sum) {
                     return IsBroadcastOf(half, 0.5) && OneUser(sum) &&
-                           Commutes(sum, HloOpcode::kAdd,
-                                    [&](HloInstruction* one, HloInstruction* t) {
-                                      return IsBroadcastOf(one, 1) && tanh(t);
-                                    });
+                           Commutes(
+                               sum, HloOpcode::kAdd,
+                               [&](HloInstruction* one, HloInstruction* t) {
+                                 return IsBroadcastOf(one, 1) && tanh(t);
+                               });
                   });
 }
 
 absl::StatusOr<bool> FuseGelu(RewriteState& state, HloInstruction* h,
                               HloInstruction* call, HloInstruction* cdf) {
   GemmBackendConfig config = state.calls[call];
-  if (!state.IsLtCall(call) || !SupportsEpilogue(call->shape().element_type()) ||
+  if (!state.IsLtCall(call) ||
+      !SupportsEpilogue(call->shape().element_type()) ||
       call->shape().IsTuple() || !IsGeluCdf(cdf, call)) {
     return false;
   }
@@ -269,8 +279,7 @@ absl::StatusOr<bool> FuseGelu(RewriteState& state, HloInstruction* h,
   if (!e) return false;
   config.epilogue = *e;
   const Shape& s = call->shape();
-  HloInstruction* fused = CloneCall(state, call,
-                                    aux ? Shape::Tuple({s, s}) : s,
+  HloInstruction* fused = CloneCall(state, call, aux ? Shape::Tuple({s, s}) : s,
                                     Operands(call), config);
   if (!aux) return Replace(state, call, h, fused).ok();
   HloComputation* c = call->parent();

@@ -34,9 +34,7 @@ TEST(GpuEmulatorDifferential, WithoutPasses) { RunSeeds(300, 75, false); }
 // Arrays of up to 16384 elements, dimensions up to 1024: kernels of
 // several warps and blocks. The range holds seed 70436 (a reduction fusion
 // overwriting an operand it never reads, once refused).
-TEST(GpuEmulatorDifferential, LargeArrays) {
-  RunSeeds(70410, 60, true, 16384);
-}
+TEST(GpuEmulatorDifferential, LargeArrays) { RunSeeds(70410, 60, true, 16384); }
 
 // Transposes of tile-sized operands: the tiled transpose kernel, with the
 // producers and consumers fusion gives it.
@@ -79,6 +77,16 @@ TEST(GpuEmulatorDifferential, TiledGemmFusionsWithoutPasses) {
       RunSeedsExpectingNoFailure(5050, kCount, TiledGemmOptions(false));
   EXPECT_GE(summary.modules_with_tiled_gemm, kCount * 3 / 4);
   EXPECT_EQ(summary.outcomes.count("refused"), 0u);
+}
+
+// The dot fusion shapes under the default backend (cuBLASLt calls with
+// their epilogues where the GEMM rewriter makes them, tiled GEMMs for the
+// rest). The range holds seed 326, a bias along M of a column-major
+// result that the epilogue fusion once took for a per-column bias.
+TEST(GpuEmulatorDifferential, DotFusionsThroughTheDefaultBackend) {
+  DifferentialOptions options = TiledGemmOptions(true);
+  options.gemm_backend = gpu::GemmBackend::kAuto;
+  RunSeedsExpectingNoFailure(300, 100, options);
 }
 
 // Dead epilogue steps (no dead code elimination without passes) were
