@@ -4,7 +4,10 @@
 #                         shared libraries it needs that a bare machine lacks
 #   programs/NAME/        before.hlo, in_*.npy, XLA's out_*.npy and the .xlx
 #                         compiled for h100 and h200 (sm_90a)
-#   device_check.sh, xla_side_by_side.py
+#   programs/gemm_NAME/  the tiled GEMM benchmark (gemm_bench_programs.py):
+#                         before.hlo, meta.json, tiled.SPEC.xlx and
+#                         cublaslt.SPEC.xlx (--gemm-backend=tiled/cublaslt)
+#   device_check.sh, xla_side_by_side.py, gemm_bench.py
 # Usage: tests/gpu/build_device_bundle.sh [OUT_DIR]   (default shared/gpu_bundle)
 #        DRY_RUN=1 tests/gpu/build_device_bundle.sh   (print the steps only)
 set -euo pipefail
@@ -16,7 +19,8 @@ run bazel build -c opt //tools:hlo-run-gpu //tools:hlo-opt
 run rm -rf "$OUT"
 run mkdir -p "$OUT/bin" "$OUT/lib" "$OUT/programs"
 run cp bazel-bin/tools/hlo-run-gpu "$OUT/bin/"
-run cp tests/gpu/device_check.sh tests/gpu/xla_side_by_side.py "$OUT/"
+run cp tests/gpu/device_check.sh tests/gpu/xla_side_by_side.py \
+  tests/gpu/gemm_bench.py "$OUT/"
 if [[ -z "${DRY_RUN:-}" ]]; then
   if ldd bazel-bin/tools/hlo-run-gpu | grep -qi llvm; then
     echo "error: hlo-run-gpu links LLVM" >&2; exit 1
@@ -38,6 +42,20 @@ for dir in tests/corpus/programs/*/; do
         2>"$OUT/programs/$name/$spec.compile.log"; then
       echo "$name/$spec: not compiled ($(head -c 200 "$OUT/programs/$name/$spec.compile.log"))"
     fi
+  done
+done
+run python3 tests/gpu/gemm_bench_programs.py "$OUT/programs"
+for dir in "$OUT"/programs/gemm_*/; do
+  [[ -d $dir ]] || continue
+  for spec in h100 h200; do
+    for backend in tiled cublaslt; do
+      if ! run bazel-bin/tools/hlo-opt --platform=gpu --gpu-spec=$spec \
+          --gemm-backend=$backend --stage=executable \
+          -o "$dir/$backend.$spec.xlx" "$dir/before.hlo" \
+          2>"$dir/$backend.$spec.compile.log"; then
+        echo "$dir/$backend.$spec: not compiled ($(head -c 200 "$dir/$backend.$spec.compile.log"))"
+      fi
+    done
   done
 done
 if [[ -z "${DRY_RUN:-}" ]]; then

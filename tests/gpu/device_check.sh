@@ -15,6 +15,9 @@
 #      --profile: per kernel and GEMM, CUDA-event times against the spec's
 #      peaks), the tables on stdout, JSON and SVG charts in
 #      $PROFILE_DIR (default: BUNDLE_DIR/profiles)
+#   6. the tiled GEMM benchmark (gemm_bench.py): TFLOP/s of the tiled
+#      kernels, the cuBLASLt calls and XLA:GPU on LLM shapes and fused
+#      epilogues (programs/gemm_*, inputs made here)
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
 set -uo pipefail
 BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
@@ -73,6 +76,7 @@ PYEOF
 
 for dir in "$BUNDLE"/programs/*/; do
   name=$(basename "$dir")
+  [[ $name == gemm_* ]] && continue  # step 6's, no recorded outputs
   if [[ ! -s "$dir/$SPEC.xlx" ]]; then missing=$((missing + 1)); continue; fi
   if why=$(check "$name" "$dir"); then
     pass=$((pass + 1)); echo "ok   $name"; continue
@@ -133,4 +137,6 @@ for name in transformer_forward transformer_backward; do
     --profile_json="$PROFILE_DIR/$name.$SPEC.json" "$dir/$SPEC.xlx" \
     2>&1 >/dev/null || echo "profile of $name failed"
 done
+"$PY" "$BUNDLE/gemm_bench.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
+  echo "tiled GEMM benchmark failed"
 [[ $fail -eq 0 ]]

@@ -135,6 +135,16 @@ std::string Module(const Case& c) {
   return text + "}\n";
 }
 
+// The tiling of the executable's (last) tiled GEMM fusion.
+std::optional<TiledGemmConfig> FusionTiling(const gpu::GpuExecutable& exe) {
+  std::optional<TiledGemmConfig> config;
+  for (const HloInstruction* h :
+       exe.module().entry_computation()->instructions()) {
+    if (IsTiledGemmFusion(*h)) config = TiledGemmConfigOf(*h);
+  }
+  return config;
+}
+
 bool HasTiledGemmFusion(const HloModule& module) {
   for (const HloInstruction* h : module.entry_computation()->instructions()) {
     if (IsTiledGemmFusion(*h)) return true;
@@ -492,11 +502,7 @@ TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
     }
     auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
     ASSERT_TRUE(exe.ok()) << exe.status();
-    std::optional<TiledGemmConfig> config;
-    for (const HloInstruction* h :
-         (*exe)->module().entry_computation()->instructions()) {
-      if (IsTiledGemmFusion(*h)) config = TiledGemmConfigOf(*h);
-    }
+    const std::optional<TiledGemmConfig> config = FusionTiling(**exe);
     ASSERT_TRUE(config.has_value());
     EXPECT_EQ(config->tensor_cores(), *precision == '\0') << text;
   }
@@ -515,11 +521,7 @@ TEST(TiledGemmTiling, SpillingTilingsAreRuledOut) {
       "d)\n}\n";
   auto exe = Compile(text, gpu::GpuCodeTarget::kNvptx);
   ASSERT_TRUE(exe.ok()) << exe.status();
-  std::optional<TiledGemmConfig> config;
-  for (const HloInstruction* h :
-       (*exe)->module().entry_computation()->instructions()) {
-    if (IsTiledGemmFusion(*h)) config = TiledGemmConfigOf(*h);
-  }
+  const std::optional<TiledGemmConfig> config = FusionTiling(**exe);
   ASSERT_TRUE(config.has_value());
   EXPECT_FALSE(config->block_m == 128 && config->block_n == 128 &&
                config->stages == 2)
