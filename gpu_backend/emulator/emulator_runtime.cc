@@ -217,7 +217,9 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
   absl::Status status;
   for (int64_t g = 0; g < launch.grid && status.ok(); ++g) {
     b.block_id = g;
-    std::memset(shared.data(), 0, shared.size());
+    // Not zeros: a GPU's shared memory starts undefined, and a kernel
+    // that reads what it never wrote must not pass here by luck.
+    std::memset(shared.data(), 0xA5, shared.size());
     if (launch.cooperative) {
       status = RunCooperativeBlock(b);
       continue;

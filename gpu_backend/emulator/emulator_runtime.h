@@ -13,7 +13,9 @@
 //     reached the same one (the same call site: mma.sync.aligned is
 //     undefined in divergent code), and then computes the warp's product
 //     (warp_mma.h);
-//   - shared memory is one zeroed buffer per block;
+//   - shared memory is one buffer per block, filled with 0xA5 bytes (a
+//     GPU's starts undefined: a kernel reading what it never wrote fails
+//     here instead of passing on zeros);
 // threads run in order of their ids between switches, so runs are
 // deterministic. Threads that can reach no barrier or shuffle together
 // (a deadlock) are reported as an error, never a hang. Kernels that do not

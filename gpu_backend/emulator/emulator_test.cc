@@ -105,6 +105,16 @@ TEST(Emulator, AtomicsOnGlobalAndShared) {
       [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
         llvm::Value* shared = t.SharedArray(b, 8, 8, "sum");
         llvm::Value* tid = Tid64(t, b);
+        // Shared memory starts undefined (as on a GPU): thread 0 zeroes
+        // the sum before anyone adds.
+        auto* zero = llvm::BasicBlock::Create(b.getContext(), "z", f);
+        auto* zeroed = llvm::BasicBlock::Create(b.getContext(), "zd", f);
+        b.CreateCondBr(b.CreateICmpEQ(tid, b.getInt64(0)), zero, zeroed);
+        b.SetInsertPoint(zero);
+        b.CreateStore(b.getInt64(0), shared);
+        b.CreateBr(zeroed);
+        b.SetInsertPoint(zeroed);
+        t.Barrier(b);
         ASSERT_TRUE(t.AtomicRmw(b, codegen::AtomicOp::kAdd, true,
                                 f->getArg(0), b.getInt64(1))
                         .ok());
