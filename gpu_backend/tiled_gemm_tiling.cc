@@ -13,28 +13,7 @@
 namespace xlite::gpu {
 namespace {
 
-struct Sizes {
-  int64_t m = 1, n = 1, k = 1;
-};
-
-int64_t Product(const Shape& shape, absl::Span<const int64_t> dims) {
-  int64_t p = 1;
-  for (int64_t d : dims) p *= shape.dimensions(d);
-  return p;
-}
-
-Sizes SizesOf(const HloInstruction& dot) {
-  const DotDimensionNumbers& d = dot.attrs().dot->dnums;
-  const Shape& l = dot.operand(0)->shape();
-  const Shape& r = dot.operand(1)->shape();
-  Sizes s;
-  s.m = Product(l, DotFreeDimensions(l.rank(), d.lhs_batch_dimensions,
-                                     d.lhs_contracting_dimensions));
-  s.n = Product(r, DotFreeDimensions(r.rank(), d.rhs_batch_dimensions,
-                                     d.rhs_contracting_dimensions));
-  s.k = Product(l, d.lhs_contracting_dimensions);
-  return s;
-}
+using Sizes = codegen::gpu::TiledGemmSizes;
 
 TiledGemmConfig Mma(int64_t bm, int64_t bn, int64_t bk, int64_t wm,
                     int64_t wn) {
@@ -131,7 +110,7 @@ const char* GemmShapeClass(int64_t m, int64_t n, int64_t k) {
 
 std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
     const HloInstruction& dot, const GpuTargetSpec& spec) {
-  const Sizes s = SizesOf(dot);
+  const Sizes s = codegen::gpu::TiledGemmSizesOf(dot);
   const std::string shape = GemmShapeClass(s.m, s.n, s.k);
   std::vector<TiledGemmConfig> configs =
       spec.compute_capability_major >= 8 && TensorCoreInputOf(dot).has_value()
@@ -171,10 +150,8 @@ int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec) {
       ProposeTiledGemmConfigs(dot, spec);
   if (configs.empty()) return 1;
   const TiledGemmConfig& c = configs.front();
-  const Sizes s = SizesOf(dot);
-  const int64_t batch = Product(dot.operand(0)->shape(),
-                                dot.attrs().dot->dnums.lhs_batch_dimensions);
-  const int64_t tiles = batch * ((s.m + c.block_m - 1) / c.block_m) *
+  const Sizes s = codegen::gpu::TiledGemmSizesOf(dot);
+  const int64_t tiles = s.batch * ((s.m + c.block_m - 1) / c.block_m) *
                         ((s.n + c.block_n - 1) / c.block_n);
   int64_t splits = 1;
   // Each part keeps at least 8 steps of block_k and 512 of K: shorter

@@ -97,6 +97,13 @@ absl::StatusOr<std::vector<KernelLaunch>> EmitKernels(
 /// buffer.
 bool ReadsOperandInPlace(const HloInstruction* hlo, int64_t operand_number);
 
+/// A dot as the tiled GEMM kernel sees it: batch x (M x K) . (K x N),
+/// each the product of its dimensions' sizes.
+struct TiledGemmSizes {
+  int64_t batch = 1, m = 1, n = 1, k = 1;
+};
+TiledGemmSizes TiledGemmSizesOf(const HloInstruction& dot);
+
 /// The shared memory the tiled GEMM kernel of fusion `fusion` (marked with
 /// its tiling, hlo/ir/tiled_gemm_config.h) allocates, in bytes: what the
 /// tile heuristic checks against a GPU's limit before compiling. 0 when

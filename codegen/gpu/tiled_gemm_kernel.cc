@@ -338,6 +338,11 @@ std::optional<const HloInstruction*> FusedDot(const HloInstruction* hlo) {
 
 }  // namespace
 
+TiledGemmSizes TiledGemmSizesOf(const HloInstruction& dot) {
+  const GemmView v = tiled_gemm::ViewOf(&dot);
+  return {v.batch, v.m, v.n, v.k};
+}
+
 int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   const std::optional<TiledGemmConfig> config = TiledGemmConfigOf(fusion);
   const std::optional<const HloInstruction*> dot = FusedDot(&fusion);
