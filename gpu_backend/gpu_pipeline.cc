@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/fusion_target.h"
+#include "gpu_backend/gemm_backend_choice.h"
 #include "gpu_backend/gemm_thunks.h"
 #include "gpu_backend/tiled_gemm_tiling.h"
 #include "passes/annotation_calls.h"
@@ -98,17 +99,6 @@ void SizeCudnnWorkspaces(HloModule& module, int64_t bytes) {
   }
 }
 
-// Makes `dot` (a tiled GEMM candidate) a tiled GEMM fusion, its K split
-// first where the heuristic asks (the sum over the parts stays outside).
-absl::Status FuseTiledGemmDot(HloInstruction* dot, const GpuTargetSpec& spec) {
-  if (const int64_t splits = ChooseSplitK(*dot, spec); splits > 1) {
-    absl::StatusOr<HloInstruction*> partial = SplitK(dot, splits);
-    if (!partial.ok()) return partial.status();
-    dot = *partial;
-  }
-  return FuseTiledGemm(dot).status();
-}
-
 // Every tiled GEMM candidate of the module's sequential computations.
 absl::Status FuseAllTiledGemms(HloModule& module, const GpuTargetSpec& spec) {
   for (HloComputation* c : SequentialComputations(module)) {
@@ -172,8 +162,17 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   // --gemm-backend=tiled: every dot the tiled kernel computes, with its
   // producers and epilogue, becomes one tiled GEMM fusion first, so the
   // GEMM rewriter never sees it.
+  // --gemm-backend=auto: those whose tiled path the cost model finds
+  // faster than the library's (gpu_backend/gemm_backend_choice.h).
   if (options.gemm_backend == GemmBackend::kTiled) {
     if (absl::Status s = FuseAllTiledGemms(module, spec); !s.ok()) return s;
+  } else if (options.gemm_backend == GemmBackend::kAuto &&
+             !options.expand_gemm_calls) {
+    if (absl::StatusOr<int64_t> fused =
+            FuseTiledGemmsByCost(module, spec, options.tiled_gemm_config);
+        !fused.ok()) {
+      return fused.status();
+    }
   }
   // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
   // GEMM rewriter decides for the spec's compute capability.
@@ -185,8 +184,7 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
     return rewritten.status();
   }
   // --gemm-backend=auto: the calls no GEMM thunk runs become tiled GEMM
-  // fusions (a cost model and the autotuner choosing per GEMM are still to
-  // come).
+  // fusions too.
   if (options.gemm_backend == GemmBackend::kAuto &&
       !options.expand_gemm_calls) {
     if (absl::Status s = FuseGemmCallsWithoutThunks(module, spec); !s.ok()) {

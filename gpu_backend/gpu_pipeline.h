@@ -23,11 +23,12 @@ absl::Status RunGpuSimplification(HloModule& module, const GpuTargetSpec& spec);
 
 /// Which path computes a dot (--gemm-backend).
 enum class GemmBackend {
-  /// cuBLASLt where a GEMM thunk runs the GEMM rewriter's call, a tiled
-  /// GEMM fusion for the calls no thunk runs (SiLU epilogues, s8 GEMMs)
-  /// that the tiled kernel computes; the dots the rewriter leaves (too
-  /// small for a library call) stay elemental. Still to come: the cost
-  /// model and the autotuner choosing per GEMM between the two paths.
+  /// Per dot the tiled kernel computes, the path the cost model estimates
+  /// faster (gpu_backend/gemm_backend_choice.h): a tiled GEMM fusion with
+  /// its producers and epilogue, or the GEMM rewriter's call (cuBLASLt on
+  /// a GPU) with separate kernels for what it does not fold; calls no
+  /// GEMM thunk runs (SiLU epilogues, s8 GEMMs) become tiled GEMM fusions
+  /// too. Still to come: the autotuner timing both paths on a device.
   kAuto,
   /// Every dot the tiled kernel computes becomes a tiled GEMM fusion
   /// (passes/tiled_gemm_fusion.h); the GEMM rewriter sees only the rest.

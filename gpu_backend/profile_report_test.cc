@@ -162,6 +162,7 @@ TEST(GpuProfileReport, ProfilesADotAndAFusionOnTheEmulator) {
   absl::StatusOr<GpuCompileOptions> options =
       DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
   ASSERT_TRUE(options.ok());
+  options->gemm_backend = GemmBackend::kCublasLt;  // a GEMM thunk
   absl::StatusOr<std::unique_ptr<GpuExecutable>> exe =
       GpuExecutable::Compile(*std::move(module), *options);
   ASSERT_TRUE(exe.ok()) << exe.status();

@@ -203,18 +203,26 @@ bool IsTiledGemmCandidate(const HloInstruction& dot) {
   return lt == PT::kS8 && rt == PT::kS8 && out == PT::kS32;
 }
 
-absl::StatusOr<HloInstruction*> FuseTiledGemm(HloInstruction* dot) {
+TiledGemmFusionPlan PlanTiledGemmFusion(HloInstruction* dot) {
   HloComputation& parent = *dot->parent();
   Set region;
   const HloInstruction* root = CollectConsumers(dot, region);
   Set members = region;
   CollectSideInputs(region, members);
   CollectProducers(dot, members);
-  std::vector<HloInstruction*> ordered;
+  TiledGemmFusionPlan plan;
   for (HloInstruction* h : parent.MakeInstructionPostOrder()) {
-    if (members.contains(h)) ordered.push_back(h);
+    if (members.contains(h)) plan.members.push_back(h);
   }
-  HloInstruction* old_root = const_cast<HloInstruction*>(root);
+  plan.root = const_cast<HloInstruction*>(root);
+  return plan;
+}
+
+absl::StatusOr<HloInstruction*> FuseTiledGemm(HloInstruction* dot) {
+  HloComputation& parent = *dot->parent();
+  TiledGemmFusionPlan plan = PlanTiledGemmFusion(dot);
+  const std::vector<HloInstruction*>& ordered = plan.members;
+  HloInstruction* old_root = plan.root;
   HloInstruction* fusion =
       BuildFusion(parent, ordered, old_root, FusionKind::kCustom);
   fusion->set_name(parent.parent()->NewInstructionName("gemm_fusion"));

@@ -27,6 +27,8 @@
 //  - Dots inside fusions are not looked at; fusions this pass makes are
 //    not fusible by priority or multi-output fusion.
 
+#include <vector>
+
 #include "absl/status/statusor.h"
 #include "hlo/ir/instruction.h"
 #include "hlo/ir/module.h"
@@ -35,6 +37,16 @@ namespace xlite {
 
 /// Whether the tiled GEMM kernel computes `dot` (the first guarantee).
 bool IsTiledGemmCandidate(const HloInstruction& dot);
+
+/// What FuseTiledGemm(dot) would put in the fusion: its members in post
+/// order (operands first) and the one whose value the fusion gives.
+struct TiledGemmFusionPlan {
+  std::vector<HloInstruction*> members;
+  HloInstruction* root = nullptr;
+};
+
+/// The plan for the candidate `dot`, without changing anything.
+TiledGemmFusionPlan PlanTiledGemmFusion(HloInstruction* dot);
 
 /// Fuses every candidate dot of the module's sequential computations;
 /// true if any.

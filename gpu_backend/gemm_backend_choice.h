@@ -1,0 +1,102 @@
+#ifndef XLITE_GPU_BACKEND_GEMM_BACKEND_CHOICE_H_
+#define XLITE_GPU_BACKEND_GEMM_BACKEND_CHOICE_H_
+
+// --gemm-backend=auto: for each dot the tiled GEMM kernel computes, the
+// cost model's choice between its two paths, taken before the GEMM
+// rewriter runs.
+//   - The dot's region is what tiled GEMM fusion would take with it (its
+//     operand producers and elementwise epilogue, PlanTiledGemmFusion),
+//     copied into a module of its own whose parameters are the values the
+//     region reads.
+//   - Library path: the region through the GEMM rewriter (what it folds
+//     into the cuBLASLt call is the rewriter's decision, not a copy of it),
+//     the expansion of calls no GEMM thunk runs, and priority fusion; the
+//     cost is the GEMM call's plus every kernel's left around it (a
+//     convert of an operand, an epilogue step cuBLASLt has no epilogue for).
+//   - Tiled path: the region's dot split along K where the heuristic asks,
+//     fused, tiled by the heuristic; the cost is the tiled kernel's plus
+//     the split-K sum's.
+// The tiled path is taken when it is estimated at least 10% faster. Times are
+// rooflines: launch + max(bytes / HBM bandwidth, FLOPs / rate), where a
+// GEMM's rate is the type's data-sheet peak times an efficiency, divided
+// over the SMs as its output tiles fall on them (the most loaded SM
+// decides; an SM with fewer than 8 warps resident runs below its peak).
+// Efficiencies (until the autotuner measures on a device, see
+// TiledGemmEfficiency): cuBLASLt 0.75 of the tensor peak on Hopper and
+// newer (wgmma), 0.8 before; the tiled kernel's mma.sync 0.35 on Hopper
+// and newer, whose data-sheet peak needs wgmma, 0.55 before; CUDA cores
+// 0.5 of the f32 peak. So a large plain GEMM stays with cuBLASLt, and a
+// dot whose producers or epilogue would be kernels of their own, or one
+// the library runs poorly (small, skinny, f8 operands dequantized first),
+// becomes a tiled fusion.
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "gpu_backend/target_spec.h"
+#include "hlo/ir/instruction.h"
+#include "hlo/ir/module.h"
+#include "hlo/ir/tiled_gemm_config.h"
+
+namespace xlite::gpu {
+
+/// The fraction of the data-sheet tensor (or, without tensor cores, f32)
+/// peak each path reaches on `spec` in the model.
+double LibraryGemmEfficiency(const GpuTargetSpec& spec);
+double TiledGemmEfficiency(const GpuTargetSpec& spec, bool tensor_cores);
+
+/// Estimated seconds of one run of a tiled GEMM fusion with its tiling.
+double TiledGemmSeconds(const HloInstruction& fusion,
+                        const GpuTargetSpec& spec);
+
+/// Estimated seconds of one run of a GEMM custom call a thunk runs.
+double GemmCallSeconds(const HloInstruction& call, const GpuTargetSpec& spec);
+
+/// A module computing `dot`'s region (see above): one parameter per value
+/// read from outside it, the region's root as its root.
+std::unique_ptr<HloModule> ExtractTiledGemmRegion(HloInstruction* dot);
+
+/// The tiled path must be estimated this much faster to be taken: where
+/// the two are about even the library call stays.
+inline constexpr double kTiledMargin = 0.9;
+
+struct GemmPathEstimate {
+  /// False when the GEMM rewriter leaves the dot (too small for a library
+  /// call, as XLA decides): it stays with the emitters as in XLA, whose
+  /// numerics for it are those of plain f32 (no TF32), and nothing else is
+  /// estimated.
+  bool library_call = true;
+  double tiled_seconds = 0;    // infinite when no tiling fits
+  double library_seconds = 0;  // infinite when no path is left
+  /// The tiling the heuristic gave the region's fusion.
+  std::optional<TiledGemmConfig> tiling;
+  bool tiled() const {
+    return library_call && tiled_seconds < kTiledMargin * library_seconds;
+  }
+  /// "tiled 12.3us (64x128x32 ...) vs library 20.1us".
+  std::string ToString() const;
+};
+
+/// Both paths' estimates for the tiled GEMM candidate `dot` on `spec`
+/// (`forced`: the tiling every tiled fusion gets).
+absl::StatusOr<GemmPathEstimate> EstimateGemmPaths(
+    HloInstruction* dot, const GpuTargetSpec& spec,
+    const std::optional<TiledGemmConfig>& forced = std::nullopt);
+
+/// Makes `dot` (a tiled GEMM candidate) a tiled GEMM fusion, its K split
+/// first where the heuristic asks (the sum over the parts stays outside).
+absl::Status FuseTiledGemmDot(HloInstruction* dot, const GpuTargetSpec& spec);
+
+/// Makes every tiled GEMM candidate of the module's sequential
+/// computations whose tiled path is estimated faster a tiled GEMM fusion.
+/// Returns how many.
+absl::StatusOr<int64_t> FuseTiledGemmsByCost(
+    HloModule& module, const GpuTargetSpec& spec,
+    const std::optional<TiledGemmConfig>& forced = std::nullopt);
+
+}  // namespace xlite::gpu
+
+#endif  // XLITE_GPU_BACKEND_GEMM_BACKEND_CHOICE_H_
