@@ -136,6 +136,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::CompileOnce(
   pipeline.expand_gemm_calls = options.expand_gemm_calls;
   pipeline.gemm_backend = options.gemm_backend;
   pipeline.tiled_gemm_config = options.tiled_gemm_config;
+  pipeline.gemm_path_cache = options.gemm_path_cache;
   pipeline.tiled_gemm_spilled = options.tiled_gemm_spilled;
   // A device's cuDNN plans may want scratch; 32 MiB (XLA's cuBLAS
   // workspace on Hopper and Blackwell) for each call. The emulator needs

@@ -54,6 +54,9 @@ struct GpuCompileOptions {
   GemmBackend gemm_backend = GemmBackend::kAuto;
   /// Forces the tiling of tiled GEMM fusions (GpuPipelineOptions).
   std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// Paths measured on a device for --gemm-backend=auto
+  /// (GpuPipelineOptions); not owned.
+  const GemmPathCache* gemm_path_cache = nullptr;
   /// Tilings ruled out per fusion (GpuPipelineOptions); Compile adds those
   /// ptxas finds spilling.
   std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled;

@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/fusion_target.h"
+#include "gpu_backend/gemm_path_cache.h"
 #include "gpu_backend/gemm_thunks.h"
 #include "gpu_backend/thunk_cost.h"
 #include "gpu_backend/tiled_gemm_tiling.h"
@@ -131,12 +132,15 @@ struct Region {
 Region CopyRegion(HloInstruction* dot) {
   const TiledGemmFusionPlan plan = PlanTiledGemmFusion(dot);
   Region region;
-  region.module = std::make_unique<HloModule>(dot->name() + "_region");
+  // Named by position and stripped of metadata, so that its text (and
+  // fingerprint) holds nothing of the program it came from.
+  region.module = std::make_unique<HloModule>("gemm_region");
   HloModule& module = *region.module;
   auto body = std::make_unique<HloComputation>("region");
   absl::flat_hash_map<const HloInstruction*, HloInstruction*> copies;
-  auto add = [&](std::unique_ptr<HloInstruction> h, const std::string& name) {
+  auto add = [&](std::unique_ptr<HloInstruction> h, const char* name) {
     h->set_name(module.NewInstructionName(name));
+    h->set_metadata(OpMetadata());
     return body->AddInstruction(std::move(h));
   };
   int64_t parameters = 0;
@@ -145,7 +149,7 @@ Region CopyRegion(HloInstruction* dot) {
     if (inserted) {
       auto p = HloInstruction::Create(HloOpcode::kParameter, v->shape());
       p->set_index(parameters++);
-      it->second = add(std::move(p), "param");
+      it->second = add(std::move(p), "p");
     }
     return it->second;
   };
@@ -154,8 +158,7 @@ Region CopyRegion(HloInstruction* dot) {
     for (HloInstruction* o : member->operands())
       operands.push_back(value_of(o));
     HloInstruction* copy =
-        add(member->CloneWithNewOperands(member->shape(), operands),
-            member->name());
+        add(member->CloneWithNewOperands(member->shape(), operands), "x");
     copies[member] = copy;
     if (member == dot) region.dot = copy;
   }
@@ -197,7 +200,11 @@ absl::StatusOr<double> TiledSeconds(
     const std::optional<TiledGemmConfig>& forced,
     std::optional<TiledGemmConfig>& tiling) {
   Region region = CopyRegion(dot);
-  if (absl::Status s = FuseTiledGemmDot(region.dot, spec); !s.ok()) return s;
+  if (absl::StatusOr<HloInstruction*> fusion =
+          FuseTiledGemmDot(region.dot, spec);
+      !fusion.ok()) {
+    return fusion.status();
+  }
   if (absl::Status s = AssignTiledGemmConfigs(*region.module, spec, forced);
       !s.ok()) {
     if (absl::IsResourceExhausted(s)) return kInfinite;
@@ -320,34 +327,57 @@ absl::StatusOr<GemmPathEstimate> EstimateGemmPaths(
   return estimate;
 }
 
-absl::Status FuseTiledGemmDot(HloInstruction* dot, const GpuTargetSpec& spec) {
+absl::StatusOr<HloInstruction*> FuseTiledGemmDot(HloInstruction* dot,
+                                                 const GpuTargetSpec& spec) {
   if (const int64_t splits = ChooseSplitK(*dot, spec); splits > 1) {
     absl::StatusOr<HloInstruction*> partial = SplitK(dot, splits);
     if (!partial.ok()) return partial.status();
     dot = *partial;
   }
-  return FuseTiledGemm(dot).status();
+  return FuseTiledGemm(dot);
 }
 
-absl::StatusOr<int64_t> FuseTiledGemmsByCost(
+// The path the cache names for `dot`'s region on `spec`, or null.
+const GemmPathEntry* CachedPath(HloInstruction* dot, const GpuTargetSpec& spec,
+                                const GemmPathCache* cache) {
+  if (cache == nullptr) return nullptr;
+  return cache->Find(spec.name,
+                     GemmRegionFingerprint(*ExtractTiledGemmRegion(dot)));
+}
+
+absl::StatusOr<GemmPathStats> FuseTiledGemmsByCost(
     HloModule& module, const GpuTargetSpec& spec,
-    const std::optional<TiledGemmConfig>& forced) {
-  int64_t fused = 0;
+    const GemmPathOptions& options) {
+  GemmPathStats stats;
   for (HloComputation* c : SequentialComputations(module)) {
     std::vector<HloInstruction*> dots;
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
       if (IsTiledGemmCandidate(*h)) dots.push_back(h);
     }
     for (HloInstruction* dot : dots) {
-      absl::StatusOr<GemmPathEstimate> estimate =
-          EstimateGemmPaths(dot, spec, forced);
-      if (!estimate.ok()) return estimate.status();
-      if (!estimate->tiled()) continue;
-      if (absl::Status s = FuseTiledGemmDot(dot, spec); !s.ok()) return s;
-      ++fused;
+      if (options.regions != nullptr) {
+        options.regions->push_back(ExtractTiledGemmRegion(dot));
+      }
+      std::optional<TiledGemmConfig> measured;  // the cache's tiling
+      if (const GemmPathEntry* cached = CachedPath(dot, spec, options.cache)) {
+        ++stats.cached;
+        if (!cached->tiling.has_value()) continue;
+        if (!options.forced.has_value()) measured = cached->tiling;
+      } else {
+        absl::StatusOr<GemmPathEstimate> estimate =
+            EstimateGemmPaths(dot, spec, options.forced);
+        if (!estimate.ok()) return estimate.status();
+        if (!estimate->tiled()) continue;
+      }
+      absl::StatusOr<HloInstruction*> fusion = FuseTiledGemmDot(dot, spec);
+      if (!fusion.ok()) return fusion.status();
+      if (measured.has_value()) {
+        (*fusion)->set_backend_config(TiledGemmBackendConfig(*measured));
+      }
+      ++stats.tiled;
     }
   }
-  return fused;
+  return stats;
 }
 
 }  // namespace xlite::gpu

@@ -33,9 +33,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "gpu_backend/gemm_path_cache.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/instruction.h"
 #include "hlo/ir/module.h"
@@ -87,15 +89,34 @@ absl::StatusOr<GemmPathEstimate> EstimateGemmPaths(
     const std::optional<TiledGemmConfig>& forced = std::nullopt);
 
 /// Makes `dot` (a tiled GEMM candidate) a tiled GEMM fusion, its K split
-/// first where the heuristic asks (the sum over the parts stays outside).
-absl::Status FuseTiledGemmDot(HloInstruction* dot, const GpuTargetSpec& spec);
+/// first where the heuristic asks (the sum over the parts stays outside);
+/// returns the fusion.
+absl::StatusOr<HloInstruction*> FuseTiledGemmDot(HloInstruction* dot,
+                                                 const GpuTargetSpec& spec);
+
+struct GemmPathOptions {
+  /// The tiling every tiled fusion gets.
+  std::optional<TiledGemmConfig> forced;
+  /// Paths measured on a device (gpu_backend/gemm_path_cache.h): a region
+  /// the cache names for the spec's name takes that path (and tiling)
+  /// instead of the cost model's.
+  const GemmPathCache* cache = nullptr;
+  /// When set, gets a copy of each dot's region as it is decided
+  /// (ExtractTiledGemmRegion): what --gemm-path-variants compiles.
+  std::vector<std::unique_ptr<HloModule>>* regions = nullptr;
+};
+
+struct GemmPathStats {
+  int64_t tiled = 0;   // dots made tiled GEMM fusions
+  int64_t cached = 0;  // dots whose path the cache gave
+};
 
 /// Makes every tiled GEMM candidate of the module's sequential
-/// computations whose tiled path is estimated faster a tiled GEMM fusion.
-/// Returns how many.
-absl::StatusOr<int64_t> FuseTiledGemmsByCost(
+/// computations whose tiled path is faster (by the cache, else by the
+/// estimate) a tiled GEMM fusion.
+absl::StatusOr<GemmPathStats> FuseTiledGemmsByCost(
     HloModule& module, const GpuTargetSpec& spec,
-    const std::optional<TiledGemmConfig>& forced = std::nullopt);
+    const GemmPathOptions& options = {});
 
 }  // namespace xlite::gpu
 

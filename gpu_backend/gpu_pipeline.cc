@@ -107,7 +107,10 @@ absl::Status FuseAllTiledGemms(HloModule& module, const GpuTargetSpec& spec) {
       if (IsTiledGemmCandidate(*h)) dots.push_back(h);
     }
     for (HloInstruction* dot : dots) {
-      if (absl::Status s = FuseTiledGemmDot(dot, spec); !s.ok()) return s;
+      if (absl::StatusOr<HloInstruction*> f = FuseTiledGemmDot(dot, spec);
+          !f.ok()) {
+        return f.status();
+      }
     }
   }
   return absl::OkStatus();
@@ -132,7 +135,10 @@ absl::Status FuseGemmCallsWithoutThunks(HloModule& module,
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* hlo : computation->MakeInstructionPostOrder()) {
       if (dots.contains(hlo) || !IsTiledGemmCandidate(*hlo)) continue;
-      if (absl::Status s = FuseTiledGemmDot(hlo, spec); !s.ok()) return s;
+      if (absl::StatusOr<HloInstruction*> f = FuseTiledGemmDot(hlo, spec);
+          !f.ok()) {
+        return f.status();
+      }
     }
   }
   return absl::OkStatus();
@@ -168,8 +174,12 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
     if (absl::Status s = FuseAllTiledGemms(module, spec); !s.ok()) return s;
   } else if (options.gemm_backend == GemmBackend::kAuto &&
              !options.expand_gemm_calls) {
-    if (absl::StatusOr<int64_t> fused =
-            FuseTiledGemmsByCost(module, spec, options.tiled_gemm_config);
+    GemmPathOptions paths;
+    paths.forced = options.tiled_gemm_config;
+    paths.cache = options.gemm_path_cache;
+    paths.regions = options.gemm_regions;
+    if (absl::StatusOr<GemmPathStats> fused =
+            FuseTiledGemmsByCost(module, spec, paths);
         !fused.ok()) {
       return fused.status();
     }

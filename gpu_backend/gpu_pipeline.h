@@ -4,12 +4,14 @@
 // The GPU's HLO pipeline before buffer assignment.
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "gpu_backend/gemm_path_cache.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/module.h"
 #include "hlo/ir/tiled_gemm_config.h"
@@ -59,6 +61,13 @@ struct GpuPipelineOptions {
   /// the heuristic's (gpu_backend/tiled_gemm_tiling.h): for tests and
   /// comparisons.
   std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// --gemm-path-cache: --gemm-backend=auto's paths measured on a device
+  /// (gpu_backend/gemm_path_cache.h), used before the cost model; not
+  /// owned.
+  const GemmPathCache* gemm_path_cache = nullptr;
+  /// When set, --gemm-backend=auto copies each dot's region here as it
+  /// decides it (gpu_backend/gemm_backend_choice.h); not owned.
+  std::vector<std::unique_ptr<HloModule>>* gemm_regions = nullptr;
   /// Tilings the heuristic must not give a fusion, by the fusion's name
   /// (those ptxas found spilling registers in an earlier compilation).
   std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled;

@@ -82,6 +82,8 @@ absl::StatusOr<runtime::GpuImage> CompileGpuImage(
   compile.spec = options.spec;
   compile.run_passes = options.run_passes;
   compile.gemm_backend = options.gemm_backend;
+  compile.tiled_gemm_config = options.tiled_gemm_config;
+  compile.gemm_path_cache = options.gemm_path_cache;
   const bool emulator = options.emulator_ir || !options.nvptx;
   if (emulator && for_emulator == nullptr) {
     return absl::InvalidArgumentError("no module for the emulator build");

@@ -19,6 +19,10 @@ struct GpuImageOptions {
   bool run_passes = true;
   /// Tiled GEMM fusions or cuBLASLt calls (GpuPipelineOptions).
   GemmBackend gemm_backend = GemmBackend::kAuto;
+  /// Forces the tiling of tiled GEMM fusions (GpuPipelineOptions).
+  std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// Paths measured on a device for --gemm-backend=auto; not owned.
+  const GemmPathCache* gemm_path_cache = nullptr;
   /// NVPTX code (PTX, cubins); without it the image runs on the emulator
   /// only.
   bool nvptx = true;

@@ -8,6 +8,15 @@
 
 namespace xlite {
 
+absl::StatusOr<const gpu::GemmPathCache*> GemmPathCacheForTool(
+    const std::string& path) {
+  if (path.empty()) return nullptr;
+  static const auto* const loaded =
+      new absl::StatusOr<gpu::GemmPathCache>(gpu::GemmPathCache::Load(path));
+  if (!loaded->ok()) return loaded->status();
+  return &**loaded;
+}
+
 absl::Status AutotuneGemmsForTool(runtime::ThunkSequence& thunks,
                                   const ToolAutotuning& autotuning) {
   const bool emulator = autotuning.emulator;

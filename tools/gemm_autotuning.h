@@ -10,6 +10,8 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "gpu_backend/gemm_path_cache.h"
 #include "runtime/gpu_thunks.h"
 
 namespace xlite {
@@ -22,6 +24,11 @@ struct ToolAutotuning {
   /// --platform=gpu-emulator: nothing to tune on.
   bool emulator = false;
 };
+
+/// --gemm-path-cache=FILE, read on first use ("" for none): the cache, or
+/// null for none; a malformed file is a located error.
+absl::StatusOr<const gpu::GemmPathCache*> GemmPathCacheForTool(
+    const std::string& path);
 
 /// Tunes the GEMM thunks of `thunks`; errors are located (in the cache
 /// file, or "SOURCE: error: %instruction: ...").

@@ -18,6 +18,7 @@
 #include "absl/strings/str_split.h"
 #include "cpu_backend/executable.h"
 #include "gpu_backend/executable.h"
+#include "gpu_backend/gemm_path_variants.h"
 #include "gpu_backend/gpu_pipeline.h"
 #include "gpu_backend/image_writer.h"
 #include "runtime/gpu_image.h"
@@ -70,9 +71,17 @@ ABSL_FLAG(bool, autotune, true,
           "time GEMM candidates on the device (gpu; false: cuBLASLt's first "
           "heuristic algorithm, the cache unread)");
 ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
-          "auto|tiled|cublaslt (gpu): auto: cuBLASLt where a GEMM thunk runs "
-          "the GEMM, a tiled GEMM fusion for other dots; tiled/cublaslt "
-          "force one path");
+          "auto|tiled|cublaslt (gpu): auto: per dot the path the cost model "
+          "(or --gemm-path-cache) finds faster, a tiled GEMM fusion or "
+          "cuBLASLt; tiled/cublaslt force one path");
+ABSL_FLAG(std::string, gemm_path_cache, "",
+          "gpu, --gemm-backend=auto: the paths measured on a device "
+          "(tests/gpu/gemm_path_tune.py) for the dots this file names, "
+          "instead of the cost model's");
+ABSL_FLAG(std::string, gemm_path_variants, "",
+          "gpu: write each dot region --gemm-backend=auto decides, compiled "
+          "along each path, under this directory (for "
+          "tests/gpu/gemm_path_tune.py on a device)");
 
 namespace xlite {
 namespace {
@@ -99,7 +108,27 @@ absl::Status PrepareForPlatform(HloModule& module,
   if (!spec.ok()) return spec.status();
   gpu::GpuPipelineOptions options;
   options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  absl::StatusOr<const gpu::GemmPathCache*> paths =
+      GemmPathCacheForTool(absl::GetFlag(FLAGS_gemm_path_cache));
+  if (!paths.ok()) return paths.status();
+  options.gemm_path_cache = *paths;
   return gpu::PrepareForGpu(module, *spec, options);
+}
+
+// --gemm-path-variants=DIR: the regions of `module` (as the GPU pipeline
+// sees it) compiled along each path for --gpu-spec, with cubins unless
+// --platform=gpu-emulator.
+absl::Status WriteGemmPathVariantsForTool(const HloModule& module,
+                                          const std::string& dir) {
+  absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
+  if (!spec.ok()) return spec.status();
+  const bool emulator = absl::GetFlag(FLAGS_platform) == "gpu-emulator";
+  absl::StatusOr<int64_t> regions =
+      gpu::WriteGemmPathVariants(module, *spec, dir, !emulator);
+  if (!regions.ok()) return regions.status();
+  std::cerr << "note: " << *regions << " GEMM region"
+            << (*regions == 1 ? "" : "s") << " written to " << dir << "\n";
+  return absl::OkStatus();
 }
 
 // A backend's compile error in `filename`: "FILE:LINE:COL: error: ..." when
@@ -124,6 +153,9 @@ absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
                                   emulator};
   absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
   if (!spec.ok()) return spec.status();
+  absl::StatusOr<const gpu::GemmPathCache*> paths =
+      GemmPathCacheForTool(absl::GetFlag(FLAGS_gemm_path_cache));
+  if (!paths.ok()) return paths.status();
   if (stage == "executable") {
     // The serialized executable (.xlx), from a second copy of the module
     // for the emulator's compilation.
@@ -131,6 +163,7 @@ absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
     options.spec = *spec;
     options.run_passes = false;
     options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+    options.gemm_path_cache = *paths;
     std::unique_ptr<HloModule> second = module->Clone();
     absl::StatusOr<runtime::GpuImage> image =
         gpu::CompileGpuImage(std::move(module), std::move(second), options);
@@ -148,6 +181,7 @@ absl::StatusOr<std::string> CompileGpuStage(std::unique_ptr<HloModule> module,
   options->spec = *spec;
   options->run_passes = false;
   options->gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  options->gemm_path_cache = *paths;
   absl::StatusOr<std::unique_ptr<gpu::GpuExecutable>> exe =
       gpu::GpuExecutable::Compile(std::move(module), *options);
   if (!exe.ok()) return InFile(filename, exe.status());
@@ -190,6 +224,13 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
     return absl::Status(changed.status().code(),
                         absl::StrCat(filename, ": error: ",
                                      changed.status().message()));
+  }
+  if (const std::string dir = absl::GetFlag(FLAGS_gemm_path_variants);
+      !dir.empty()) {
+    if (absl::Status s = WriteGemmPathVariantsForTool(**module, dir);
+        !s.ok()) {
+      return InFile(filename, s);
+    }
   }
   if (platform == "gpu" && (stage == "executable" || stage == "llvm" ||
                             stage == "ptx" || stage == "thunks")) {

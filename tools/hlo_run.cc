@@ -80,6 +80,9 @@ ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
           "auto|tiled|cublaslt (gpu-emulator): auto: cuBLASLt where a GEMM "
           "thunk runs the GEMM, a tiled GEMM fusion for other dots; "
           "tiled/cublaslt force one path");
+ABSL_FLAG(std::string, gemm_path_cache, "",
+          "gpu-emulator, --gemm-backend=auto: the paths measured on a device "
+          "for the dots this file names, instead of the cost model's");
 
 namespace xlite {
 namespace {
@@ -182,6 +185,10 @@ absl::StatusOr<gpu::GpuCompileOptions> GpuEmulatorOptions() {
   options.target = gpu::GpuCodeTarget::kEmulator;
   options.run_passes = absl::GetFlag(FLAGS_run_passes);
   options.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  absl::StatusOr<const gpu::GemmPathCache*> paths =
+      GemmPathCacheForTool(absl::GetFlag(FLAGS_gemm_path_cache));
+  if (!paths.ok()) return paths.status();
+  options.gemm_path_cache = *paths;
   return options;
 }
 

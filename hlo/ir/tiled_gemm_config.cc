@@ -1,9 +1,12 @@
 #include "hlo/ir/tiled_gemm_config.h"
 
+#include <vector>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 
 namespace xlite {
 namespace {
@@ -71,6 +74,46 @@ std::string TiledGemmConfig::ToString() const {
   }
   if (stages > 1) absl::StrAppend(&s, " stages ", stages);
   return s;
+}
+
+std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
+  const std::vector<absl::string_view> words =
+      absl::StrSplit(text, ' ', absl::SkipEmpty());
+  if (words.size() != 4 && words.size() != 6) return std::nullopt;
+  auto sizes = [](absl::string_view w, std::vector<int64_t>& out) {
+    for (absl::string_view part : absl::StrSplit(w, 'x')) {
+      int64_t v = 0;
+      if (!absl::SimpleAtoi(part, &v) || v <= 0) return false;
+      out.push_back(v);
+    }
+    return true;
+  };
+  std::vector<int64_t> block, pair;
+  if (!sizes(words[0], block) || block.size() != 3 ||
+      !sizes(words[3], pair) || pair.size() != 2) {
+    return std::nullopt;
+  }
+  TiledGemmConfig c;
+  c.block_m = block[0];
+  c.block_n = block[1];
+  c.block_k = block[2];
+  const std::string kind = absl::StrCat(words[1], " ", words[2]);
+  if (kind == "mma warps") {
+    c.warps_m = pair[0];
+    c.warps_n = pair[1];
+  } else if (kind == "simt threads") {
+    c.thread_m = pair[0];
+    c.thread_n = pair[1];
+  } else {
+    return std::nullopt;
+  }
+  if (words.size() == 6 &&
+      (words[4] != "stages" || !absl::SimpleAtoi(words[5], &c.stages) ||
+       c.stages < 2)) {
+    return std::nullopt;
+  }
+  if (!c.IsValid()) return std::nullopt;
+  return c;
 }
 
 std::optional<TensorCoreInput> TensorCoreInputOf(const HloInstruction& dot) {

@@ -54,9 +54,14 @@ struct TiledGemmConfig {
   /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
   /// 32, the largest K of an mma), at least one thread, at most 1024.
   bool IsValid() const;
+  /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4".
   std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };
+
+/// The tiling ToString printed; nullopt for any other text or an invalid
+/// tiling.
+std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text);
 
 /// What a dot's operands become on tensor cores (PTX mma.sync
 /// m16n8kK.row.col): f16 or bf16 (K = 16; f8 operands convert exactly to

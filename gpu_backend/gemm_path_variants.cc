@@ -1,0 +1,163 @@
+#include "gpu_backend/gemm_path_variants.h"
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "absl/strings/str_cat.h"
+#include "gpu_backend/gemm_backend_choice.h"
+#include "gpu_backend/gemm_path_cache.h"
+#include "gpu_backend/gpu_pipeline.h"
+#include "gpu_backend/image_writer.h"
+#include "gpu_backend/tiled_gemm_tiling.h"
+#include "hlo/ir/computation.h"
+#include "hlo/ir/opcode.h"
+#include "hlo/text/printer.h"
+#include "runtime/gpu_image.h"
+
+namespace xlite::gpu {
+namespace {
+
+HloInstruction* FindDot(const HloComputation& c) {
+  for (HloInstruction* h : c.instructions()) {
+    if (h->opcode() == HloOpcode::kDot) return h;
+  }
+  return nullptr;
+}
+
+// The heuristic's proposals for the region's dot as the tiled path fuses
+// (and splits) it.
+absl::StatusOr<std::vector<TiledGemmConfig>> Proposals(
+    const HloModule& region, const GpuTargetSpec& spec) {
+  std::unique_ptr<HloModule> copy = region.Clone();
+  HloInstruction* dot = FindDot(*copy->entry_computation());
+  if (dot == nullptr) return absl::InternalError("a region without a dot");
+  absl::StatusOr<HloInstruction*> fusion = FuseTiledGemmDot(dot, spec);
+  if (!fusion.ok()) return fusion.status();
+  return ProposeTiledGemmConfigs(*FindDot(*(*fusion)->fused_computation()),
+                                 spec);
+}
+
+absl::Status WriteFile(const std::filesystem::path& path,
+                       const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  if (!out) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(path.string(), ": error: cannot write"));
+  }
+  return absl::OkStatus();
+}
+
+// Compiles `region` along one path into `file` under `at`; false (with
+// the reason in `why`) when that path cannot compile it.
+absl::StatusOr<bool> WriteVariant(const HloModule& region,
+                                  const GpuTargetSpec& spec, bool cubins,
+                                  const std::optional<TiledGemmConfig>& tiling,
+                                  const std::filesystem::path& file,
+                                  std::string& why) {
+  GpuImageOptions options;
+  options.spec = spec;
+  options.run_passes = false;
+  options.cubins = cubins;
+  options.gemm_backend =
+      tiling.has_value() ? GemmBackend::kTiled : GemmBackend::kCublasLt;
+  options.tiled_gemm_config = tiling;
+  absl::StatusOr<runtime::GpuImage> image = CompileGpuImage(region, options);
+  if (!image.ok()) {
+    why = std::string(image.status().message());
+    return false;
+  }
+  if (absl::Status s = runtime::WriteGpuImageFile(*image, file.string());
+      !s.ok()) {
+    return s;
+  }
+  return true;
+}
+
+absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
+                         bool cubins, const std::filesystem::path& at) {
+  std::error_code error;
+  std::filesystem::create_directories(at, error);
+  if (error) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(at.string(), ": error: ", error.message()));
+  }
+  if (absl::Status s = WriteFile(at / "region.hlo", PrintModule(region));
+      !s.ok()) {
+    return s;
+  }
+  std::string paths;
+  std::string why;
+  absl::StatusOr<bool> library = WriteVariant(
+      region, spec, cubins, std::nullopt, at / "cublaslt.xlx", why);
+  if (!library.ok()) return library.status();
+  if (!*library) {
+    return absl::InternalError(absl::StrCat(
+        at.string(), ": error: the library path does not compile: ", why));
+  }
+  absl::StrAppend(&paths, "cublaslt.xlx cublaslt\n");
+  absl::StatusOr<std::vector<TiledGemmConfig>> proposals =
+      Proposals(region, spec);
+  if (!proposals.ok()) return proposals.status();
+  for (size_t i = 0; i < proposals->size(); ++i) {
+    const TiledGemmConfig& c = (*proposals)[i];
+    const std::string file = absl::StrCat("tiled_", i, ".xlx");
+    absl::StatusOr<bool> written =
+        WriteVariant(region, spec, cubins, c, at / file, why);
+    if (!written.ok()) return written.status();
+    absl::StrAppend(&paths, *written ? "" : "# ", file, " ", c.ToString(),
+                    *written ? "" : absl::StrCat("  (", why, ")"), "\n");
+  }
+  return WriteFile(at / "paths.txt", paths);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> CollectGemmRegions(
+    const HloModule& module, const GpuTargetSpec& spec) {
+  std::unique_ptr<HloModule> copy = module.Clone();
+  std::vector<std::unique_ptr<HloModule>> all;
+  GpuPipelineOptions options;
+  options.gemm_regions = &all;
+  if (absl::Status s = PrepareForGpu(*copy, spec, options); !s.ok()) return s;
+  std::vector<std::unique_ptr<HloModule>> distinct;
+  std::set<std::string> seen;
+  for (std::unique_ptr<HloModule>& region : all) {
+    if (seen.insert(GemmRegionFingerprint(*region)).second) {
+      distinct.push_back(std::move(region));
+    }
+  }
+  return distinct;
+}
+
+absl::StatusOr<int64_t> WriteGemmPathVariants(const HloModule& module,
+                                              const GpuTargetSpec& spec,
+                                              const std::string& dir,
+                                              bool cubins) {
+  absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> regions =
+      CollectGemmRegions(module, spec);
+  if (!regions.ok()) return regions.status();
+  const std::filesystem::path root(dir);
+  std::error_code error;
+  std::filesystem::create_directories(root, error);
+  if (error) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(dir, ": error: ", error.message()));
+  }
+  if (absl::Status s = WriteFile(root / "gpu.txt", spec.name + "\n"); !s.ok()) {
+    return s;
+  }
+  for (const std::unique_ptr<HloModule>& region : *regions) {
+    if (absl::Status s = WriteRegion(*region, spec, cubins,
+                                     root / GemmRegionFingerprint(*region));
+        !s.ok()) {
+      return s;
+    }
+  }
+  return static_cast<int64_t>(regions->size());
+}
+
+}  // namespace xlite::gpu
