@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <random>
 #include <set>
 
 #include "absl/strings/str_cat.h"
@@ -15,6 +16,7 @@
 #include "hlo/ir/opcode.h"
 #include "hlo/text/printer.h"
 #include "runtime/gpu_image.h"
+#include "runtime/literal_io.h"
 
 namespace xlite::gpu {
 namespace {
@@ -88,6 +90,18 @@ absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
   if (absl::Status s = WriteFile(at / "region.hlo", PrintModule(region));
       !s.ok()) {
     return s;
+  }
+  // The same inputs for every path: uniform in [-1, 1), seeded.
+  std::mt19937_64 gen(42);
+  const HloComputation& entry = *region.entry_computation();
+  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+    const Literal input =
+        RandomLiteral(entry.parameter_instruction(i)->shape(), gen);
+    if (absl::Status s =
+            WriteNpyFile(input, (at / absl::StrCat("in_", i, ".npy")).string());
+        !s.ok()) {
+      return s;
+    }
   }
   std::string paths;
   std::string why;

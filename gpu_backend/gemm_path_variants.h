@@ -9,6 +9,7 @@
 // into a GEMM path cache (gpu_backend/gemm_path_cache.h) that later
 // compilations read (--gemm-path-cache). Per distinct region:
 //   DIR/<fingerprint>/region.hlo     the region module
+//   DIR/<fingerprint>/in_<i>.npy     parameter i's input (seeded random)
 //   DIR/<fingerprint>/cublaslt.xlx   the library path (GEMM rewriter)
 //   DIR/<fingerprint>/tiled_<i>.xlx  the tiled path with the heuristic's
 //                                    i-th proposal (those that compile)

@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Times --gemm-backend=auto's paths on a device and writes a GEMM path cache.
+
+  hlo-opt --platform=gpu --gpu-spec=h100 --gemm-path-variants=DIR m.hlo
+  (on the device)  gemm_path_tune.py DIR --runner=bin/hlo-run-gpu > paths.txt
+  hlo-opt --platform=gpu --gpu-spec=h100 --gemm-path-cache=paths.txt ...
+
+For every region under DIR (see gpu_backend/gemm_path_variants.h), each
+executable paths.txt lists is run by RUNNER on the region's inputs
+(in_<i>.npy) with --profile_json; its time is the kernels' and
+GEMM calls' device time per run (CUDA events on a GPU; the emulator's host
+wall time under `hlo-run --platform=gpu-emulator`, which says nothing about
+a GPU). A path whose result differs from the library path's by more than
+--rtol/--atol (relative to the result's largest magnitude) is not taken.
+The fastest path that agrees is written as the region's cache entry, for
+the GPU named in DIR/gpu.txt; a table goes to stderr. Plain Python: no
+numpy.
+"""
+
+import argparse
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)")
+
+
+def literal_numbers(text):
+    """The numbers of a printed literal, shapes' sizes left out."""
+    body = re.sub(r"[a-z0-9]+\[[0-9,]*\](\{[0-9,]*\})?", " ", text)
+    return [float(x) for x in NUMBER.findall(body)]
+
+
+def inputs(region_dir):
+    """--input flags for the region's in_<i>.npy, in parameter order."""
+    files = [f for f in os.listdir(region_dir) if re.fullmatch(r"in_\d+\.npy", f)]
+    files.sort(key=lambda f: int(f[3:-4]))
+    return [f"--input={os.path.join(region_dir, f)}" for f in files]
+
+
+def run(runner, xlx, iterations):
+    """(microseconds per run, result numbers) of one executable."""
+    with tempfile.TemporaryDirectory() as tmp:
+        profile = os.path.join(tmp, "profile.json")
+        cmd = shlex.split(runner) + [
+            xlx, f"--iterations={iterations}", "--print_literals",
+            f"--profile_json={profile}"] + inputs(os.path.dirname(xlx))
+        done = subprocess.run(cmd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(done.stderr.strip().splitlines()[-1]
+                               if done.stderr.strip() else
+                               f"exit {done.returncode}")
+        with open(profile) as f:
+            report = json.load(f)
+    runs = max(1, int(report.get("runs", 1)))
+    total = float(report["totals"]["total_us"])
+    return total / runs, literal_numbers(done.stdout)
+
+
+def agrees(got, want, rtol, atol):
+    if len(got) != len(want):
+        return False
+    scale = max([abs(w) for w in want] + [1e-30])
+    return all(abs(g - w) <= atol + rtol * scale for g, w in zip(got, want))
+
+
+def tune_region(region_dir, args):
+    """[(path, us, note)] and the winner's (path, us) or None."""
+    rows, reference, best = [], None, None
+    with open(os.path.join(region_dir, "paths.txt")) as f:
+        entries = [l.split(" ", 1) for l in f.read().splitlines()
+                   if l and not l.startswith("#")]
+    for file, path in entries:
+        try:
+            us, numbers = run(args.runner, os.path.join(region_dir, file),
+                              args.iterations)
+        except (RuntimeError, OSError, KeyError, ValueError) as e:
+            rows.append((path, None, f"failed: {e}"))
+            continue
+        if reference is None:  # the library path comes first
+            reference = numbers
+        if not agrees(numbers, reference, args.rtol, args.atol):
+            rows.append((path, us, "wrong result"))
+            continue
+        rows.append((path, us, ""))
+        if best is None or us < best[1]:
+            best = (path, us)
+    return rows, best
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dir")
+    parser.add_argument("--runner", default="hlo-run-gpu")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--rtol", type=float, default=2e-2)
+    parser.add_argument("--atol", type=float, default=1e-3)
+    args = parser.parse_args()
+    with open(os.path.join(args.dir, "gpu.txt")) as f:
+        gpu = f.read().strip()
+    print("xlite-gemm-path-cache 1")
+    print(f"# measured by gemm_path_tune.py with {args.runner}")
+    for name in sorted(os.listdir(args.dir)):
+        region_dir = os.path.join(args.dir, name)
+        if not os.path.isdir(region_dir):
+            continue
+        rows, best = tune_region(region_dir, args)
+        for path, us, note in rows:
+            time = "-" if us is None else f"{us:.2f} us"
+            mark = "*" if best and path == best[0] else " "
+            print(f"{mark} {name} {path:40s} {time:>12s} {note}",
+                  file=sys.stderr)
+        if best is None:
+            print(f"{name}: no path ran", file=sys.stderr)
+            continue
+        print(f'gpu="{gpu}" region={name} path="{best[0]}" us={best[1]:.3f}')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
