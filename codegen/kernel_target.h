@@ -97,9 +97,17 @@ class KernelTarget {
   virtual void AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
                          llvm::Value* src, int64_t bytes,
                          llvm::Value* copy) = 0;
-  /// Waits until the thread's AsyncCopy-ies so far have landed; other
-  /// threads see them after a barrier.
+  /// Waits until the thread's AsyncCopy-ies so far have landed, committed
+  /// or not (cp.async.wait_all); other threads see them after a barrier.
   virtual void AsyncCopyWait(llvm::IRBuilderBase& b) = 0;
+  /// Closes the thread's group of AsyncCopy-ies issued since the last
+  /// commit (cp.async.commit_group); a group may be empty.
+  virtual void AsyncCopyCommit(llvm::IRBuilderBase& b) = 0;
+  /// Waits until at most `pending` of the thread's committed groups have
+  /// not landed, the oldest landing first (cp.async.wait_group); copies
+  /// not yet committed are not waited for. A barrier after shows what
+  /// landed to the block; a barrier alone lands nothing.
+  virtual void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) = 0;
 
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).

@@ -157,9 +157,16 @@ void NvptxTarget::AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
 }
 
 void NvptxTarget::AsyncCopyWait(llvm::IRBuilderBase& b) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
+}
+
+void NvptxTarget::AsyncCopyCommit(llvm::IRBuilderBase& b) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+}
+
+void NvptxTarget::AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {},
-                    {b.getInt32(0)});
+                    {b.getInt32(static_cast<int32_t>(pending))});
 }
 
 llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
