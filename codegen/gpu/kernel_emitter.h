@@ -34,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "codegen/kernel_target.h"
 #include "hlo/ir/instruction.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "llvm/IR/Module.h"
 
 namespace xlite::codegen::gpu {
@@ -109,6 +110,14 @@ TiledGemmSizes TiledGemmSizesOf(const HloInstruction& dot);
 /// tile heuristic checks against a GPU's limit before compiling. 0 when
 /// `fusion` is not such a fusion.
 int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
+
+/// Whether the tiled GEMM kernel of `dot` with `config` copies both
+/// operand tiles by cp.async as far as the dot tells (tensor cores, each
+/// operand a parameter in the mma's input type, K physically minor in
+/// 16-byte rows): what a tiling of more than 2 stages needs. The kernel
+/// also needs each parameter 16-byte aligned, known only at emission.
+bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
+                               const TiledGemmConfig& config);
 
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the
 /// "TopK" call, the LAPACK potrf / trsm FFI calls).
