@@ -44,8 +44,9 @@ struct LaunchDims {
   int64_t grid = 1;
   int64_t block = 1;
   /// Shared memory per block, bytes: all of it, static and dynamic (the
-  /// emitters here use static arrays only; a CUDA launch passes the part
-  /// past the kernel's static arrays).
+  /// tiled GEMM's tiles past 48 KiB are dynamic arrays; a CUDA launch
+  /// passes the part past the kernel's static arrays, opting in above
+  /// 48 KiB).
   int64_t shared_bytes = 0;
   /// The kernel uses barriers or shuffles (an emulator runs its threads as
   /// cooperating fibers; others run one after another).
@@ -107,8 +108,9 @@ TiledGemmSizes TiledGemmSizesOf(const HloInstruction& dot);
 
 /// The shared memory the tiled GEMM kernel of fusion `fusion` (marked with
 /// its tiling, hlo/ir/tiled_gemm_config.h) allocates, in bytes: what the
-/// tile heuristic checks against a GPU's limit before compiling. 0 when
-/// `fusion` is not such a fusion.
+/// tile heuristic checks against a GPU's limit before compiling (static
+/// arrays up to kMaxStaticSharedBytes, dynamic past it). 0 when `fusion`
+/// is not such a fusion.
 int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
 
 /// Whether the tiled GEMM kernel of `dot` with `config` copies both

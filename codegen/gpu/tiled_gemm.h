@@ -178,6 +178,13 @@ struct TileLayout {
 };
 TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
 
+/// The shared array of `bytes` for one side's tiles (every stage): static
+/// while the kernel's tiles, `total` bytes, fit kMaxStaticSharedBytes,
+/// else dynamic (so that a tiling may use what the GPU lets a block opt
+/// into). Both sides of a kernel get the same kind, at the same offsets.
+llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
+                       const char* name);
+
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
 PrimitiveType TensorCoreStorageType(TensorCoreInput input);
 

@@ -97,6 +97,13 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
   return t;
 }
 
+llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
+                       const char* name) {
+  return total > kMaxStaticSharedBytes
+             ? k.target.DynamicSharedArray(k.b, bytes, 16, name)
+             : k.target.SharedArray(k.b, bytes, 16, name);
+}
+
 namespace {
 
 // Whether the operand's physically minor dimension (ignoring size 1) is a

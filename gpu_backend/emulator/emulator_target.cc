@@ -183,6 +183,15 @@ llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
   return at.CreateConstGEP1_64(at.getInt8Ty(), base, offset, std::string(name));
 }
 
+llvm::Value* EmulatorTarget::DynamicSharedArray(llvm::IRBuilderBase& b,
+                                                int64_t bytes,
+                                                int64_t alignment,
+                                                absl::string_view name) {
+  // One buffer per block holds every array, static or dynamic, sized by
+  // the launch's shared bytes (the kernel's SharedBytes()).
+  return SharedArray(b, bytes, alignment, name);
+}
+
 absl::StatusOr<std::string> EmulatorTarget::MathFunction(
     absl::string_view name) const {
   if (codegen::IsGpuMathFunction(name)) return std::string(name);

@@ -43,6 +43,9 @@ class EmulatorTarget : public codegen::KernelTarget {
   void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
+  llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                  int64_t alignment,
+                                  absl::string_view name) override;
   absl::StatusOr<std::string> MathFunction(
       absl::string_view name) const override;
 

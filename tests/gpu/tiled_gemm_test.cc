@@ -11,8 +11,11 @@
 // the GPU emulator against the interpreter, on inputs exact in every type
 // (so a fragment-layout slip is a wrong answer, not a rounding), and
 // assembles with ptxas for sm_90a (h100) and sm_100a (b200) when ptxas is
-// installed; ptxas's shared-memory figure for each kernel equals the
-// tiling heuristic's estimate.
+// installed; the kernel's shared memory (ptxas's static figure, or the
+// launch's dynamic bytes past 48 KiB) equals the tiling heuristic's
+// estimate. Forced 3- and 4-stage tilings (cp.async commit groups) run on
+// K-major operands (tb, batch_tb) with K tails, K shorter than the
+// pipeline, and 128x128x32 tiles in 80 KiB of dynamic shared memory.
 
 #include <cmath>
 #include <cstdio>
@@ -318,8 +321,9 @@ std::vector<Case> Cases() {
   // whole 16-byte rows): odd M and N, K with a tail step (272 = 8.5 steps
   // of 32), K of fewer steps than the prologue issues (48: two steps, so
   // empty commit groups from the first), one step, and batches.
-  for (const char* tiling : {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4",
-                             "mma32x32x64_1x1_s4", "mma16x64x64_1x2_s3"}) {
+  for (const char* tiling :
+       {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4", "mma32x32x64_1x1_s4",
+        "mma16x64x64_1x2_s3", "mma128x128x32_2x2_s4"}) {
     for (const char* type : {"bf16", "f16", "s8"}) {
       for (const char* form : {"tb", "batch_tb"}) {
         for (int64_t k : {272, 48}) {
@@ -387,14 +391,28 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
             "cp.async.wait_group ", tiling->stages - 2)) != std::string::npos,
         groups)
         << spec;
-    // ptxas's shared memory for the kernel is the heuristic's estimate.
+    // The kernel's shared memory is the heuristic's estimate: ptxas's
+    // (static) figure up to 48 KiB; past it the tiles are dynamic, ptxas
+    // finds none static and the launch asks for the estimate (the thunk's
+    // figure less the static bytes).
     int64_t checked = 0;
     for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
       for (const HloInstruction* h :
            (*exe)->module().entry_computation()->instructions()) {
         if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
-        EXPECT_EQ(r.static_shared_bytes, codegen::gpu::TiledGemmSharedBytes(*h))
+        const int64_t estimate = codegen::gpu::TiledGemmSharedBytes(*h);
+        const bool dynamic = estimate > codegen::kMaxStaticSharedBytes;
+        EXPECT_EQ(r.static_shared_bytes, dynamic ? 0 : estimate)
             << spec << " " << h->backend_config();
+        EXPECT_EQ(r.dynamic_shared_bytes, dynamic ? estimate : 0)
+            << spec << " " << h->backend_config();
+        EXPECT_EQ((*exe)->ptx().find(".extern .shared") != std::string::npos,
+                  dynamic)
+            << spec << " " << h->backend_config();
+        // cp.async pipelines stage nothing in registers.
+        if (groups) {
+          EXPECT_EQ(r.spill_bytes, 0) << spec << " " << h->backend_config();
+        }
         ++checked;
       }
     }
@@ -442,7 +460,9 @@ std::vector<Case> PtxasCases() {
       cases.push_back(c);
     }
   }
-  for (const char* tiling : {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4"}) {
+  // 4 x 20 KiB of 128x128x32 bf16 tiles: dynamic shared memory.
+  for (const char* tiling :
+       {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4", "mma128x128x32_2x2_s4"}) {
     for (const char* type : {"bf16", "f16", "s8"}) {
       Case c;
       c.type = type;
