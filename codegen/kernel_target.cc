@@ -62,19 +62,38 @@ absl::StatusOr<llvm::Value*> KernelTarget::Shuffle(llvm::IRBuilderBase& b,
   return type->isIntegerTy() ? got : b.CreateBitCast(got, type);
 }
 
-int64_t& KernelTarget::SharedBytesOf(const llvm::Function* function) {
-  for (auto& [f, bytes] : shared_bytes_) {
+namespace {
+
+using BytesPerKernel = std::vector<std::pair<const llvm::Function*, int64_t>>;
+
+int64_t& BytesOf(BytesPerKernel& table, const llvm::Function* function) {
+  for (auto& [f, bytes] : table) {
     if (f == function) return bytes;
   }
-  shared_bytes_.push_back({function, 0});
-  return shared_bytes_.back().second;
+  table.push_back({function, 0});
+  return table.back().second;
 }
 
-int64_t KernelTarget::SharedBytes(const llvm::Function* function) const {
-  for (const auto& [f, bytes] : shared_bytes_) {
+int64_t BytesIn(const BytesPerKernel& table, const llvm::Function* function) {
+  for (const auto& [f, bytes] : table) {
     if (f == function) return bytes;
   }
   return 0;
+}
+
+}  // namespace
+
+int64_t& KernelTarget::SharedBytesOf(const llvm::Function* function) {
+  return BytesOf(shared_bytes_, function);
+}
+
+int64_t& KernelTarget::DynamicSharedBytesOf(const llvm::Function* function) {
+  return BytesOf(dynamic_shared_bytes_, function);
+}
+
+int64_t KernelTarget::SharedBytes(const llvm::Function* function) const {
+  return BytesIn(shared_bytes_, function) +
+         BytesIn(dynamic_shared_bytes_, function);
 }
 
 absl::StatusOr<llvm::Value*> KernelTarget::AtomicRmw(llvm::IRBuilderBase& b,

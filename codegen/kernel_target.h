@@ -24,6 +24,10 @@ namespace xlite::codegen {
 /// Threads per warp on every target.
 inline constexpr int kWarpSize = 32;
 
+/// The static shared memory a block may have (CUDA's 48 KiB); more must be
+/// dynamic (DynamicSharedArray), which a launch opts in to.
+inline constexpr int64_t kMaxStaticSharedBytes = 48 * 1024;
+
 enum class GridDim { kX, kY, kZ };
 enum class ShuffleKind { kDown, kXor };
 enum class AtomicOp { kAdd, kMax, kMin };
@@ -97,9 +101,17 @@ class KernelTarget {
   virtual void AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
                          llvm::Value* src, int64_t bytes,
                          llvm::Value* copy) = 0;
-  /// Waits until the thread's AsyncCopy-ies so far have landed; other
-  /// threads see them after a barrier.
+  /// Waits until the thread's AsyncCopy-ies so far have landed, committed
+  /// or not (cp.async.wait_all); other threads see them after a barrier.
   virtual void AsyncCopyWait(llvm::IRBuilderBase& b) = 0;
+  /// Closes the thread's group of AsyncCopy-ies issued since the last
+  /// commit (cp.async.commit_group); a group may be empty.
+  virtual void AsyncCopyCommit(llvm::IRBuilderBase& b) = 0;
+  /// Waits until at most `pending` of the thread's committed groups have
+  /// not landed, the oldest landing first (cp.async.wait_group); copies
+  /// not yet committed are not waited for. A barrier after shows what
+  /// landed to the block; a barrier alone lands nothing.
+  virtual void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) = 0;
 
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).
@@ -113,7 +125,16 @@ class KernelTarget {
   virtual llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                                    int64_t alignment,
                                    absl::string_view name) = 0;
-  /// The shared bytes the kernel `function` allocated.
+  /// A block-scoped array of `bytes` bytes (aligned to `alignment`, at
+  /// most 16) in the kernel's dynamic shared memory (CUDA's `extern
+  /// __shared__`), past kMaxStaticSharedBytes if need be; counted in
+  /// SharedBytes() like SharedArray's. A kernel should keep all its arrays
+  /// dynamic or all static: a launch gives it SharedBytes() less the
+  /// static bytes the driver reports as dynamic.
+  virtual llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                          int64_t alignment,
+                                          absl::string_view name) = 0;
+  /// The shared bytes the kernel `function` allocated, static and dynamic.
   int64_t SharedBytes(const llvm::Function* function) const;
 
   /// *address op= value atomically, on a global or shared address; returns
@@ -145,11 +166,14 @@ class KernelTarget {
   absl::Status CheckExternalCalls(const llvm::Function& kernel) const;
 
  protected:
-  /// Bytes of shared memory allocated so far per kernel.
+  /// Bytes of shared memory allocated so far per kernel: static arrays
+  /// (SharedBytesOf) and dynamic ones (DynamicSharedBytesOf).
   int64_t& SharedBytesOf(const llvm::Function* function);
+  int64_t& DynamicSharedBytesOf(const llvm::Function* function);
 
  private:
-  std::vector<std::pair<const llvm::Function*, int64_t>> shared_bytes_;
+  std::vector<std::pair<const llvm::Function*, int64_t>> shared_bytes_,
+      dynamic_shared_bytes_;
 };
 
 /// The C math functions a GPU kernel may call ("exp", "expf", ...: those

@@ -1,5 +1,7 @@
 #include "gpu_backend/nvptx_target.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 
@@ -157,9 +159,16 @@ void NvptxTarget::AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
 }
 
 void NvptxTarget::AsyncCopyWait(llvm::IRBuilderBase& b) {
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_all, {}, {});
+}
+
+void NvptxTarget::AsyncCopyCommit(llvm::IRBuilderBase& b) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_commit_group, {}, {});
+}
+
+void NvptxTarget::AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) {
   b.CreateIntrinsic(llvm::Intrinsic::nvvm_cp_async_wait_group, {},
-                    {b.getInt32(0)});
+                    {b.getInt32(static_cast<int32_t>(pending))});
 }
 
 llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
@@ -178,6 +187,32 @@ llvm::Value* NvptxTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
       llvm::GlobalValue::NotThreadLocal, /*AddressSpace=*/3);
   global->setAlignment(llvm::Align(align));
   return global;
+}
+
+llvm::Value* NvptxTarget::DynamicSharedArray(llvm::IRBuilderBase& b,
+                                             int64_t bytes, int64_t alignment,
+                                             absl::string_view /*name*/) {
+  // One base for all the kernel's dynamic arrays; offsets tell them apart.
+  llvm::Function* kernel = b.GetInsertBlock()->getParent();
+  int64_t& used = DynamicSharedBytesOf(kernel);
+  const int64_t align = std::clamp<int64_t>(alignment, 1, 16);
+  const int64_t offset = (used + align - 1) / align * align;
+  used = offset + bytes;
+  // One `.extern .shared .align 16 .b8 xlite_dynamic_shared[]` per module:
+  // every kernel's dynamic shared memory starts there.
+  llvm::Module& m = *kernel->getParent();
+  constexpr char kSymbol[] = "xlite_dynamic_shared";
+  llvm::GlobalVariable* base = m.getNamedGlobal(kSymbol);
+  if (base == nullptr) {
+    auto* type = llvm::ArrayType::get(b.getInt8Ty(), 0);
+    base = new llvm::GlobalVariable(
+        m, type, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
+        nullptr, kSymbol, nullptr, llvm::GlobalValue::NotThreadLocal,
+        /*AddressSpace=*/3);
+    base->setAlignment(llvm::Align(16));
+  }
+  return llvm::ConstantExpr::getInBoundsGetElementPtr(b.getInt8Ty(), base,
+                                                      b.getInt64(offset));
 }
 
 absl::StatusOr<std::string> NvptxTarget::MathFunction(

@@ -81,10 +81,11 @@ const HloInstruction* FusedDot(const HloInstruction& fusion) {
 // The first of `configs` whose tiles fit, set on `fusion`.
 absl::Status Assign(HloInstruction& fusion, const GpuTargetSpec& spec,
                     const std::vector<TiledGemmConfig>& configs) {
-  int64_t limit = kStaticSharedMemoryLimit;
-  if (spec.shared_memory_per_block > 0) {
-    limit = std::min(limit, spec.shared_memory_per_block);
-  }
+  // Tiles past 48 KiB are dynamic shared memory, which the launch opts in
+  // to up to the spec's per-block limit; 48 KiB where the spec has none.
+  const int64_t limit = spec.shared_memory_per_block > 0
+                            ? spec.shared_memory_per_block
+                            : kStaticSharedMemoryLimit;
   std::string tried;
   for (const TiledGemmConfig& c : configs) {
     fusion.set_backend_config(TiledGemmBackendConfig(c));
@@ -130,16 +131,22 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
   std::stable_partition(
       configs.begin(), configs.end(),
       [&](const TiledGemmConfig& c) { return !oversized(c); });
-  // Double-buffered first where K takes more than one step, each tiling
-  // then single-buffered should two stages not fit.
+  // Each tiling with the most stages first, then fewer should they not
+  // fit: double-buffered where K takes more than one step; for medium and
+  // large tensor-core GEMMs whose tiles both arrive by cp.async, 4 and 3
+  // stages first where K takes at least that many steps.
+  const bool deep = shape == "large" || shape == "medium";
   std::vector<TiledGemmConfig> staged;
   for (TiledGemmConfig c : configs) {
-    if (s.k > c.block_k) {
-      c.stages = 2;
+    const int64_t steps = (s.k + c.block_k - 1) / c.block_k;
+    const bool pipelined =
+        deep && codegen::gpu::TiledGemmCopiesTilesAsync(dot, c);
+    for (int64_t stages = 4; stages >= 1; --stages) {
+      if (stages > 2 && !pipelined) continue;
+      if (stages > 1 && steps < stages) continue;
+      c.stages = stages;
       staged.push_back(c);
-      c.stages = 1;
     }
-    staged.push_back(c);
   }
   return staged;
 }

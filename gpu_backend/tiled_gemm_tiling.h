@@ -12,12 +12,21 @@
 //     and K at least 64), and medium for the rest. Skinny GEMMs take a
 //     16-wide tile on the small side and the long K steps; large ones the
 //     128x128 tile of 4 warps of 64x64. Tiles more than twice the GEMM
-//     along M or N go last. Where K takes more than one step, each tiling
-//     is proposed double-buffered (stages = 2) first, then single.
+//     along M or N go last.
+//   - Stages, per tiling, most first: where K takes more than one step,
+//     double-buffered (stages = 2), then single. Medium and large
+//     tensor-core GEMMs whose operand tiles both arrive by cp.async
+//     (TiledGemmCopiesTilesAsync: each operand a parameter in the mma's
+//     input type, K physically minor in whole 16-byte rows; not f32/TF32,
+//     not an N-minor rhs or M-minor lhs) first try 4 and 3 stages, each
+//     where K takes at least that many steps. Skinny and small GEMMs keep
+//     at most 2 (no measurement yet says deeper pipelines repay them).
 //   - Fit: the shared memory of the kernel's tiles, computed by the
 //     kernel emitter's own layout (TiledGemmSharedBytes), at most the
-//     48 KiB a kernel gets without opting in (its tiles are static shared
-//     arrays) and the spec's per-block limit. A fusion no proposal fits is
+//     spec's per-block limit (227 KiB on h100; 48 KiB for a spec without
+//     one). Tiles up to 48 KiB are static shared arrays; past it they are
+//     dynamic shared memory, which the CUDA launch opts in to
+//     (cuFuncSetAttribute). A fusion no proposal fits is
 //     RESOURCE_EXHAUSTED naming it and every proposal's bytes.
 // Fusions whose backend config already names a tiling (block_m) keep it.
 // Registers are only known to ptxas: GpuExecutable::Compile rules out a
@@ -29,6 +38,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "codegen/kernel_target.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/module.h"
 #include "hlo/ir/tiled_gemm_config.h"
@@ -36,7 +46,8 @@
 namespace xlite::gpu {
 
 /// The static shared memory one block may have without opting in.
-inline constexpr int64_t kStaticSharedMemoryLimit = 48 * 1024;
+inline constexpr int64_t kStaticSharedMemoryLimit =
+    codegen::kMaxStaticSharedBytes;
 
 /// The class of a GEMM of M x N x K ("skinny", "small", "medium",
 /// "large").

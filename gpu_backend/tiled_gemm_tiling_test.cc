@@ -1,12 +1,14 @@
 // The tiling heuristic: shape classes, tensor cores only from compute
 // capability 8.0 and for dots with a tensor-core input, proposals that fit
-// the GEMM first, and a tiling too big for shared memory refused at
-// compile time naming the fusion and the bytes.
+// the GEMM first, 3 and 4 stages only where both tiles arrive by cp.async,
+// and a tiling too big for shared memory refused at compile time naming
+// the fusion and the bytes.
 #include "gpu_backend/tiled_gemm_tiling.h"
 
 #include <gtest/gtest.h>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/executable.h"
 #include "hlo/text/parser.h"
 
@@ -128,6 +130,69 @@ TEST(TiledGemmTiling, RuledOutTilingsAreSkipped) {
   }
 }
 
+// Medium and large tensor-core GEMMs whose tiles both arrive by cp.async
+// (operands in the mma's type, K physically minor: here the rhs is
+// [N, K]) are proposed 4, then 3, 2 and 1 stages; the 4-stage 128x128x32
+// bf16 tiling (80 KiB, dynamic shared memory) fits h100's 227 KiB and is
+// the one assigned.
+TEST(TiledGemmTiling, FourStagesWhereBothTilesAreAsync) {
+  const std::string nt =
+      "HloModule t\n\nENTRY e {\n  a = bf16[4096,4096]{1,0} parameter(0)\n"
+      "  b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT d = "
+      "bf16[4096,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={1}\n}\n";
+  const std::vector<TiledGemmConfig> configs = Propose(nt);
+  ASSERT_GE(configs.size(), 4u);
+  for (int64_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(configs[i].block_m, 128) << i;
+    EXPECT_EQ(configs[i].block_n, 128) << i;
+    EXPECT_EQ(configs[i].stages, 4 - i) << i;
+  }
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(nt);
+  ASSERT_TRUE(module.ok());
+  absl::StatusOr<GpuCompileOptions> options =
+      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(options.ok());
+  options->gemm_backend = GemmBackend::kTiled;
+  auto exe = GpuExecutable::Compile(*std::move(module), *options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  int64_t tiled = 0;
+  for (const HloInstruction* h :
+       (*exe)->module().entry_computation()->instructions()) {
+    if (!IsTiledGemmFusion(*h)) continue;
+    ++tiled;
+    const std::optional<TiledGemmConfig> c = TiledGemmConfigOf(*h);
+    ASSERT_TRUE(c.has_value());
+    EXPECT_EQ(c->stages, 4) << c->ToString();
+    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 40 * 2);
+  }
+  EXPECT_EQ(tiled, 1);
+}
+
+// Not where a tile passes through registers: f32 (rounded to TF32), an
+// N-minor rhs (as [K, N] row-major), an M-minor lhs; nor small GEMMs.
+TEST(TiledGemmTiling, AtMostTwoStagesWhereATileIsNotAsync) {
+  for (const std::string& text :
+       {DotModule("f32", 4096, 4096, 4096), DotModule("bf16", 4096, 4096, 4096),
+        std::string(
+            "HloModule t\n\nENTRY e {\n  a = bf16[4096,4096]{0,1} "
+            "parameter(0)\n  b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT "
+            "d = bf16[4096,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+            "rhs_contracting_dims={1}\n}\n"),
+        std::string(
+            "HloModule t\n\nENTRY e {\n  a = bf16[32,4096]{1,0} "
+            "parameter(0)\n  b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT "
+            "d = bf16[32,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+            "rhs_contracting_dims={1}\n}\n")}) {
+    const std::vector<TiledGemmConfig> configs = Propose(text);
+    ASSERT_FALSE(configs.empty());
+    EXPECT_TRUE(configs[0].tensor_cores()) << text;
+    for (const TiledGemmConfig& c : configs) {
+      EXPECT_LE(c.stages, 2) << text << c.ToString();
+    }
+  }
+}
+
 TEST(TiledGemmTiling, ATilingTooBigForSharedMemoryIsRefused) {
   absl::StatusOr<std::unique_ptr<HloModule>> module =
       ParseHloModule(DotModule("f32", 512, 512, 512));
@@ -139,19 +204,20 @@ TEST(TiledGemmTiling, ATilingTooBigForSharedMemoryIsRefused) {
   TiledGemmConfig big;
   big.block_m = 256;
   big.block_n = 256;
-  big.block_k = 64;
+  big.block_k = 128;
   big.warps_m = 4;
   big.warps_n = 4;
   options->tiled_gemm_config = big;
   auto exe = GpuExecutable::Compile(*std::move(module), *options);
   ASSERT_FALSE(exe.ok());
   EXPECT_EQ(exe.status().code(), absl::StatusCode::kResourceExhausted);
-  // 256 rows of 64 + 4 f32 for each operand.
+  // 256 rows of 128 + 4 f32 for each operand, over the 227 KiB a block
+  // may opt into on h100.
   EXPECT_NE(exe.status().message().find("%gemm_fusion"), std::string::npos)
       << exe.status();
-  EXPECT_NE(exe.status().message().find("139264 bytes"), std::string::npos)
+  EXPECT_NE(exe.status().message().find("270336 bytes"), std::string::npos)
       << exe.status();
-  EXPECT_NE(exe.status().message().find("49152 bytes"), std::string::npos)
+  EXPECT_NE(exe.status().message().find("232448 bytes"), std::string::npos)
       << exe.status();
 }
 

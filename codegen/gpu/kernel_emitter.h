@@ -34,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "codegen/kernel_target.h"
 #include "hlo/ir/instruction.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "llvm/IR/Module.h"
 
 namespace xlite::codegen::gpu {
@@ -43,8 +44,9 @@ struct LaunchDims {
   int64_t grid = 1;
   int64_t block = 1;
   /// Shared memory per block, bytes: all of it, static and dynamic (the
-  /// emitters here use static arrays only; a CUDA launch passes the part
-  /// past the kernel's static arrays).
+  /// tiled GEMM's tiles past 48 KiB are dynamic arrays; a CUDA launch
+  /// passes the part past the kernel's static arrays, opting in above
+  /// 48 KiB).
   int64_t shared_bytes = 0;
   /// The kernel uses barriers or shuffles (an emulator runs its threads as
   /// cooperating fibers; others run one after another).
@@ -106,9 +108,18 @@ TiledGemmSizes TiledGemmSizesOf(const HloInstruction& dot);
 
 /// The shared memory the tiled GEMM kernel of fusion `fusion` (marked with
 /// its tiling, hlo/ir/tiled_gemm_config.h) allocates, in bytes: what the
-/// tile heuristic checks against a GPU's limit before compiling. 0 when
-/// `fusion` is not such a fusion.
+/// tile heuristic checks against a GPU's limit before compiling (static
+/// arrays up to kMaxStaticSharedBytes, dynamic past it). 0 when `fusion`
+/// is not such a fusion.
 int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
+
+/// Whether the tiled GEMM kernel of `dot` with `config` copies both
+/// operand tiles by cp.async as far as the dot tells (tensor cores, each
+/// operand a parameter in the mma's input type, K physically minor in
+/// 16-byte rows): what a tiling of more than 2 stages needs. The kernel
+/// also needs each parameter 16-byte aligned, known only at emission.
+bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
+                               const TiledGemmConfig& config);
 
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the
 /// "TopK" call, the LAPACK potrf / trsm FFI calls).

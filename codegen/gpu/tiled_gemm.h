@@ -103,6 +103,13 @@ void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
 /// (whose operands round first).
 void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s);
 
+/// What PlanAsyncCopy asks of an operand and the tiling, less the kernel
+/// parameter's alignment (known only once buffers are assigned): the
+/// side's `operand`, contracting dimensions `k` and tile type `storage`.
+bool AsyncCopyableOperand(const HloInstruction* operand,
+                          const std::vector<int64_t>& k, PrimitiveType storage,
+                          const TiledGemmConfig& c);
+
 /// The block's threads start copying the tile at (batch, f0, k0) into the
 /// buffer at `buffer`, a 16-byte chunk each per round; chunks past M, N
 /// or K become zeros (s.async is set).
@@ -118,13 +125,28 @@ using MultiplyStep =
 /// The loop over K in steps of block_k: with one stage, stage (fetch and
 /// store) both tiles, barrier, multiply, barrier; with two, the next
 /// step's tiles are fetched before and stored (into the other buffer)
-/// after the current step's multiply, one barrier per step. The sides'
-/// `shared` holds `c.stages` buffers of `lhs_bytes` / `rhs_bytes`.
+/// after the current step's multiply, one barrier per step; with three
+/// or four, EmitPipelinedLoop (an error unless both sides copy
+/// asynchronously). The sides' `shared` holds `c.stages` buffers of
+/// `lhs_bytes` / `rhs_bytes`.
 absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const Side& lhs,
                           const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
                           const BlockOrigin& origin, llvm::Value* tid,
                           const MultiplyStep& multiply);
+
+/// The loop over K of stages = 3 or 4, both sides copied asynchronously
+/// (s.async): the copies of step kt + stages - 1 are issued (each step its
+/// own commit group; steps past K commit an empty one) while step kt
+/// multiplies. Per step: wait until step kt's group has landed
+/// (wait_group stages - 2), barrier (every thread's copies visible, every
+/// warp done with the buffer step kt - 1 read), issue step kt + stages - 1
+/// into that buffer, commit, multiply step kt (tiled_gemm_pipeline.cc).
+absl::Status EmitPipelinedLoop(KernelScope& k, const GemmView& v,
+                               const TiledGemmConfig& c, const Side& lhs,
+                               const Side& rhs, int64_t lhs_bytes,
+                               int64_t rhs_bytes, const BlockOrigin& origin,
+                               llvm::Value* tid, const MultiplyStep& multiply);
 
 /// The epilogue at result element (batch, m, n), when m < M and n < N:
 /// `acc` rounded to the dot's type is given to the elemental emitter as
@@ -155,6 +177,13 @@ struct TileLayout {
   int64_t k_major_stride = 0;  // tensor cores: elements between rows
 };
 TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
+
+/// The shared array of `bytes` for one side's tiles (every stage): static
+/// while the kernel's tiles, `total` bytes, fit kMaxStaticSharedBytes,
+/// else dynamic (so that a tiling may use what the GPU lets a block opt
+/// into). Both sides of a kernel get the same kind, at the same offsets.
+llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
+                       const char* name);
 
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
 PrimitiveType TensorCoreStorageType(TensorCoreInput input);

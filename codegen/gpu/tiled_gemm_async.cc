@@ -38,29 +38,36 @@ const HloInstruction* ViewedParameter(const HloInstruction* operand) {
 
 }  // namespace
 
-void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s) {
+bool AsyncCopyableOperand(const HloInstruction* operand,
+                          const std::vector<int64_t>& k, PrimitiveType storage,
+                          const TiledGemmConfig& c) {
   constexpr int64_t kChunk = 16;
-  const Shape& shape = s.operand->shape();
+  const Shape& shape = operand->shape();
   const PrimitiveType type = shape.element_type();
-  const HloInstruction* parameter = ViewedParameter(s.operand);
-  if (!c.tensor_cores() || parameter == nullptr ||
-      type == PrimitiveType::kF32 || s.k->size() != 1 ||
-      ValueType(type, k.b.getContext()) != s.type) {
-    return;
+  if (!c.tensor_cores() || ViewedParameter(operand) == nullptr ||
+      type == PrimitiveType::kF32 || type != storage || k.size() != 1) {
+    return false;
   }
   const int64_t bytes = StorageBytes(type);
-  const int64_t kdim = s.k->front();
   const llvm::SmallVector<int64_t, 6> order = MajorToMinor(shape);
-  if (order.empty() || order.back() != kdim ||
-      shape.dimensions(kdim) * bytes % kChunk != 0 ||
-      c.block_k * bytes % kChunk != 0) {
+  return !order.empty() && order.back() == k.front() &&
+         shape.dimensions(k.front()) * bytes % kChunk == 0 &&
+         c.block_k * bytes % kChunk == 0;
+}
+
+void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s) {
+  constexpr int64_t kChunk = 16;
+  const PrimitiveType type = s.operand->shape().element_type();
+  if (ValueType(type, k.b.getContext()) != s.type ||
+      !AsyncCopyableOperand(s.operand, *s.k, type, c)) {
     return;
   }
+  const HloInstruction* parameter = ViewedParameter(s.operand);
   for (const KernelScope::Input& in : k.inputs) {
     if (in.instruction == parameter && in.leaf == -1 &&
         in.alignment >= kChunk) {
-      s.async =
-          Side::AsyncSource{IrArray(in.array.base(), shape), kChunk / bytes};
+      s.async = Side::AsyncSource{IrArray(in.array.base(), s.operand->shape()),
+                                  kChunk / StorageBytes(type)};
     }
   }
 }

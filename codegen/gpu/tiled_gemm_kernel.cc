@@ -13,11 +13,12 @@
 // Finally each accumulator, rounded to the dot's type, goes through the
 // epilogue (bias, activation, convert) to the output at in-range indices.
 //
-// Missing, for later slices: wgmma/tcgen05, cp.async or TMA pipelining,
-// ldmatrix and swizzled layouts, split-K and vectorized loads.
+// Missing, for later slices: wgmma/tcgen05, TMA, ldmatrix and swizzled
+// layouts, vectorized loads.
 
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "codegen/contraction_arithmetic.h"
 #include "codegen/gpu/kernels.h"
 #include "codegen/gpu/tiled_gemm.h"
@@ -94,6 +95,13 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
   t.lhs_bytes = align16(c.block_m * t.k_major_stride * t.element_bytes);
   t.rhs_bytes = align16(c.block_n * t.k_major_stride * t.element_bytes);
   return t;
+}
+
+llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
+                       const char* name) {
+  return total > kMaxStaticSharedBytes
+             ? k.target.DynamicSharedArray(k.b, bytes, 16, name)
+             : k.target.SharedArray(k.b, bytes, 16, name);
 }
 
 namespace {
@@ -238,6 +246,19 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const MultiplyStep& multiply) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
+  if (c.stages > 2) {
+    if (!lhs.async.has_value() || !rhs.async.has_value()) {
+      return Unsupported(
+          v.dot, absl::StrCat("a tiling of ", c.stages,
+                              " stages for operands whose tiles are not both "
+                              "copied by cp.async (tensor cores, each operand "
+                              "a parameter in the mma's input type with K "
+                              "physically minor in 16-byte rows); at most 2 "
+                              "stages here"));
+    }
+    return EmitPipelinedLoop(k, v, c, lhs, rhs, lhs_bytes, rhs_bytes, origin,
+                             tid, multiply);
+  }
   auto stage_step = [&](llvm::Value* kt, llvm::Value* stage) -> absl::Status {
     llvm::Value* a = Buffer(b, lhs, lhs_bytes, stage);
     llvm::Value* x = Buffer(b, rhs, rhs_bytes, stage);
@@ -350,6 +371,18 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   const tiled_gemm::TileLayout t =
       tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
   return config->stages * (t.lhs_bytes + t.rhs_bytes);
+}
+
+bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
+                               const TiledGemmConfig& config) {
+  const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
+  if (!input.has_value() || !config.tensor_cores()) return false;
+  const GemmView v = tiled_gemm::ViewOf(&dot);
+  const PrimitiveType storage = tiled_gemm::TensorCoreStorageType(*input);
+  return tiled_gemm::AsyncCopyableOperand(dot.operand(0), v.lhs_k, storage,
+                                          config) &&
+         tiled_gemm::AsyncCopyableOperand(dot.operand(1), v.rhs_k, storage,
+                                          config);
 }
 
 absl::StatusOr<LaunchDims> EmitTiledGemmKernel(

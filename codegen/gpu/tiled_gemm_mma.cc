@@ -133,7 +133,8 @@ void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
 
 // Sets up one side's tile: its type, K-major layout and conversion.
 void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
-                 const TileLayout& layout, int64_t bytes, const char* name) {
+                 const TileLayout& layout, int64_t bytes, int64_t total,
+                 const char* name) {
   llvm::IRBuilderBase& b = k.b;
   const PrimitiveType to = TensorCoreStorageType(input);
   s.type = ValueType(to, b.getContext());
@@ -146,7 +147,7 @@ void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
     if (!y.ok() || input != TensorCoreInput::kTF32) return y;
     return RoundToTf32(b, *y);
   };
-  s.shared = k.target.SharedArray(b, bytes, 16, name);  // every stage
+  s.shared = TileArray(k, bytes, total, name);  // every stage
 }
 
 }  // namespace
@@ -160,9 +161,10 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
   const TileLayout layout = TileLayoutOf(v, c);
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
-  PrepareSide(k, lhs, input, layout, c.stages * layout.lhs_bytes,
+  const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
+  PrepareSide(k, lhs, input, layout, c.stages * layout.lhs_bytes, total,
               "gemm_lhs_tile");
-  PrepareSide(k, rhs, input, layout, c.stages * layout.rhs_bytes,
+  PrepareSide(k, rhs, input, layout, c.stages * layout.rhs_bytes, total,
               "gemm_rhs_tile");
   PlanAsyncCopy(k, c, lhs);
   PlanAsyncCopy(k, c, rhs);

@@ -60,10 +60,11 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
       return EmitConvert(b, from, v.acc, x);
     };
   }
+  const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
   lhs.shared =
-      k.target.SharedArray(b, c.stages * layout.lhs_bytes, 16, "gemm_lhs_tile");
+      TileArray(k, c.stages * layout.lhs_bytes, total, "gemm_lhs_tile");
   rhs.shared =
-      k.target.SharedArray(b, c.stages * layout.rhs_bytes, 16, "gemm_rhs_tile");
+      TileArray(k, c.stages * layout.rhs_bytes, total, "gemm_rhs_tile");
   llvm::Value* tid = ThreadIndex64(k);
   llvm::Value* tx = b.CreateURem(tid, b.getInt64(c.block_n / c.thread_n));
   llvm::Value* ty = b.CreateUDiv(tid, b.getInt64(c.block_n / c.thread_n));

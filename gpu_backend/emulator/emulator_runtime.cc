@@ -7,6 +7,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/async_copy_queue.h"
 #include "gpu_backend/emulator/warp_mma.h"
 
 namespace xlite::gpu::emulator {
@@ -35,6 +36,7 @@ struct Block {
   int64_t thread = 0;
   uint8_t* shared = nullptr;
   std::vector<Fiber>* fibers = nullptr;  // null: not cooperative
+  std::vector<AsyncCopyQueue> copies;    // per thread
   ucontext_t scheduler;
   std::string misuse;     // a barrier or shuffle in a non-cooperative kernel
   std::string mma_error;  // an mma some lanes of its warp cannot join
@@ -210,6 +212,7 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
   b.arguments = arguments;
   b.grid = launch.grid;
   b.block = launch.block;
+  b.copies.resize(launch.block);
   std::vector<uint8_t> shared(std::max<int64_t>(launch.shared_bytes, 1));
   b.shared = shared.data();
   Block* saved = current;
@@ -220,6 +223,7 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
     // Not zeros: a GPU's shared memory starts undefined, and a kernel
     // that reads what it never wrote must not pass here by luck.
     std::memset(shared.data(), 0xA5, shared.size());
+    for (AsyncCopyQueue& q : b.copies) q.Clear();
     if (launch.cooperative) {
       status = RunCooperativeBlock(b);
       continue;
@@ -241,6 +245,11 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_shfl", reinterpret_cast<void*>(&xlite_emu_shfl)},
       {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
       {"xlite_emu_mma", reinterpret_cast<void*>(&xlite_emu_mma)},
+      {"xlite_emu_cp_async", reinterpret_cast<void*>(&xlite_emu_cp_async)},
+      {"xlite_emu_cp_async_commit",
+       reinterpret_cast<void*>(&xlite_emu_cp_async_commit)},
+      {"xlite_emu_cp_async_wait",
+       reinterpret_cast<void*>(&xlite_emu_cp_async_wait)},
   };
 }
 
@@ -307,4 +316,22 @@ extern "C" void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
   f.mma_c = c;
   f.mma_d = d;
   xlite::gpu::emulator::Yield(FiberState::kMma);
+}
+
+extern "C" void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,
+                                   int32_t copy) {
+  current->copies[current->thread].Issue(dst, copy != 0 ? src : nullptr, bytes);
+}
+
+extern "C" void xlite_emu_cp_async_commit() {
+  current->copies[current->thread].Commit();
+}
+
+extern "C" void xlite_emu_cp_async_wait(int32_t pending) {
+  xlite::gpu::emulator::AsyncCopyQueue& q = current->copies[current->thread];
+  if (pending < 0) {
+    q.WaitAll();
+  } else {
+    q.WaitGroup(pending);
+  }
 }

@@ -16,6 +16,8 @@
 //   - shared memory is one buffer per block, filled with 0xA5 bytes (a
 //     GPU's starts undefined: a kernel reading what it never wrote fails
 //     here instead of passing on zeros);
+//   - asynchronous copies (cp.async) land only when their thread waits
+//     for them (async_copy_queue.h), never at a barrier;
 // threads run in order of their ids between switches, so runs are
 // deterministic. Threads that can reach no barrier or shuffle together
 // (a deadlock) are reported as an error, never a hang. Kernels that do not
@@ -41,6 +43,12 @@ void* xlite_emu_shared();
 /// numbers the call site (every lane of a warp must be at the same).
 void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
                    const int32_t* b, const int32_t* c, int32_t* d);
+/// cp.async of `bytes` from `src` to `dst` (zeros when `copy` is 0);
+/// commit_group; wait_group `pending` (wait_all when negative).
+void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,
+                        int32_t copy);
+void xlite_emu_cp_async_commit();
+void xlite_emu_cp_async_wait(int32_t pending);
 }
 
 namespace xlite::gpu::emulator {

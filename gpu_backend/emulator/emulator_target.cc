@@ -138,24 +138,33 @@ std::vector<llvm::Value*> EmulatorTarget::Mma(
 void EmulatorTarget::AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst,
                                llvm::Value* src, int64_t bytes,
                                llvm::Value* copy) {
-  // Synchronous here: the copy, or the zeros.
-  llvm::Function* f = b.GetInsertBlock()->getParent();
-  llvm::LLVMContext& ctx = b.getContext();
-  auto* then = llvm::BasicBlock::Create(ctx, "async_copy", f);
-  auto* zero = llvm::BasicBlock::Create(ctx, "async_zero", f);
-  auto* done = llvm::BasicBlock::Create(ctx, "async_done", f);
-  b.CreateCondBr(copy, then, zero);
-  b.SetInsertPoint(then);
-  b.CreateMemCpy(dst, llvm::MaybeAlign(bytes), src, llvm::MaybeAlign(bytes),
-                 bytes);
-  b.CreateBr(done);
-  b.SetInsertPoint(zero);
-  b.CreateMemSet(dst, b.getInt8(0), bytes, llvm::MaybeAlign(bytes));
-  b.CreateBr(done);
-  b.SetInsertPoint(done);
+  // Recorded now, landed when the thread waits (async_copy_queue.h).
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_cp_async", b.getVoidTy(), b.getPtrTy(),
+                            b.getPtrTy(), b.getInt32Ty(), b.getInt32Ty());
+  b.CreateCall(f, {dst, src, b.getInt32(static_cast<int32_t>(bytes)),
+                   b.CreateZExt(copy, b.getInt32Ty())});
 }
 
-void EmulatorTarget::AsyncCopyWait(llvm::IRBuilderBase&) {}
+void EmulatorTarget::AsyncCopyWait(llvm::IRBuilderBase& b) {
+  AsyncCopyWaitGroup(b, -1);
+}
+
+void EmulatorTarget::AsyncCopyCommit(llvm::IRBuilderBase& b) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(
+      m.getOrInsertFunction("xlite_emu_cp_async_commit", b.getVoidTy()));
+}
+
+void EmulatorTarget::AsyncCopyWaitGroup(llvm::IRBuilderBase& b,
+                                        int64_t pending) {
+  // Negative: every copy (AsyncCopyWait).
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_cp_async_wait", b.getVoidTy(),
+                                     b.getInt32Ty()),
+               {b.getInt32(static_cast<int32_t>(pending))});
+}
 
 llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                                          int64_t alignment,
@@ -172,6 +181,15 @@ llvm::Value* EmulatorTarget::SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
   llvm::Value* base =
       at.CreateCall(m.getOrInsertFunction("xlite_emu_shared", at.getPtrTy()));
   return at.CreateConstGEP1_64(at.getInt8Ty(), base, offset, std::string(name));
+}
+
+llvm::Value* EmulatorTarget::DynamicSharedArray(llvm::IRBuilderBase& b,
+                                                int64_t bytes,
+                                                int64_t alignment,
+                                                absl::string_view name) {
+  // One buffer per block holds every array, static or dynamic, sized by
+  // the launch's shared bytes (the kernel's SharedBytes()).
+  return SharedArray(b, bytes, alignment, name);
 }
 
 absl::StatusOr<std::string> EmulatorTarget::MathFunction(

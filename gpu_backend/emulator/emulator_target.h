@@ -39,8 +39,13 @@ class EmulatorTarget : public codegen::KernelTarget {
   void AsyncCopy(llvm::IRBuilderBase& b, llvm::Value* dst, llvm::Value* src,
                  int64_t bytes, llvm::Value* copy) override;
   void AsyncCopyWait(llvm::IRBuilderBase& b) override;
+  void AsyncCopyCommit(llvm::IRBuilderBase& b) override;
+  void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
+  llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,
+                                  int64_t alignment,
+                                  absl::string_view name) override;
   absl::StatusOr<std::string> MathFunction(
       absl::string_view name) const override;
 

@@ -1,7 +1,8 @@
 // The emulator's primitives, each through a small kernel built with
 // EmulatorTarget: barriers order shared-memory traffic, shuffles exchange
-// lanes, atomics add up, and a barrier that not every thread reaches is an
-// error rather than a hang.
+// lanes, atomics add up, asynchronous copies land only when waited for,
+// and a barrier that not every thread reaches is an error rather than a
+// hang.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -205,6 +206,81 @@ TEST(Emulator, NonCooperativeLaunchRunsEveryThread) {
       {3, 50, 0, false}, {out.data()});
   ASSERT_TRUE(s.ok()) << s.message();
   for (int i = 0; i < 150; ++i) EXPECT_EQ(out[i], i);
+}
+
+TEST(Emulator, AsyncCopiesLandOnlyWhenWaitedFor) {
+  // Each of 32 threads copies 16 bytes (4 i32) of `src` into stage 0 and
+  // then into stage 1 of shared memory, each its own group (stage 1's
+  // copy zero-filling: copy = false), and records its stages' first word:
+  // after a barrier (nothing landed: the 0xA5 fill), after wait_group 1
+  // (stage 0 landed, stage 1 not) and after wait_all (both).
+  constexpr int n = 32;
+  std::vector<int32_t> src(4 * n), out(5 * n, -1);
+  for (int i = 0; i < 4 * n; ++i) src[i] = 1000 + i;
+  absl::Status s = RunKernel(
+      2,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Type* i32 = b.getInt32Ty();
+        llvm::Value* shared = t.SharedArray(b, 2 * n * 16, 16, "stages");
+        llvm::Value* tid = Tid64(t, b);
+        llvm::Value* at = b.CreateMul(tid, b.getInt64(4));
+        llvm::Value* stage0 = b.CreateGEP(i32, shared, {at});
+        llvm::Value* stage1 =
+            b.CreateGEP(i32, shared, {b.CreateAdd(at, b.getInt64(4 * n))});
+        t.AsyncCopy(b, stage0, b.CreateGEP(i32, f->getArg(0), {at}), 16,
+                    b.getTrue());
+        t.AsyncCopyCommit(b);
+        t.AsyncCopy(b, stage1, b.CreateGEP(i32, f->getArg(0), {at}), 16,
+                    b.getFalse());
+        t.AsyncCopyCommit(b);
+        int64_t slot = 0;
+        auto record = [&](llvm::Value* stage) {
+          llvm::Value* i = b.CreateAdd(b.CreateMul(tid, b.getInt64(5)),
+                                       b.getInt64(slot++));
+          b.CreateStore(b.CreateLoad(i32, stage),
+                        b.CreateGEP(i32, f->getArg(1), {i}));
+        };
+        t.Barrier(b);
+        record(stage0);
+        t.AsyncCopyWaitGroup(b, 1);
+        record(stage0);
+        record(stage1);
+        t.AsyncCopyWait(b);
+        record(stage0);
+        record(stage1);
+      },
+      {2, n, 2 * n * 16, true}, {src.data(), out.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  const int32_t fill = static_cast<int32_t>(0xA5A5A5A5u);
+  for (int t = 0; t < n; ++t) {
+    const int32_t* o = &out[5 * t];
+    EXPECT_EQ(o[0], fill) << "thread " << t << ": landed before any wait";
+    EXPECT_EQ(o[1], 1000 + 4 * t) << t;
+    EXPECT_EQ(o[2], fill) << "thread " << t << ": wait_group 1 landed both";
+    EXPECT_EQ(o[3], 1000 + 4 * t) << t;
+    EXPECT_EQ(o[4], 0) << t;
+  }
+}
+
+TEST(Emulator, WaitAllLandsCopiesNotYetCommitted) {
+  constexpr int n = 4;
+  std::vector<int32_t> src = {7, 8, 9, 10}, out(n, -1);
+  absl::Status s = RunKernel(
+      2,
+      [&](EmulatorTarget& t, llvm::IRBuilder<>& b, llvm::Function* f) {
+        llvm::Type* i32 = b.getInt32Ty();
+        llvm::Value* shared = t.SharedArray(b, n * 4, 16, "s");
+        llvm::Value* tid = Tid64(t, b);
+        llvm::Value* dst = b.CreateGEP(i32, shared, {tid});
+        t.AsyncCopy(b, dst, b.CreateGEP(i32, f->getArg(0), {tid}), 4,
+                    b.getTrue());
+        t.AsyncCopyWait(b);
+        b.CreateStore(b.CreateLoad(i32, dst),
+                      b.CreateGEP(i32, f->getArg(1), {tid}));
+      },
+      {1, n, n * 4, true}, {src.data(), out.data()});
+  ASSERT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(out, src);
 }
 
 }  // namespace

@@ -50,7 +50,7 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 
 bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
-      warps_n < 0 || stages < 1 || stages > 2) {
+      warps_n < 0 || stages < 1 || stages > 4) {
     return false;
   }
   if (tensor_cores()) {

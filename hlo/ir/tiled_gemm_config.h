@@ -35,7 +35,10 @@ inline constexpr absl::string_view kTiledGemmFusionKind = "__xlite_tiled_gemm";
 /// With stages = 2 the tiles are double-buffered: the block computes the
 /// next K step's tile elements into registers before it multiplies the
 /// current one, stores them into the other buffer after, and meets one
-/// barrier per step instead of two.
+/// barrier per step instead of two. With stages = 3 or 4 (tensor cores
+/// with both operand tiles copied by cp.async only; the kernel emitter
+/// refuses others) the copies run stages - 1 K steps ahead of the
+/// multiply, one commit group per step.
 struct TiledGemmConfig {
   int64_t block_m = 64;
   int64_t block_n = 64;
@@ -52,7 +55,8 @@ struct TiledGemmConfig {
                           : (block_m / thread_m) * (block_n / thread_n);
   }
   /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
-  /// 32, the largest K of an mma), at least one thread, at most 1024.
+  /// 32, the largest K of an mma), at least one thread, at most 1024, 1 to
+  /// 4 stages.
   bool IsValid() const;
   /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4".
   std::string ToString() const;

@@ -11,8 +11,11 @@
 // the GPU emulator against the interpreter, on inputs exact in every type
 // (so a fragment-layout slip is a wrong answer, not a rounding), and
 // assembles with ptxas for sm_90a (h100) and sm_100a (b200) when ptxas is
-// installed; ptxas's shared-memory figure for each kernel equals the
-// tiling heuristic's estimate.
+// installed; the kernel's shared memory (ptxas's static figure, or the
+// launch's dynamic bytes past 48 KiB) equals the tiling heuristic's
+// estimate. Forced 3- and 4-stage tilings (cp.async commit groups) run on
+// K-major operands (tb, batch_tb) with K tails, K shorter than the
+// pipeline, and 128x128x32 tiles in 80 KiB of dynamic shared memory.
 
 #include <cmath>
 #include <cstdio>
@@ -39,7 +42,7 @@ namespace {
 
 struct Case {
   std::string type = "f32";       // operand type; s8 gives s32, f8 f32
-  std::string form = "nn";        // nn, ta, tb, batch, colmajor
+  std::string form = "nn";        // nn, ta, tb, batch, batch_tb, colmajor
   std::string epilogue = "none";  // none, bias_relu, gelu, convert_bf16
   int64_t m = 67, n = 129, k = 257;
   std::string tiling;  // "" (the heuristic's) or a Tiling() name
@@ -51,11 +54,14 @@ std::string Name(const Case& c) {
 }
 
 // The forced tilings: "simt" (CUDA cores, the default tiling) and tensor
-// cores "mmaBMxBNxBK_WMxWN", double-buffered with the suffix "_s2".
+// cores "mmaBMxBNxBK_WMxWN", of 2, 3 or 4 stages with the suffix "_s2",
+// "_s3" or "_s4".
 std::optional<TiledGemmConfig> Tiling(const std::string& name) {
   if (name.empty()) return std::nullopt;
   TiledGemmConfig c;
-  if (name.size() > 3 && name.substr(name.size() - 3) == "_s2") c.stages = 2;
+  if (name.size() > 3 && name.substr(name.size() - 3, 2) == "_s") {
+    c.stages = name.back() - '0';
+  }
   if (name.rfind("simt", 0) == 0) return c;
   int64_t bm, bn, bk, wm, wn;
   if (std::sscanf(name.c_str(), "mma%ldx%ldx%ld_%ldx%ld", &bm, &bn, &bk, &wm,
@@ -85,6 +91,7 @@ std::string Module(const Case& c) {
   const std::string t = c.type;
   const std::string r = ResultType(t);
   const bool batch = c.form == "batch";
+  const bool batched = batch || c.form == "batch_tb";
   std::string a = absl::StrCat(t, "[", Dims({c.m, c.k}), "]{1,0}");
   std::string b = absl::StrCat(t, "[", Dims({c.k, c.n}), "]{1,0}");
   std::string lc = "1", rc = "0", dims;
@@ -97,16 +104,17 @@ std::string Module(const Case& c) {
   } else if (c.form == "colmajor") {
     a = absl::StrCat(t, "[", Dims({c.m, c.k}), "]{0,1}");
     b = absl::StrCat(t, "[", Dims({c.k, c.n}), "]{0,1}");
-  } else if (batch) {
+  } else if (batch || c.form == "batch_tb") {
     a = absl::StrCat(t, "[3,", Dims({c.m, c.k}), "]{2,1,0}");
-    b = absl::StrCat(t, "[3,", Dims({c.k, c.n}), "]{2,1,0}");
+    b = batch ? absl::StrCat(t, "[3,", Dims({c.k, c.n}), "]{2,1,0}")
+              : absl::StrCat(t, "[3,", Dims({c.n, c.k}), "]{2,1,0}");
     lc = "2";
-    rc = "1";
+    rc = batch ? "1" : "2";
     dims = "lhs_batch_dims={0}, rhs_batch_dims={0}, ";
   }
-  const std::string shape = batch ? Dims({3, c.m, c.n}) : Dims({c.m, c.n});
+  const std::string shape = batched ? Dims({3, c.m, c.n}) : Dims({c.m, c.n});
   const std::string d = absl::StrCat(r, "[", shape, "]");
-  const std::string last = batch ? "2" : "1";
+  const std::string last = batched ? "2" : "1";
   std::string text =
       absl::StrCat("HloModule tiled\n\nENTRY e {\n  a = ", a,
                    " parameter(0)\n  b = ", b, " parameter(1)\n");
@@ -309,6 +317,38 @@ std::vector<Case> Cases() {
       }
     }
   }
+  // Three and four stages (both tiles by cp.async: K-major operands of
+  // whole 16-byte rows): odd M and N, K with a tail step (272 = 8.5 steps
+  // of 32), K of fewer steps than the prologue issues (48: two steps, so
+  // empty commit groups from the first), one step, and batches.
+  for (const char* tiling :
+       {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4", "mma32x32x64_1x1_s4",
+        "mma16x64x64_1x2_s3", "mma128x128x32_2x2_s4"}) {
+    for (const char* type : {"bf16", "f16", "s8"}) {
+      for (const char* form : {"tb", "batch_tb"}) {
+        for (int64_t k : {272, 48}) {
+          Case c;
+          c.type = type;
+          c.form = form;
+          c.k = k;
+          c.tiling = tiling;
+          cases.push_back(c);
+        }
+      }
+    }
+  }
+  for (const char* tiling : {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4"}) {
+    Case one;
+    one.type = "bf16";
+    one.form = "tb";
+    one.k = 32;
+    one.tiling = tiling;
+    cases.push_back(one);
+    Case relu = one;
+    relu.k = 272;
+    relu.epilogue = "bias_relu";
+    cases.push_back(relu);
+  }
   return cases;
 }
 
@@ -334,18 +374,45 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
     // Tensor-core tiles of K-major operands in whole 16-byte rows arrive
     // by cp.async.
     const bool async = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
-                       c.type.rfind("f8", 0) != 0 && c.form == "tb" &&
+                       c.type.rfind("f8", 0) != 0 &&
+                       (c.form == "tb" || c.form == "batch_tb") &&
                        c.k % 16 == 0;
     EXPECT_EQ((*exe)->ptx().find("cp.async") != std::string::npos, async)
         << spec;
-    // ptxas's shared memory for the kernel is the heuristic's estimate.
+    // Three and four stages count commit groups.
+    const std::optional<TiledGemmConfig> tiling = FusionTiling(**exe);
+    ASSERT_TRUE(tiling.has_value());
+    const bool groups = tiling->stages > 2;
+    EXPECT_EQ((*exe)->ptx().find("cp.async.commit_group") != std::string::npos,
+              groups)
+        << spec;
+    EXPECT_EQ(
+        (*exe)->ptx().find(absl::StrCat(
+            "cp.async.wait_group ", tiling->stages - 2)) != std::string::npos,
+        groups)
+        << spec;
+    // The kernel's shared memory is the heuristic's estimate: ptxas's
+    // (static) figure up to 48 KiB; past it the tiles are dynamic, ptxas
+    // finds none static and the launch asks for the estimate (the thunk's
+    // figure less the static bytes).
     int64_t checked = 0;
     for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
       for (const HloInstruction* h :
            (*exe)->module().entry_computation()->instructions()) {
         if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
-        EXPECT_EQ(r.static_shared_bytes, codegen::gpu::TiledGemmSharedBytes(*h))
+        const int64_t estimate = codegen::gpu::TiledGemmSharedBytes(*h);
+        const bool dynamic = estimate > codegen::kMaxStaticSharedBytes;
+        EXPECT_EQ(r.static_shared_bytes, dynamic ? 0 : estimate)
             << spec << " " << h->backend_config();
+        EXPECT_EQ(r.dynamic_shared_bytes, dynamic ? estimate : 0)
+            << spec << " " << h->backend_config();
+        EXPECT_EQ((*exe)->ptx().find(".extern .shared") != std::string::npos,
+                  dynamic)
+            << spec << " " << h->backend_config();
+        // cp.async pipelines stage nothing in registers.
+        if (groups) {
+          EXPECT_EQ(r.spill_bytes, 0) << spec << " " << h->backend_config();
+        }
         ++checked;
       }
     }
@@ -389,6 +456,18 @@ std::vector<Case> PtxasCases() {
     for (const char* type : {"bf16", "s8"}) {
       Case c;
       c.type = type;
+      c.tiling = tiling;
+      cases.push_back(c);
+    }
+  }
+  // 4 x 20 KiB of 128x128x32 bf16 tiles: dynamic shared memory.
+  for (const char* tiling :
+       {"mma64x64x32_2x2_s3", "mma64x64x32_2x2_s4", "mma128x128x32_2x2_s4"}) {
+    for (const char* type : {"bf16", "f16", "s8"}) {
+      Case c;
+      c.type = type;
+      c.form = type[0] == 's' ? "batch_tb" : "tb";
+      c.k = 272;
       c.tiling = tiling;
       cases.push_back(c);
     }
@@ -506,6 +585,23 @@ TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
     ASSERT_TRUE(config.has_value());
     EXPECT_EQ(config->tensor_cores(), *precision == '\0') << text;
   }
+}
+
+// More than two stages need both tiles copied by cp.async: a forced
+// 3-stage tiling of a dot whose rhs is N-minor (copied through registers)
+// is refused, saying why.
+TEST(TiledGemmTiling, ThreeStagesNeedBothTilesAsync) {
+  Case c;
+  c.type = "bf16";
+  c.k = 272;
+  c.tiling = "mma64x64x32_2x2_s3";
+  auto exe =
+      Compile(Module(c), gpu::GpuCodeTarget::kEmulator, "h100", c.tiling);
+  ASSERT_FALSE(exe.ok());
+  EXPECT_NE(exe.status().message().find("3 stages"), std::string::npos)
+      << exe.status();
+  EXPECT_NE(exe.status().message().find("cp.async"), std::string::npos)
+      << exe.status();
 }
 
 // A tiling ptxas finds spilling is ruled out and the module compiled
