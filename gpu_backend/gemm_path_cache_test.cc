@@ -225,7 +225,7 @@ TEST(GemmPathVariants, WritesEachPathOfEachDistinctRegion) {
   const std::filesystem::path dir =
       std::filesystem::path(testing::TempDir()) / "variants";
   absl::StatusOr<int64_t> regions =
-      WriteGemmPathVariants(*module, H100(), dir.string(), /*cubins=*/false);
+      WriteGemmPathVariants(*module, H100(), dir.string(), /*device=*/false);
   ASSERT_TRUE(regions.ok()) << regions.status();
   EXPECT_EQ(*regions, 2);
   EXPECT_EQ(ReadFile(dir / "gpu.txt"), "h100\n");

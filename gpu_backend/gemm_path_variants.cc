@@ -21,6 +21,12 @@
 namespace xlite::gpu {
 namespace {
 
+// The heuristic's first proposals timed (the rest are its fallbacks).
+constexpr size_t kMaxTilings = 4;
+
+// Regions whose inputs take more leave them to gemm_path_tune.py.
+constexpr int64_t kMaxInputBytes = 4 << 20;
+
 HloInstruction* FindDot(const HloComputation& c) {
   for (HloInstruction* h : c.instructions()) {
     if (h->opcode() == HloOpcode::kDot) return h;
@@ -56,14 +62,16 @@ absl::Status WriteFile(const std::filesystem::path& path,
 // Compiles `region` along one path into `file` under `at`; false (with
 // the reason in `why`) when that path cannot compile it.
 absl::StatusOr<bool> WriteVariant(const HloModule& region,
-                                  const GpuTargetSpec& spec, bool cubins,
+                                  const GpuTargetSpec& spec, bool device,
                                   const std::optional<TiledGemmConfig>& tiling,
                                   const std::filesystem::path& file,
                                   std::string& why) {
   GpuImageOptions options;
   options.spec = spec;
   options.run_passes = false;
-  options.cubins = cubins;
+  options.nvptx = device;
+  options.cubins = device;
+  options.emulator_ir = !device;
   options.gemm_backend =
       tiling.has_value() ? GemmBackend::kTiled : GemmBackend::kCublasLt;
   options.tiled_gemm_config = tiling;
@@ -80,7 +88,7 @@ absl::StatusOr<bool> WriteVariant(const HloModule& region,
 }
 
 absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
-                         bool cubins, const std::filesystem::path& at) {
+                         bool device, const std::filesystem::path& at) {
   std::error_code error;
   std::filesystem::create_directories(at, error);
   if (error) {
@@ -91,10 +99,16 @@ absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
       !s.ok()) {
     return s;
   }
-  // The same inputs for every path: uniform in [-1, 1), seeded.
+  // The same inputs for every path: uniform in [-1, 1), seeded; left to
+  // the device's script when they are large.
   std::mt19937_64 gen(42);
   const HloComputation& entry = *region.entry_computation();
-  for (int64_t i = 0; i < entry.num_parameters(); ++i) {
+  int64_t input_bytes = 0;
+  for (const HloInstruction* p : entry.parameter_instructions()) {
+    input_bytes += p->shape().ByteSizeOfElements();
+  }
+  for (int64_t i = 0;
+       input_bytes <= kMaxInputBytes && i < entry.num_parameters(); ++i) {
     const Literal input =
         RandomLiteral(entry.parameter_instruction(i)->shape(), gen);
     if (absl::Status s =
@@ -106,7 +120,7 @@ absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
   std::string paths;
   std::string why;
   absl::StatusOr<bool> library = WriteVariant(
-      region, spec, cubins, std::nullopt, at / "cublaslt.xlx", why);
+      region, spec, device, std::nullopt, at / "cublaslt.xlx", why);
   if (!library.ok()) return library.status();
   if (!*library) {
     return absl::InternalError(absl::StrCat(
@@ -116,11 +130,11 @@ absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
   absl::StatusOr<std::vector<TiledGemmConfig>> proposals =
       Proposals(region, spec);
   if (!proposals.ok()) return proposals.status();
-  for (size_t i = 0; i < proposals->size(); ++i) {
+  for (size_t i = 0; i < proposals->size() && i < kMaxTilings; ++i) {
     const TiledGemmConfig& c = (*proposals)[i];
     const std::string file = absl::StrCat("tiled_", i, ".xlx");
     absl::StatusOr<bool> written =
-        WriteVariant(region, spec, cubins, c, at / file, why);
+        WriteVariant(region, spec, device, c, at / file, why);
     if (!written.ok()) return written.status();
     absl::StrAppend(&paths, *written ? "" : "# ", file, " ", c.ToString(),
                     *written ? "" : absl::StrCat("  (", why, ")"), "\n");
@@ -150,7 +164,7 @@ absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> CollectGemmRegions(
 absl::StatusOr<int64_t> WriteGemmPathVariants(const HloModule& module,
                                               const GpuTargetSpec& spec,
                                               const std::string& dir,
-                                              bool cubins) {
+                                              bool device) {
   absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> regions =
       CollectGemmRegions(module, spec);
   if (!regions.ok()) return regions.status();
@@ -165,7 +179,7 @@ absl::StatusOr<int64_t> WriteGemmPathVariants(const HloModule& module,
     return s;
   }
   for (const std::unique_ptr<HloModule>& region : *regions) {
-    if (absl::Status s = WriteRegion(*region, spec, cubins,
+    if (absl::Status s = WriteRegion(*region, spec, device,
                                      root / GemmRegionFingerprint(*region));
         !s.ok()) {
       return s;

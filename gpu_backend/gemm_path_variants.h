@@ -9,10 +9,14 @@
 // into a GEMM path cache (gpu_backend/gemm_path_cache.h) that later
 // compilations read (--gemm-path-cache). Per distinct region:
 //   DIR/<fingerprint>/region.hlo     the region module
-//   DIR/<fingerprint>/in_<i>.npy     parameter i's input (seeded random)
+//   DIR/<fingerprint>/in_<i>.npy     parameter i's input (seeded random;
+//                                    not written past 4 MiB in all: the
+//                                    script makes them on the device)
 //   DIR/<fingerprint>/cublaslt.xlx   the library path (GEMM rewriter)
 //   DIR/<fingerprint>/tiled_<i>.xlx  the tiled path with the heuristic's
-//                                    i-th proposal (those that compile)
+//                                    i-th proposal (its first 4; those
+//                                    that do not compile are listed as
+//                                    comments with the reason)
 //   DIR/<fingerprint>/paths.txt      "<file> <path>" per executable, the
 //                                    path as the cache names it
 // and DIR/gpu.txt holds the spec's name (the cache's gpu field).
@@ -33,13 +37,13 @@ namespace xlite::gpu {
 absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> CollectGemmRegions(
     const HloModule& module, const GpuTargetSpec& spec);
 
-/// Writes the variants of every region of `module` under `dir` (created);
-/// `cubins`: assemble with ptxas where it is found. Returns the number of
-/// regions.
+/// Writes the variants of every region of `module` under `dir` (created):
+/// for a CUDA device (`device`: PTX, and cubins where ptxas is found) or
+/// for the emulator. Returns the number of regions.
 absl::StatusOr<int64_t> WriteGemmPathVariants(const HloModule& module,
                                               const GpuTargetSpec& spec,
                                               const std::string& dir,
-                                              bool cubins = true);
+                                              bool device = true);
 
 }  // namespace xlite::gpu
 

@@ -116,8 +116,8 @@ absl::Status PrepareForPlatform(HloModule& module,
 }
 
 // --gemm-path-variants=DIR: the regions of `module` (as the GPU pipeline
-// sees it) compiled along each path for --gpu-spec, with cubins unless
-// --platform=gpu-emulator.
+// sees it) compiled along each path for --gpu-spec: for the device (PTX
+// and cubins), or for the emulator with --platform=gpu-emulator.
 absl::Status WriteGemmPathVariantsForTool(const HloModule& module,
                                           const std::string& dir) {
   absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();

@@ -7,7 +7,10 @@
 #   programs/gemm_NAME/  the tiled GEMM benchmark (gemm_bench_programs.py):
 #                         before.hlo, meta.json, tiled.SPEC.xlx and
 #                         cublaslt.SPEC.xlx (--gemm-backend=tiled/cublaslt)
-#   device_check.sh, xla_side_by_side.py, gemm_bench.py
+#   gemm_paths/SPEC/     each GEMM region of those programs compiled along
+#                         each --gemm-backend=auto path (hlo-opt
+#                         --gemm-path-variants), for gemm_path_tune.py
+#   device_check.sh, xla_side_by_side.py, gemm_bench.py, gemm_path_tune.py
 # Usage: tests/gpu/build_device_bundle.sh [OUT_DIR]   (default shared/gpu_bundle)
 #        DRY_RUN=1 tests/gpu/build_device_bundle.sh   (print the steps only)
 set -euo pipefail
@@ -20,7 +23,7 @@ run rm -rf "$OUT"
 run mkdir -p "$OUT/bin" "$OUT/lib" "$OUT/programs"
 run cp bazel-bin/tools/hlo-run-gpu "$OUT/bin/"
 run cp tests/gpu/device_check.sh tests/gpu/xla_side_by_side.py \
-  tests/gpu/gemm_bench.py "$OUT/"
+  tests/gpu/gemm_bench.py tests/gpu/gemm_path_tune.py "$OUT/"
 if [[ -z "${DRY_RUN:-}" ]]; then
   if ldd bazel-bin/tools/hlo-run-gpu | grep -qi llvm; then
     echo "error: hlo-run-gpu links LLVM" >&2; exit 1
@@ -56,6 +59,19 @@ for dir in "$OUT"/programs/gemm_*/; do
         echo "$dir/$backend.$spec: not compiled ($(head -c 200 "$dir/$backend.$spec.compile.log"))"
       fi
     done
+  done
+done
+# --gemm-backend=auto's paths for the benchmark's GEMMs, to be timed on
+# the device (device_check.sh step 7): each region compiled along each path.
+for spec in h100 h200; do
+  run mkdir -p "$OUT/gemm_paths"
+  for dir in "$OUT"/programs/gemm_*/; do
+    [[ -d $dir ]] || continue
+    if ! run bazel-bin/tools/hlo-opt --platform=gpu --gpu-spec=$spec \
+        --gemm-path-variants="$OUT/gemm_paths/$spec" -o /dev/null \
+        "$dir/before.hlo" 2>>"$OUT/gemm_paths/$spec.log"; then
+      echo "$dir: no GEMM path variants for $spec (see gemm_paths/$spec.log)"
+    fi
   done
 done
 if [[ -z "${DRY_RUN:-}" ]]; then

@@ -18,6 +18,9 @@
 #   6. the tiled GEMM benchmark (gemm_bench.py): TFLOP/s of the tiled
 #      kernels, the cuBLASLt calls and XLA:GPU on LLM shapes and fused
 #      epilogues (programs/gemm_*, inputs made here)
+#   7. --gemm-backend=auto's paths timed (gemm_path_tune.py over
+#      gemm_paths/SPEC): the table on stderr, the GEMM path cache in
+#      $PROFILE_DIR/gemm_paths.SPEC.txt for hlo-opt --gemm-path-cache
 # Usage: device_check.sh BUNDLE_DIR [--iterations=N]
 set -uo pipefail
 BUNDLE=$(cd "${1:?usage: device_check.sh BUNDLE_DIR}" && pwd)
@@ -139,4 +142,11 @@ for name in transformer_forward transformer_backward; do
 done
 "$PY" "$BUNDLE/gemm_bench.py" "$BUNDLE" --spec="$SPEC" "$ITER" || \
   echo "tiled GEMM benchmark failed"
+if [[ -d "$BUNDLE/gemm_paths/$SPEC" ]]; then
+  echo "GEMM paths measured for --gemm-backend=auto ($SPEC):"
+  "$PY" "$BUNDLE/gemm_path_tune.py" "$BUNDLE/gemm_paths/$SPEC" \
+    --runner="$RUN" "$ITER" > "$PROFILE_DIR/gemm_paths.$SPEC.txt" || \
+    echo "GEMM path tuning failed"
+  cat "$PROFILE_DIR/gemm_paths.$SPEC.txt"
+fi
 [[ $fail -eq 0 ]]

@@ -13,8 +13,9 @@ wall time under `hlo-run --platform=gpu-emulator`, which says nothing about
 a GPU). A path whose result differs from the library path's by more than
 --rtol/--atol (relative to the result's largest magnitude) is not taken.
 The fastest path that agrees is written as the region's cache entry, for
-the GPU named in DIR/gpu.txt; a table goes to stderr. Plain Python: no
-numpy.
+the GPU named in DIR/gpu.txt; a table goes to stderr. Plain Python
+unless a region's inputs were too large to write beside it: those are
+made here with numpy.
 """
 
 import argparse
@@ -35,20 +36,71 @@ def literal_numbers(text):
     return [float(x) for x in NUMBER.findall(body)]
 
 
+PARAMETER = re.compile(r"=\s*([a-z0-9]+)\[([0-9,]*)\]\S*\s+parameter\((\d+)\)")
+
+
+def make_inputs(region_dir):
+    """Writes in_<i>.npy for region.hlo's parameters (uniform in [-1, 1),
+    integers 0..3), for regions too large to carry them. Needs numpy (and
+    ml_dtypes for narrow floats), as on the GPU machine."""
+    import numpy as np  # pylint: disable=import-outside-toplevel
+    with open(os.path.join(region_dir, "region.hlo")) as f:
+        text = f.read().split("ENTRY", 1)[-1]
+    rng = np.random.default_rng(42)
+    for dtype, dims, number in PARAMETER.findall(text):
+        shape = [int(d) for d in dims.split(",") if d]
+        if dtype.startswith(("s", "u")):
+            value = rng.integers(0, 4, size=shape).astype(np.dtype(
+                {"s8": "int8", "s32": "int32", "u8": "uint8"}[dtype]))
+        else:
+            value = rng.uniform(-1, 1, size=shape).astype(np.float32)
+            if dtype != "f32":
+                import ml_dtypes  # pylint: disable=import-outside-toplevel
+                kind = {"bf16": ml_dtypes.bfloat16, "f16": np.float16,
+                        "f8e4m3fn": ml_dtypes.float8_e4m3fn,
+                        "f8e5m2": ml_dtypes.float8_e5m2}[dtype]
+                value = value.astype(kind)
+        np.save(os.path.join(region_dir, f"in_{number}.npy"), value)
+
+
 def inputs(region_dir):
     """--input flags for the region's in_<i>.npy, in parameter order."""
+    if not any(re.fullmatch(r"in_\d+\.npy", f)
+               for f in os.listdir(region_dir)):
+        make_inputs(region_dir)
     files = [f for f in os.listdir(region_dir) if re.fullmatch(r"in_\d+\.npy", f)]
     files.sort(key=lambda f: int(f[3:-4]))
     return [f"--input={os.path.join(region_dir, f)}" for f in files]
 
 
+def numpy_or_none():
+    try:
+        import numpy  # pylint: disable=import-outside-toplevel
+        return numpy
+    except ImportError:
+        return None
+
+
+def as_float(np, array):
+    """float64 values of a result array; bf16 (stored as 2-byte void by
+    xlite's .npy writer) through ml_dtypes."""
+    if array.dtype.kind == "V" and array.dtype.itemsize == 2:
+        import ml_dtypes  # pylint: disable=import-outside-toplevel
+        array = array.view(ml_dtypes.bfloat16)
+    return array.astype(np.float64)
+
+
 def run(runner, xlx, iterations):
-    """(microseconds per run, result numbers) of one executable."""
+    """(microseconds per run, result numbers) of one executable: the
+    results as float arrays with numpy (written as .npy), else parsed from
+    the printed literals."""
+    np = numpy_or_none()
     with tempfile.TemporaryDirectory() as tmp:
         profile = os.path.join(tmp, "profile.json")
+        results = [f"--output={tmp}"] if np else ["--print_literals"]
         cmd = shlex.split(runner) + [
-            xlx, f"--iterations={iterations}", "--print_literals",
-            f"--profile_json={profile}"] + inputs(os.path.dirname(xlx))
+            xlx, f"--iterations={iterations}", f"--profile_json={profile}"
+        ] + results + inputs(os.path.dirname(xlx))
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(done.stderr.strip().splitlines()[-1]
@@ -56,14 +108,27 @@ def run(runner, xlx, iterations):
                                f"exit {done.returncode}")
         with open(profile) as f:
             report = json.load(f)
+        if np:
+            files = sorted(f for f in os.listdir(tmp) if f.endswith(".npy"))
+            numbers = np.concatenate([
+                as_float(np, np.load(os.path.join(tmp, f))).ravel()
+                for f in files]) if files else np.zeros(0)
+        else:
+            numbers = literal_numbers(done.stdout)
     runs = max(1, int(report.get("runs", 1)))
     total = float(report["totals"]["total_us"])
-    return total / runs, literal_numbers(done.stdout)
+    return total / runs, numbers
 
 
 def agrees(got, want, rtol, atol):
+    """Every element within atol + rtol * (the reference's largest
+    magnitude)."""
     if len(got) != len(want):
         return False
+    np = numpy_or_none()
+    if np is not None and isinstance(want, np.ndarray):
+        scale = float(np.max(np.abs(want))) if want.size else 0.0
+        return bool(np.all(np.abs(got - want) <= atol + rtol * scale))
     scale = max([abs(w) for w in want] + [1e-30])
     return all(abs(g - w) <= atol + rtol * scale for g, w in zip(got, want))
 
