@@ -126,8 +126,8 @@ using MultiplyStep =
 /// store) both tiles, barrier, multiply, barrier; with two, the next
 /// step's tiles are fetched before and stored (into the other buffer)
 /// after the current step's multiply, one barrier per step; with three
-/// or four, EmitPipelinedLoop (an error unless both sides copy
-/// asynchronously). The sides' `shared` holds `c.stages` buffers of
+/// or four, EmitPipelinedLoop when both sides copy asynchronously (else
+/// the two-stage loop in the first two buffers). The sides' `shared` holds `c.stages` buffers of
 /// `lhs_bytes` / `rhs_bytes`.
 absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const Side& lhs,

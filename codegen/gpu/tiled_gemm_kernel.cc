@@ -246,16 +246,11 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const MultiplyStep& multiply) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
-  if (c.stages > 2) {
-    if (!lhs.async.has_value() || !rhs.async.has_value()) {
-      return Unsupported(
-          v.dot, absl::StrCat("a tiling of ", c.stages,
-                              " stages for operands whose tiles are not both "
-                              "copied by cp.async (tensor cores, each operand "
-                              "a parameter in the mma's input type with K "
-                              "physically minor in 16-byte rows); at most 2 "
-                              "stages here"));
-    }
+  // More stages only where both tiles arrive by cp.async; otherwise (an
+  // operand whose buffer proved less than 16-byte aligned when the kernel
+  // was emitted, after the tiling was chosen) the two-stage loop below
+  // runs in the first two buffers.
+  if (c.stages > 2 && lhs.async.has_value() && rhs.async.has_value()) {
     return EmitPipelinedLoop(k, v, c, lhs, rhs, lhs_bytes, rhs_bytes, origin,
                              tid, multiply);
   }

@@ -36,9 +36,9 @@ inline constexpr absl::string_view kTiledGemmFusionKind = "__xlite_tiled_gemm";
 /// next K step's tile elements into registers before it multiplies the
 /// current one, stores them into the other buffer after, and meets one
 /// barrier per step instead of two. With stages = 3 or 4 (tensor cores
-/// with both operand tiles copied by cp.async only; the kernel emitter
-/// refuses others) the copies run stages - 1 K steps ahead of the
-/// multiply, one commit group per step.
+/// with both operand tiles copied by cp.async; others run the two-stage
+/// loop in their first two buffers) the copies run stages - 1 K steps
+/// ahead of the multiply, one commit group per step.
 struct TiledGemmConfig {
   int64_t block_m = 64;
   int64_t block_n = 64;
