@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_format.h"
 #include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/fusion_target.h"
@@ -129,11 +131,29 @@ struct Region {
   HloInstruction* dot = nullptr;
 };
 
+// The plan's members in the order a walk from its root meets them
+// (operands first, in operand order): the same for equal regions whatever
+// the program around them.
+std::vector<HloInstruction*> CanonicalOrder(const TiledGemmFusionPlan& plan) {
+  const absl::flat_hash_set<const HloInstruction*> members(plan.members.begin(),
+                                                           plan.members.end());
+  absl::flat_hash_set<const HloInstruction*> seen;
+  std::vector<HloInstruction*> order;
+  std::function<void(HloInstruction*)> visit = [&](HloInstruction* h) {
+    if (!members.contains(h) || !seen.insert(h).second) return;
+    for (HloInstruction* o : h->operands()) visit(o);
+    order.push_back(h);
+  };
+  visit(plan.root);
+  return order;
+}
+
 Region CopyRegion(HloInstruction* dot) {
   const TiledGemmFusionPlan plan = PlanTiledGemmFusion(dot);
   Region region;
-  // Named by position and stripped of metadata, so that its text (and
-  // fingerprint) holds nothing of the program it came from.
+  // Named and numbered by a walk from the root, stripped of metadata,
+  // sharding and frontend attributes, so that its text (and fingerprint)
+  // holds nothing of the program it came from.
   region.module = std::make_unique<HloModule>("gemm_region");
   HloModule& module = *region.module;
   auto body = std::make_unique<HloComputation>("region");
@@ -141,6 +161,8 @@ Region CopyRegion(HloInstruction* dot) {
   auto add = [&](std::unique_ptr<HloInstruction> h, const char* name) {
     h->set_name(module.NewInstructionName(name));
     h->set_metadata(OpMetadata());
+    h->clear_sharding();
+    h->set_frontend_attributes(FrontendAttributes());
     return body->AddInstruction(std::move(h));
   };
   int64_t parameters = 0;
@@ -153,10 +175,11 @@ Region CopyRegion(HloInstruction* dot) {
     }
     return it->second;
   };
-  for (HloInstruction* member : plan.members) {
+  for (HloInstruction* member : CanonicalOrder(plan)) {
     std::vector<HloInstruction*> operands;
-    for (HloInstruction* o : member->operands())
+    for (HloInstruction* o : member->operands()) {
       operands.push_back(value_of(o));
+    }
     HloInstruction* copy =
         add(member->CloneWithNewOperands(member->shape(), operands), "x");
     copies[member] = copy;
@@ -180,6 +203,9 @@ absl::StatusOr<double> LibrarySeconds(HloInstruction* dot,
   for (const HloInstruction* h :
        region.module->entry_computation()->instructions()) {
     if (h->opcode() == HloOpcode::kDot) return kLeftToEmitters;
+    // A call no GEMM thunk runs (SiLU epilogue, s8) becomes a tiled
+    // fusion in the pipeline whatever is decided here.
+    if (IsGemmCall(*h) && !RunsAsGemmThunk(*h)) return kInfinite;
   }
   if (absl::StatusOr<bool> r = ExpandGemmCallsWithoutThunks(*region.module);
       !r.ok()) {
@@ -337,43 +363,53 @@ absl::StatusOr<HloInstruction*> FuseTiledGemmDot(HloInstruction* dot,
   return FuseTiledGemm(dot);
 }
 
-// The path the cache names for `dot`'s region on `spec`, or null.
-const GemmPathEntry* CachedPath(HloInstruction* dot, const GpuTargetSpec& spec,
-                                const GemmPathCache* cache) {
-  if (cache == nullptr) return nullptr;
-  return cache->Find(spec.name,
-                     GemmRegionFingerprint(*ExtractTiledGemmRegion(dot)));
-}
-
 absl::StatusOr<GemmPathStats> FuseTiledGemmsByCost(
     HloModule& module, const GpuTargetSpec& spec,
     const GemmPathOptions& options) {
   GemmPathStats stats;
+  // Equal regions (a model's layers) are estimated once.
+  absl::flat_hash_map<std::string, GemmPathEstimate> estimates;
   for (HloComputation* c : SequentialComputations(module)) {
     std::vector<HloInstruction*> dots;
     for (HloInstruction* h : c->MakeInstructionPostOrder()) {
       if (IsTiledGemmCandidate(*h)) dots.push_back(h);
     }
     for (HloInstruction* dot : dots) {
-      if (options.regions != nullptr) {
-        options.regions->push_back(ExtractTiledGemmRegion(dot));
-      }
-      std::optional<TiledGemmConfig> measured;  // the cache's tiling
-      if (const GemmPathEntry* cached = CachedPath(dot, spec, options.cache)) {
-        ++stats.cached;
-        if (!cached->tiling.has_value()) continue;
-        if (!options.forced.has_value()) measured = cached->tiling;
-      } else {
-        absl::StatusOr<GemmPathEstimate> estimate =
+      std::unique_ptr<HloModule> region = ExtractTiledGemmRegion(dot);
+      const std::string fingerprint = GemmRegionFingerprint(*region);
+      auto [it, inserted] = estimates.try_emplace(fingerprint);
+      if (inserted) {
+        absl::StatusOr<GemmPathEstimate> e =
             EstimateGemmPaths(dot, spec, options.forced);
-        if (!estimate.ok()) return estimate.status();
-        if (!estimate->tiled()) continue;
+        // A region the estimate cannot copy through the passes keeps the
+        // library path, which the pipeline proper then runs or refuses.
+        if (e.ok()) {
+          it->second = *e;
+        } else {
+          it->second.tiled_seconds = kInfinite;
+          ++stats.unestimated;
+        }
+      }
+      const GemmPathEstimate& estimate = it->second;
+      if (!estimate.library_call) continue;
+      // A choice to measure and cache: both paths exist.
+      const bool choice = std::isfinite(estimate.library_seconds) &&
+                          std::isfinite(estimate.tiled_seconds);
+      const GemmPathEntry* cached =
+          choice && options.cache != nullptr
+              ? options.cache->Find(spec.name, fingerprint)
+              : nullptr;
+      if (choice && options.regions != nullptr) {
+        options.regions->push_back(std::move(region));
+      }
+      if (cached != nullptr) ++stats.cached;
+      if (cached != nullptr ? !cached->tiling.has_value() : !estimate.tiled()) {
+        continue;
       }
       absl::StatusOr<HloInstruction*> fusion = FuseTiledGemmDot(dot, spec);
       if (!fusion.ok()) return fusion.status();
-      if (measured.has_value()) {
-        (*fusion)->set_backend_config(TiledGemmBackendConfig(*measured));
-      }
+      if (cached != nullptr)
+        stats.measured[(*fusion)->name()] = *cached->tiling;
       ++stats.tiled;
     }
   }

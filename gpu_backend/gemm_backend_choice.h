@@ -30,6 +30,7 @@
 // the library runs poorly (small, skinny, f8 operands dequantized first),
 // becomes a tiled fusion.
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,19 +102,29 @@ struct GemmPathOptions {
   /// the cache names for the spec's name takes that path (and tiling)
   /// instead of the cost model's.
   const GemmPathCache* cache = nullptr;
-  /// When set, gets a copy of each dot's region as it is decided
-  /// (ExtractTiledGemmRegion): what --gemm-path-variants compiles.
+  /// When set, gets a copy of each region with a choice (both paths
+  /// exist) as it is decided: what --gemm-path-variants compiles.
   std::vector<std::unique_ptr<HloModule>>* regions = nullptr;
 };
 
 struct GemmPathStats {
-  int64_t tiled = 0;   // dots made tiled GEMM fusions
-  int64_t cached = 0;  // dots whose path the cache gave
+  int64_t tiled = 0;        // dots made tiled GEMM fusions
+  int64_t cached = 0;       // dots whose path the cache gave
+  int64_t unestimated = 0;  // regions the estimate failed on (library kept)
+  /// The measured tiling of each fusion the cache made, by fusion name:
+  /// AssignTiledGemmConfigs tries it first (`preferred`).
+  std::map<std::string, TiledGemmConfig> measured;
 };
 
 /// Makes every tiled GEMM candidate of the module's sequential
-/// computations whose tiled path is faster (by the cache, else by the
-/// estimate) a tiled GEMM fusion.
+/// computations whose tiled path is faster a tiled GEMM fusion: by the
+/// cache where it names the region and both paths exist (a dot the GEMM
+/// rewriter leaves, or whose call no thunk runs, has no choice to
+/// measure), else by the estimate. Each dot is decided in post order on
+/// the module as the earlier decisions left it, so a region can depend on
+/// them (two dots sharing an epilogue step): a cache measured on one
+/// decision order may not name every region of another, which then keeps
+/// the estimate's path; measuring again with the cache converges.
 absl::StatusOr<GemmPathStats> FuseTiledGemmsByCost(
     HloModule& module, const GpuTargetSpec& spec,
     const GemmPathOptions& options = {});

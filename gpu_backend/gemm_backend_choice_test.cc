@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -83,6 +84,33 @@ TEST(GemmBackendChoice, SiluEpilogueBecomesTiled) {
   std::unique_ptr<HloModule> module =
       Parse(Module(2048, 2048, 256, Silu(2048, 2048), "y"));
   const GemmPathEstimate e = Estimate(*module);
+  EXPECT_TRUE(e.tiled()) << e.ToString();
+}
+
+TEST(GemmBackendChoice, UnfoldedEpilogueOnAShortKGemmBecomesTiled) {
+  // A product with another matrix: the library path is a GEMM call the
+  // thunk runs and a kernel reading both matrices and writing the result;
+  // the tiled kernel reads the other matrix in its epilogue.
+  const std::string other =
+      "  e = bf16[2048,2048] parameter(2)\n"
+      "  y = bf16[2048,2048] multiply(d, e)\n";
+  std::unique_ptr<HloModule> module =
+      Parse(Module(2048, 2048, 256, other, "y"));
+  const GemmPathEstimate e = Estimate(*module);
+  EXPECT_TRUE(e.library_call);
+  EXPECT_TRUE(std::isfinite(e.library_seconds)) << e.ToString();
+  EXPECT_TRUE(e.tiled()) << e.ToString();
+}
+
+TEST(GemmBackendChoice, CallsNoThunkRunsHaveNoLibraryPath) {
+  // An s8 GEMM becomes a call no GEMM thunk runs: tiled either way,
+  // nothing to choose or measure.
+  std::unique_ptr<HloModule> module = Parse(
+      "HloModule t\n\nENTRY e {\n  a = s8[64,64] parameter(0)\n"
+      "  b = s8[64,64] parameter(1)\n  ROOT d = s32[64,64] dot(a, b), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  const GemmPathEstimate e = Estimate(*module);
+  EXPECT_TRUE(std::isinf(e.library_seconds)) << e.ToString();
   EXPECT_TRUE(e.tiled()) << e.ToString();
 }
 

@@ -9,8 +9,7 @@
 //
 //   xlite-gemm-path-cache 1
 //   # comment lines and blank lines are ignored
-//   gpu=h100 region=5d41402abc4b2a76 path="128x128x32 mma warps 2x2 stages 2"
-//   us=41.5
+//   gpu=h100 region=5d41402abc4b2a76 path="64x64x32 mma warps 2x2" us=4.5
 //
 // Fields are NAME=VALUE separated by spaces in any order, a value quoted
 // ("...", with \" and \\ escaped) or a bare word; gpu, region and path are

@@ -182,8 +182,8 @@ TEST(GemmPathCache, ThePipelineTakesTheCachedPath) {
       "HloModule t\n\nENTRY e {\n  a = bf16[2048,256] parameter(0)\n"
       "  b = bf16[256,2048] parameter(1)\n"
       "  d = bf16[2048,2048] dot(a, b), lhs_contracting_dims={1}, "
-      "rhs_contracting_dims={0}\n  l = bf16[2048,2048] logistic(d)\n"
-      "  ROOT y = bf16[2048,2048] multiply(d, l)\n}\n";
+      "rhs_contracting_dims={0}\n  e = bf16[2048,2048] parameter(2)\n"
+      "  ROOT y = bf16[2048,2048] multiply(d, e)\n}\n";
   std::unique_ptr<HloModule> fused = Parse(silu);
   ASSERT_TRUE(PrepareForGpu(*fused, H100()).ok());
   EXPECT_EQ(CountTiledFusions(*fused), 1);
@@ -204,6 +204,26 @@ std::string ReadFile(const std::filesystem::path& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
+}
+
+TEST(GemmPathCache, AnUnsuitableCachedTilingFallsBackToTheHeuristic) {
+  // A CUDA-core tiling of 4 stages, which the emitter does not run as
+  // asked: the fusion gets the heuristic's tiling instead.
+  const std::string text = DotModule(4096, 4096, 4096);
+  std::unique_ptr<HloModule> module = Parse(text);
+  absl::StatusOr<GemmPathCache> cache = GemmPathCache::Parse(
+      absl::StrCat(
+          "xlite-gemm-path-cache 1\ngpu=h100 path=\"64x64x16 simt threads "
+          "4x4 stages 4\" region=",
+          GemmRegionFingerprint(*ExtractTiledGemmRegion(FindDot(*module)))),
+      "c");
+  ASSERT_TRUE(cache.ok()) << cache.status();
+  GpuPipelineOptions options;
+  options.gemm_path_cache = &*cache;
+  ASSERT_TRUE(PrepareForGpu(*module, H100(), options).ok());
+  std::string tiling;
+  EXPECT_EQ(CountTiledFusions(*module, &tiling), 1);
+  EXPECT_TRUE(absl::StrContains(tiling, "mma")) << tiling;
 }
 
 TEST(GemmPathVariants, WritesEachPathOfEachDistinctRegion) {

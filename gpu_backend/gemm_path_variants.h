@@ -27,23 +27,28 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "gpu_backend/gemm_path_cache.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/module.h"
 
 namespace xlite::gpu {
 
-/// The regions --gemm-backend=auto decides when `module` compiles for
-/// `spec` (taken where the pipeline decides them), one per fingerprint.
+/// The regions with a choice (both paths exist) --gemm-backend=auto
+/// decides when `module` compiles for `spec` with `cache` (taken where the
+/// pipeline decides them), one per fingerprint. Regions can depend on
+/// earlier decisions (FuseTiledGemmsByCost): measure again with the cache
+/// a measurement wrote until no new region appears.
 absl::StatusOr<std::vector<std::unique_ptr<HloModule>>> CollectGemmRegions(
-    const HloModule& module, const GpuTargetSpec& spec);
+    const HloModule& module, const GpuTargetSpec& spec,
+    const GemmPathCache* cache = nullptr);
 
 /// Writes the variants of every region of `module` under `dir` (created):
 /// for a CUDA device (`device`: PTX, and cubins where ptxas is found) or
-/// for the emulator. Returns the number of regions.
-absl::StatusOr<int64_t> WriteGemmPathVariants(const HloModule& module,
-                                              const GpuTargetSpec& spec,
-                                              const std::string& dir,
-                                              bool device = true);
+/// for the emulator. A region whose library path does not compile gets a
+/// paths.txt of one comment saying why. Returns the number of regions.
+absl::StatusOr<int64_t> WriteGemmPathVariants(
+    const HloModule& module, const GpuTargetSpec& spec, const std::string& dir,
+    bool device = true, const GemmPathCache* cache = nullptr);
 
 }  // namespace xlite::gpu
 

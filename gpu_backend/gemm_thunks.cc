@@ -8,14 +8,11 @@
 #include "runtime/gemm_matrices.h"
 
 namespace xlite::gpu {
-namespace {
 
 bool IsGemmCall(const HloInstruction& h) {
   return h.opcode() == HloOpcode::kCustomCall &&
          GemmTargetFromName(h.attrs().custom_call->target).has_value();
 }
-
-}  // namespace
 
 absl::StatusOr<runtime::GemmDescription> DescribeGemmCall(
     const HloInstruction& call) {

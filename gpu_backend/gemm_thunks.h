@@ -13,6 +13,9 @@
 
 namespace xlite::gpu {
 
+/// True for a cuBLAS / cuBLASLt GEMM custom call (by its target).
+bool IsGemmCall(const HloInstruction& h);
+
 /// The description of a GEMM custom call (shapes without a layout get the
 /// default one, as kernels read them).
 absl::StatusOr<runtime::GemmDescription> DescribeGemmCall(

@@ -170,6 +170,7 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   // GEMM rewriter never sees it.
   // --gemm-backend=auto: those whose tiled path the cost model finds
   // faster than the library's (gpu_backend/gemm_backend_choice.h).
+  std::map<std::string, TiledGemmConfig> measured;  // --gemm-path-cache's
   if (options.gemm_backend == GemmBackend::kTiled) {
     if (absl::Status s = FuseAllTiledGemms(module, spec); !s.ok()) return s;
   } else if (options.gemm_backend == GemmBackend::kAuto &&
@@ -178,11 +179,10 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
     paths.forced = options.tiled_gemm_config;
     paths.cache = options.gemm_path_cache;
     paths.regions = options.gemm_regions;
-    if (absl::StatusOr<GemmPathStats> fused =
-            FuseTiledGemmsByCost(module, spec, paths);
-        !fused.ok()) {
-      return fused.status();
-    }
+    absl::StatusOr<GemmPathStats> fused =
+        FuseTiledGemmsByCost(module, spec, paths);
+    if (!fused.ok()) return fused.status();
+    measured = std::move(fused->measured);
   }
   // Dots -> cuBLAS / cuBLASLt custom calls with their epilogues, as XLA's
   // GEMM rewriter decides for the spec's compute capability.
@@ -203,8 +203,9 @@ absl::Status PrepareForGpu(HloModule& module, const GpuTargetSpec& spec,
   }
   // Each tiled GEMM fusion's tiling: the heuristic's first proposal that
   // fits the spec's shared memory.
-  if (absl::Status s = AssignTiledGemmConfigs(
-          module, spec, options.tiled_gemm_config, options.tiled_gemm_spilled);
+  if (absl::Status s =
+          AssignTiledGemmConfigs(module, spec, options.tiled_gemm_config,
+                                 options.tiled_gemm_spilled, measured);
       !s.ok()) {
     return s;
   }

@@ -30,7 +30,7 @@ enum class GemmBackend {
   /// its producers and epilogue, or the GEMM rewriter's call (cuBLASLt on
   /// a GPU) with separate kernels for what it does not fold; calls no
   /// GEMM thunk runs (SiLU epilogues, s8 GEMMs) become tiled GEMM fusions
-  /// too. Still to come: the autotuner timing both paths on a device.
+  /// too. Paths measured on a device (--gemm-path-cache) come first.
   kAuto,
   /// Every dot the tiled kernel computes becomes a tiled GEMM fusion
   /// (passes/tiled_gemm_fusion.h); the GEMM rewriter sees only the rest.

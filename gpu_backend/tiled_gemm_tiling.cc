@@ -102,6 +102,18 @@ absl::Status Assign(HloInstruction& fusion, const GpuTargetSpec& spec,
 
 }  // namespace
 
+bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
+                 const GpuTargetSpec& spec) {
+  if (!c.IsValid()) return false;
+  if (!c.tensor_cores()) return c.stages <= 2;
+  const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
+  if (spec.compute_capability_major < 8 || !input.has_value() ||
+      c.block_k % TensorCoreK(*input) != 0) {
+    return false;
+  }
+  return c.stages <= 2 || codegen::gpu::TiledGemmCopiesTilesAsync(dot, c);
+}
+
 const char* GemmShapeClass(int64_t m, int64_t n, int64_t k) {
   if (std::min(m, n) <= 16) return "skinny";
   if (std::min(m, n) <= 64) return "small";
@@ -174,7 +186,8 @@ int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec) {
 absl::Status AssignTiledGemmConfigs(
     HloModule& module, const GpuTargetSpec& spec,
     const std::optional<TiledGemmConfig>& forced,
-    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out) {
+    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out,
+    const std::map<std::string, TiledGemmConfig>& preferred) {
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* h : computation->instructions()) {
       if (!IsTiledGemmFusion(*h) || HasTiling(*h)) continue;
@@ -183,6 +196,11 @@ absl::Status AssignTiledGemmConfigs(
       std::vector<TiledGemmConfig> configs =
           forced.has_value() ? std::vector<TiledGemmConfig>{*forced}
                              : ProposeTiledGemmConfigs(*dot, spec);
+      if (auto it = preferred.find(h->name());
+          !forced.has_value() && it != preferred.end() &&
+          TilingSuits(*dot, it->second, spec)) {
+        configs.insert(configs.begin(), it->second);
+      }
       if (auto it = ruled_out.find(h->name()); it != ruled_out.end()) {
         std::vector<TiledGemmConfig> kept;
         for (const TiledGemmConfig& c : configs) {

@@ -64,13 +64,24 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(const HloInstruction& dot,
 /// block_k and 512 of K; at most 16. 1: no split.
 int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec);
 
+/// Whether the kernel emitter runs `c` for `dot` on `spec` as asked: a
+/// valid tiling; tensor cores only for a tensor-core input from compute
+/// capability 8.0, with block_k a multiple of the mma's K; more than 2
+/// stages only on tensor cores with both tiles copied by cp.async.
+bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
+                 const GpuTargetSpec& spec);
+
 /// Gives every tiled GEMM fusion of `module` without a tiling the first
 /// proposal that fits (or `forced`, checked the same way), skipping the
 /// tilings `ruled_out` lists for it by name unless it would leave none.
+/// A fusion `preferred` names (a tiling measured fastest on a device)
+/// tries that tiling first when it suits the dot (TilingSuits), then the
+/// proposals: a stale or foreign entry costs nothing but the measurement.
 absl::Status AssignTiledGemmConfigs(
     HloModule& module, const GpuTargetSpec& spec,
     const std::optional<TiledGemmConfig>& forced = std::nullopt,
-    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out = {});
+    const std::map<std::string, std::vector<TiledGemmConfig>>& ruled_out = {},
+    const std::map<std::string, TiledGemmConfig>& preferred = {});
 
 }  // namespace xlite::gpu
 

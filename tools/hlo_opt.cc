@@ -122,9 +122,20 @@ absl::Status WriteGemmPathVariantsForTool(const HloModule& module,
                                           const std::string& dir) {
   absl::StatusOr<gpu::GpuTargetSpec> spec = GpuSpecFromFlag();
   if (!spec.ok()) return spec.status();
-  const bool emulator = absl::GetFlag(FLAGS_platform) == "gpu-emulator";
-  absl::StatusOr<int64_t> regions =
-      gpu::WriteGemmPathVariants(module, *spec, dir, !emulator);
+  const std::string platform = absl::GetFlag(FLAGS_platform);
+  if (platform != "gpu" && platform != "gpu-emulator") {
+    return absl::InvalidArgumentError(
+        "--gemm-path-variants needs --platform=gpu or gpu-emulator");
+  }
+  if (!absl::GetFlag(FLAGS_passes).empty()) {
+    return absl::InvalidArgumentError(
+        "--gemm-path-variants takes the platform's pipeline, not --passes");
+  }
+  absl::StatusOr<const gpu::GemmPathCache*> cache =
+      GemmPathCacheForTool(absl::GetFlag(FLAGS_gemm_path_cache));
+  if (!cache.ok()) return cache.status();
+  absl::StatusOr<int64_t> regions = gpu::WriteGemmPathVariants(
+      module, *spec, dir, platform == "gpu", *cache);
   if (!regions.ok()) return regions.status();
   std::cerr << "note: " << *regions << " GEMM region"
             << (*regions == 1 ? "" : "s") << " written to " << dir << "\n";

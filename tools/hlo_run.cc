@@ -77,9 +77,9 @@ ABSL_FLAG(bool, autotune, true,
           "time GEMM candidates on the device before running a .xlx (gpu; "
           "false: cuBLASLt's first heuristic algorithm, the cache unread)");
 ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
-          "auto|tiled|cublaslt (gpu-emulator): auto: cuBLASLt where a GEMM "
-          "thunk runs the GEMM, a tiled GEMM fusion for other dots; "
-          "tiled/cublaslt force one path");
+          "auto|tiled|cublaslt (gpu-emulator): auto: per dot the path the "
+          "cost model (or --gemm-path-cache) finds faster, a tiled GEMM "
+          "fusion or cuBLASLt; tiled/cublaslt force one path");
 ABSL_FLAG(std::string, gemm_path_cache, "",
           "gpu-emulator, --gemm-backend=auto: the paths measured on a device "
           "for the dots this file names, instead of the cost model's");
