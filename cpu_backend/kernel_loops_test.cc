@@ -302,7 +302,9 @@ TEST(KernelLoops, ColumnReductionsWalkRowsBitIdentical) {
         " reduce(y, z), dimensions=" + k.dims + ", to_apply=f\n}\n";
     const Compiled c = CompileAndRun(text);
     EXPECT_EQ(c.want, c.got);
-    EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
+    // The column emitter's loops ("col.rows", "col.c", ...): which of them
+    // survive LLVM's unrolling depends on the host's vector width.
+    EXPECT_NE(c.llvm_ir.find("col."), std::string::npos);
   }
   const Compiled c = CompileAndRun(R"(HloModule m
 f { a = f32[] parameter(0)
@@ -319,7 +321,7 @@ ENTRY e {
   ROOT u = f32[512] subtract(bias, m)
 })");
   EXPECT_EQ(c.want, c.got);
-  EXPECT_NE(c.llvm_ir.find("col.c"), std::string::npos);
+  EXPECT_NE(c.llvm_ir.find("col."), std::string::npos);
 }
 
 // Operands read across the result's layout are copied tile by tile

@@ -346,6 +346,8 @@ absl::StatusOr<GemmPathEstimate> EstimateGemmPaths(
     return estimate;
   }
   estimate.library_seconds = *library;
+  estimate.tf32_stays = std::isfinite(*library) &&
+                        TensorCoreInputOf(*dot) == TensorCoreInput::kTF32;
   absl::StatusOr<double> tiled =
       TiledSeconds(dot, spec, forced, estimate.tiling);
   if (!tiled.ok()) return tiled.status();
@@ -394,7 +396,8 @@ absl::StatusOr<GemmPathStats> FuseTiledGemmsByCost(
       if (!estimate.library_call) continue;
       // A choice to measure and cache: both paths exist.
       const bool choice = std::isfinite(estimate.library_seconds) &&
-                          std::isfinite(estimate.tiled_seconds);
+                          std::isfinite(estimate.tiled_seconds) &&
+                          !estimate.tf32_stays;
       const GemmPathEntry* cached =
           choice && options.cache != nullptr
               ? options.cache->Find(spec.name, fingerprint)

@@ -16,7 +16,9 @@
 //   - Tiled path: the region's dot split along K where the heuristic asks,
 //     fused, tiled by the heuristic; the cost is the tiled kernel's plus
 //     the split-K sum's.
-// The tiled path is taken when it is estimated at least 10% faster. Times are
+// f32 dots on TF32 keep a library call a thunk runs (its numerics are
+// cuBLASLt's, as in XLA). The tiled path is taken when it is estimated at
+// least 10% faster. Times are
 // rooflines: launch + max(bytes / HBM bandwidth, FLOPs / rate), where a
 // GEMM's rate is the type's data-sheet peak times an efficiency, divided
 // over the SMs as its output tiles fall on them (the most loaded SM
@@ -72,12 +74,17 @@ struct GemmPathEstimate {
   /// numerics for it are those of plain f32 (no TF32), and nothing else is
   /// estimated.
   bool library_call = true;
+  /// An f32 dot the tiled kernel would run on TF32 while a thunk runs the
+  /// library call: it stays with the call, whose TF32 results are
+  /// cuBLASLt's (and XLA's), not the tiled kernel's rounding and order.
+  bool tf32_stays = false;
   double tiled_seconds = 0;    // infinite when no tiling fits
   double library_seconds = 0;  // infinite when no path is left
   /// The tiling the heuristic gave the region's fusion.
   std::optional<TiledGemmConfig> tiling;
   bool tiled() const {
-    return library_call && tiled_seconds < kTiledMargin * library_seconds;
+    return library_call && !tf32_stays &&
+           tiled_seconds < kTiledMargin * library_seconds;
   }
   /// "tiled 12.3us (64x128x32 ...) vs library 20.1us".
   std::string ToString() const;

@@ -14,6 +14,7 @@
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/gemm_test_modules.h"
 #include "gpu_backend/gpu_pipeline.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
@@ -22,24 +23,10 @@
 namespace xlite::gpu {
 namespace {
 
-GpuTargetSpec H100() {
-  absl::StatusOr<GpuTargetSpec> spec = LoadGpuTargetSpec("h100");
-  EXPECT_TRUE(spec.ok()) << spec.status();
-  return *spec;
-}
-
-std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return std::move(*module);
-}
-
-HloInstruction* FindDot(const HloModule& module) {
-  for (HloInstruction* h : module.entry_computation()->instructions()) {
-    if (h->opcode() == HloOpcode::kDot) return h;
-  }
-  return nullptr;
-}
+using gemm_test::CountTiledFusions;
+using gemm_test::FindDot;
+using gemm_test::H100;
+using gemm_test::Parse;
 
 // A bf16 [m,k] x [k,n] dot, `epilogue` lines after it (reading `d`),
 // `root` naming the result.
@@ -114,6 +101,20 @@ TEST(GemmBackendChoice, CallsNoThunkRunsHaveNoLibraryPath) {
   EXPECT_TRUE(e.tiled()) << e.ToString();
 }
 
+TEST(GemmBackendChoice, Tf32DotsKeepTheLibraryCall) {
+  // The same short-K product as above in f32: TF32 on both paths, and the
+  // call's numbers are cuBLASLt's.
+  std::unique_ptr<HloModule> module = Parse(
+      "HloModule t\n\nENTRY e {\n  a = f32[2048,256] parameter(0)\n"
+      "  b = f32[256,2048] parameter(1)\n  d = f32[2048,2048] dot(a, b), "
+      "lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  e = f32[2048,2048] parameter(2)\n"
+      "  ROOT y = f32[2048,2048] multiply(d, e)\n}\n");
+  const GemmPathEstimate e = Estimate(*module);
+  EXPECT_TRUE(e.tf32_stays) << e.ToString();
+  EXPECT_FALSE(e.tiled()) << e.ToString();
+}
+
 TEST(GemmBackendChoice, FoldedEpilogueOnALargeGemmStaysWithTheLibrary) {
   // Bias and ReLU fold into the cuBLASLt call; the GEMM decides.
   const std::string bias =
@@ -163,14 +164,6 @@ TEST(GemmBackendChoice, RegionHoldsProducersAndEpilogue) {
   EXPECT_EQ(entry.root_instruction()->opcode(), HloOpcode::kNegate);
   // The original is untouched.
   EXPECT_EQ(module->entry_computation()->instruction_count(), 7);
-}
-
-int64_t CountTiledFusions(const HloModule& module) {
-  int64_t n = 0;
-  for (const HloInstruction* h : module.entry_computation()->instructions()) {
-    if (IsTiledGemmFusion(*h)) ++n;
-  }
-  return n;
 }
 
 TEST(GemmBackendChoice, PrepareForGpuAppliesTheChoice) {

@@ -17,6 +17,7 @@
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/gemm_backend_choice.h"
 #include "gpu_backend/gemm_path_variants.h"
+#include "gpu_backend/gemm_test_modules.h"
 #include "gpu_backend/gpu_pipeline.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/opcode.h"
@@ -25,24 +26,10 @@
 namespace xlite::gpu {
 namespace {
 
-GpuTargetSpec H100() {
-  absl::StatusOr<GpuTargetSpec> spec = LoadGpuTargetSpec("h100");
-  EXPECT_TRUE(spec.ok()) << spec.status();
-  return *spec;
-}
-
-std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return std::move(*module);
-}
-
-HloInstruction* FindDot(const HloModule& module) {
-  for (HloInstruction* h : module.entry_computation()->instructions()) {
-    if (h->opcode() == HloOpcode::kDot) return h;
-  }
-  return nullptr;
-}
+using gemm_test::CountTiledFusions;
+using gemm_test::FindDot;
+using gemm_test::H100;
+using gemm_test::Parse;
 
 // A bf16 dot of m x n x k named `dot`, optionally with op_name metadata.
 std::string DotModule(int64_t m, int64_t n, int64_t k,
@@ -138,17 +125,6 @@ TEST(GemmPathCache, FingerprintsIgnoreNamesAndMetadata) {
   EXPECT_EQ(a.size(), 16u);
   EXPECT_EQ(a, GemmRegionFingerprint(*ExtractTiledGemmRegion(FindDot(*two))));
   EXPECT_NE(a, GemmRegionFingerprint(*ExtractTiledGemmRegion(FindDot(*other))));
-}
-
-int64_t CountTiledFusions(const HloModule& module,
-                          std::string* tiling = nullptr) {
-  int64_t n = 0;
-  for (const HloInstruction* h : module.entry_computation()->instructions()) {
-    if (!IsTiledGemmFusion(*h)) continue;
-    ++n;
-    if (tiling != nullptr) *tiling = TiledGemmConfigOf(*h)->ToString();
-  }
-  return n;
 }
 
 TEST(GemmPathCache, ThePipelineTakesTheCachedPath) {
