@@ -18,19 +18,14 @@
 //     the split-K sum's.
 // f32 dots on TF32 keep a library call a thunk runs (its numerics are
 // cuBLASLt's, as in XLA). The tiled path is taken when it is estimated at
-// least 10% faster. Times are
-// rooflines: launch + max(bytes / HBM bandwidth, FLOPs / rate), where a
-// GEMM's rate is the type's data-sheet peak times an efficiency, divided
-// over the SMs as its output tiles fall on them (the most loaded SM
-// decides; an SM with fewer than 8 warps resident runs below its peak).
-// Efficiencies (until the autotuner measures on a device, see
-// TiledGemmEfficiency): cuBLASLt 0.75 of the tensor peak on Hopper and
-// newer (wgmma), 0.8 before; the tiled kernel's mma.sync 0.35 on Hopper
-// and newer, whose data-sheet peak needs wgmma, 0.55 before; CUDA cores
-// 0.5 of the f32 peak. So a large plain GEMM stays with cuBLASLt, and a
-// dot whose producers or epilogue would be kernels of their own, or one
-// the library runs poorly (small, skinny, f8 operands dequantized first),
-// becomes a tiled fusion.
+// least 10% faster. Times: gpu_backend/gemm_roofline.h. Efficiencies,
+// until measured on a device (--gemm-path-cache replaces the choice
+// itself): cuBLASLt 0.75 of the tensor peak on Hopper and newer (wgmma),
+// 0.8 before; the tiled kernel's mma.sync 0.35 on Hopper and newer, whose
+// data-sheet peak needs wgmma, 0.55 before; CUDA cores 0.5 of the f32
+// peak. So a large plain GEMM stays with cuBLASLt, and a dot whose
+// epilogue would be a kernel of its own over a result larger than its
+// operands (short K) becomes a tiled fusion.
 
 #include <map>
 #include <memory>
@@ -41,24 +36,13 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gpu_backend/gemm_path_cache.h"
+#include "gpu_backend/gemm_roofline.h"
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/instruction.h"
 #include "hlo/ir/module.h"
 #include "hlo/ir/tiled_gemm_config.h"
 
 namespace xlite::gpu {
-
-/// The fraction of the data-sheet tensor (or, without tensor cores, f32)
-/// peak each path reaches on `spec` in the model.
-double LibraryGemmEfficiency(const GpuTargetSpec& spec);
-double TiledGemmEfficiency(const GpuTargetSpec& spec, bool tensor_cores);
-
-/// Estimated seconds of one run of a tiled GEMM fusion with its tiling.
-double TiledGemmSeconds(const HloInstruction& fusion,
-                        const GpuTargetSpec& spec);
-
-/// Estimated seconds of one run of a GEMM custom call a thunk runs.
-double GemmCallSeconds(const HloInstruction& call, const GpuTargetSpec& spec);
 
 /// A module computing `dot`'s region (see above): one parameter per value
 /// read from outside it, the region's root as its root.
