@@ -44,6 +44,29 @@ enum class AtomicOp { kAdd, kMax, kMin };
 ///   kS8:   K = 32, four s8 per register, s32 accumulators.
 enum class MmaKind { kF16, kBF16, kTF32, kS8 };
 
+/// The operand type of a warpgroup-wide tensor-core multiply (PTX's
+/// `wgmma.mma_async.sync.aligned.m64nNkK`, sm_90a), A and B alike:
+///   kF16, kBF16: K = 16, f32 accumulators; either operand may be
+///                transposed (M- or N-major in shared memory);
+///   kTF32:       K = 8 (f32 elements, low 13 mantissa bits ignored);
+///   kE4M3, kE5M2: K = 32, f32 accumulators;
+///   kS8:         K = 32, s32 accumulators (wrapping).
+/// Types other than f16/bf16 are K-major only.
+enum class WgmmaKind { kF16, kBF16, kTF32, kE4M3, kE5M2, kS8 };
+
+/// One wgmma: D (64 x n) = A (64 x K) . B (K x n) + D, both operands in
+/// shared memory, each given by a matrix descriptor (WgmmaDescriptor in
+/// codegen/gpu/wgmma_layout.h) of a layout without swizzling; `trans_a`
+/// / `trans_b` say the operand is M- / N-major (16-bit kinds only).
+/// Thread i of the warpgroup (warp w = i / 32, lane l = i % 32) holds n / 2
+/// accumulators: register r is D[16 w + l / 4 + 8 ((r / 2) % 2)]
+/// [8 (r / 4) + 2 (l % 4) + r % 2].
+struct WgmmaShape {
+  WgmmaKind kind = WgmmaKind::kBF16;
+  int64_t n = 8;
+  bool trans_a = false, trans_b = false;
+};
+
 /// One pointer parameter of a kernel.
 struct KernelParam {
   /// No other parameter of the kernel overlaps it.
@@ -112,6 +135,42 @@ class KernelTarget {
   /// not yet committed are not waited for. A barrier after shows what
   /// landed to the block; a barrier alone lands nothing.
   virtual void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) = 0;
+
+  /// The warpgroup's (4 consecutive warps, the first a multiple of 4,
+  /// every thread taking part) asynchronous multiply `shape` with the
+  /// operands the i64 descriptors `desc_a` and `desc_b` give, accumulating
+  /// onto `acc` (n / 2 f32, or i32 for kS8); returns the new accumulators,
+  /// which are defined only after a WgmmaWait that covers it. Issue
+  /// WgmmaFence before the first wgmma that reads accumulators written
+  /// otherwise, and FenceProxyAsyncShared (then a barrier) after writing
+  /// the shared memory it reads.
+  virtual std::vector<llvm::Value*> Wgmma(
+      llvm::IRBuilderBase& b, const WgmmaShape& shape, llvm::Value* desc_a,
+      llvm::Value* desc_b, const std::vector<llvm::Value*>& acc) = 0;
+  /// wgmma.fence.sync.aligned: orders register accesses before the
+  /// wgmma-s that follow. `acc` pass through and come back (use those), so
+  /// that their last writes stay before the fence.
+  virtual std::vector<llvm::Value*> WgmmaFence(
+      llvm::IRBuilderBase& b, const std::vector<llvm::Value*>& acc) = 0;
+  /// wgmma.commit_group.sync.aligned: closes the group of wgmma-s issued
+  /// since the last commit.
+  virtual void WgmmaCommit(llvm::IRBuilderBase& b) = 0;
+  /// wgmma.wait_group.sync.aligned `pending`: waits until at most
+  /// `pending` committed groups are in flight. `acc` (the accumulators of
+  /// the wgmma-s waited for) pass through and come back, so that nothing
+  /// reads them before the wait.
+  virtual std::vector<llvm::Value*> WgmmaWait(
+      llvm::IRBuilderBase& b, int64_t pending,
+      const std::vector<llvm::Value*>& acc) = 0;
+  /// fence.proxy.async.shared::cta: makes this thread's writes to shared
+  /// memory (stores and landed cp.async-s) visible to what the async proxy
+  /// (wgmma) reads after a following barrier.
+  virtual void FenceProxyAsyncShared(llvm::IRBuilderBase& b) = 0;
+  /// The i32 address of `pointer` (into a SharedArray or
+  /// DynamicSharedArray) in the block's shared-memory window: what a
+  /// wgmma descriptor holds.
+  virtual llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
+                                     llvm::Value* pointer) = 0;
 
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).

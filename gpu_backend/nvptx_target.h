@@ -3,7 +3,8 @@
 
 // KernelTarget for NVIDIA GPUs through LLVM's NVPTX backend: special
 // registers and barriers are nvvm intrinsics, shuffles are
-// shfl.sync (full warp mask), tensor-core steps mma.sync (sm_80 on), shared
+// shfl.sync (full warp mask), tensor-core steps mma.sync (sm_80 on) and
+// wgmma (sm_90a, inline PTX), shared
 // memory is addrspace(3) globals, math calls map to libdevice's __nv_*
 // functions, and kernels carry the kernel annotation with exact block sizes
 // (reqntidx; ptxas refuses maxntid next to it).
@@ -37,6 +38,21 @@ class NvptxTarget : public codegen::KernelTarget {
   void AsyncCopyWait(llvm::IRBuilderBase& b) override;
   void AsyncCopyCommit(llvm::IRBuilderBase& b) override;
   void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) override;
+  // Warpgroup tensor cores (nvptx_wgmma.cc): inline PTX, which LLVM 19
+  // has no intrinsics for.
+  std::vector<llvm::Value*> Wgmma(
+      llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,
+      llvm::Value* desc_a, llvm::Value* desc_b,
+      const std::vector<llvm::Value*>& acc) override;
+  std::vector<llvm::Value*> WgmmaFence(
+      llvm::IRBuilderBase& b, const std::vector<llvm::Value*>& acc) override;
+  void WgmmaCommit(llvm::IRBuilderBase& b) override;
+  std::vector<llvm::Value*> WgmmaWait(
+      llvm::IRBuilderBase& b, int64_t pending,
+      const std::vector<llvm::Value*>& acc) override;
+  void FenceProxyAsyncShared(llvm::IRBuilderBase& b) override;
+  llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
+                             llvm::Value* pointer) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,

@@ -100,12 +100,28 @@ absl::Status Assign(HloInstruction& fusion, const GpuTargetSpec& spec,
                    " (", tried, ")"));
 }
 
+// Warpgroup tilings (wgmma) need sm_90a: Hopper, not Blackwell (which
+// runs sm_90 PTX, without the "a" features) nor earlier GPUs.
+absl::Status CheckWarpgroups(const HloInstruction& fusion,
+                             const std::optional<TiledGemmConfig>& c,
+                             const GpuTargetSpec& spec) {
+  if (!c.has_value() || !c->warpgroups() ||
+      spec.compute_capability_major == 9) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("%", fusion.name(), ": the GEMM tiling ", c->ToString(),
+                   " runs wgmma, which needs sm_90a (h100, h200); ", spec.name,
+                   " is ", spec.SmName()));
+}
+
 }  // namespace
 
 bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
                  const GpuTargetSpec& spec) {
   if (!c.IsValid()) return false;
   if (!c.tensor_cores()) return c.stages <= 2;
+  if (c.warpgroups() && spec.compute_capability_major != 9) return false;
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
   if (spec.compute_capability_major < 8 || !input.has_value() ||
       c.block_k % TensorCoreK(*input) != 0) {
@@ -190,7 +206,17 @@ absl::Status AssignTiledGemmConfigs(
     const std::map<std::string, TiledGemmConfig>& preferred) {
   for (HloComputation* computation : module.computations()) {
     for (HloInstruction* h : computation->instructions()) {
-      if (!IsTiledGemmFusion(*h) || HasTiling(*h)) continue;
+      if (!IsTiledGemmFusion(*h)) continue;
+      if (HasTiling(*h)) {
+        if (absl::Status s = CheckWarpgroups(*h, TiledGemmConfigOf(*h), spec);
+            !s.ok()) {
+          return s;
+        }
+        continue;
+      }
+      if (absl::Status s = CheckWarpgroups(*h, forced, spec); !s.ok()) {
+        return s;
+      }
       const HloInstruction* dot = FusedDot(*h);
       if (dot == nullptr) continue;  // the emitter refuses it, located
       std::vector<TiledGemmConfig> configs =

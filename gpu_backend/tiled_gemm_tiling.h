@@ -66,8 +66,9 @@ int64_t ChooseSplitK(const HloInstruction& dot, const GpuTargetSpec& spec);
 
 /// Whether the kernel emitter runs `c` for `dot` on `spec` as asked: a
 /// valid tiling; tensor cores only for a tensor-core input from compute
-/// capability 8.0, with block_k a multiple of the mma's K; more than 2
-/// stages only on tensor cores with both tiles copied by cp.async.
+/// capability 8.0, with block_k a multiple of the mma's K; warpgroups
+/// (wgmma) only on sm_90a; more than 2 stages only on tensor cores with
+/// both tiles copied by cp.async.
 bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
                  const GpuTargetSpec& spec);
 
@@ -77,6 +78,8 @@ bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
 /// A fusion `preferred` names (a tiling measured fastest on a device)
 /// tries that tiling first when it suits the dot (TilingSuits), then the
 /// proposals: a stale or foreign entry costs nothing but the measurement.
+/// A warpgroup tiling (forced, or one a fusion already has) on a GPU
+/// other than sm_90a is an error naming the fusion.
 absl::Status AssignTiledGemmConfigs(
     HloModule& module, const GpuTargetSpec& spec,
     const std::optional<TiledGemmConfig>& forced = std::nullopt,

@@ -1,11 +1,12 @@
 #ifndef XLITE_CODEGEN_GPU_TILED_GEMM_H_
 #define XLITE_CODEGEN_GPU_TILED_GEMM_H_
 
-// The pieces the tiled GEMM kernel's two main loops share (internal to
+// The pieces the tiled GEMM kernel's main loops share (internal to
 // codegen/gpu): the dot viewed as batch x (M x K) . (K x N), the staging
 // of one operand tile through shared memory, and the epilogue's store of
 // one accumulator. tiled_gemm_kernel.cc sets a kernel up and picks the
-// loop: CUDA cores (tiled_gemm_simt.cc) or tensor cores (tiled_gemm_mma.cc).
+// loop: CUDA cores (tiled_gemm_simt.cc), tensor cores by warp
+// (tiled_gemm_mma.cc) or by warpgroup (tiled_gemm_wgmma.cc).
 
 #include <functional>
 #include <optional>
@@ -44,6 +45,13 @@ struct Side {
   llvm::Value* shared = nullptr;
   llvm::Type* type = nullptr;
   int64_t f_stride = 1, k_stride = 1;
+  /// Set (non-zero) for the warpgroup loop's tiles, which hold core
+  /// matrices instead (codegen/gpu/wgmma_layout.h): the bytes between
+  /// core matrices adjacent along M or N; f_stride and k_stride unused.
+  int64_t core_sbo = 0;
+  /// Element (f, kk)'s offset in a tile buffer, in elements of `type`.
+  llvm::Value* Offset(llvm::IRBuilderBase& b, llvm::Value* f,
+                      llvm::Value* kk) const;
   /// An operand element (of the operand's type) as `type`.
   std::function<absl::StatusOr<llvm::Value*>(llvm::Value*)> convert;
   /// Set when the tile is copied from the operand's memory as it is,
@@ -127,8 +135,8 @@ using MultiplyStep =
 /// step's tiles are fetched before and stored (into the other buffer)
 /// after the current step's multiply, one barrier per step; with three
 /// or four, EmitPipelinedLoop when both sides copy asynchronously (else
-/// the two-stage loop in the first two buffers). The sides' `shared` holds `c.stages` buffers of
-/// `lhs_bytes` / `rhs_bytes`.
+/// the two-stage loop in the first two buffers). The sides' `shared` holds
+/// `c.stages` buffers of `lhs_bytes` / `rhs_bytes`.
 absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const Side& lhs,
                           const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
@@ -160,6 +168,20 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const HloInstruction* root,
                           const BlockOrigin& origin);
 
+/// The main loop and epilogue on warpgroup tensor cores (config.wgmma),
+/// for the dot's tensor-core input (tiled_gemm_wgmma.cc).
+absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
+                           const TiledGemmConfig& c, TensorCoreInput input,
+                           const HloInstruction* root,
+                           const BlockOrigin& origin);
+
+/// Sets up one side of a tensor-core loop: its tile type (what `input`
+/// multiplies), the conversion of operand elements to it (f32 rounded to
+/// tf32 as cuBLASLt does for kTF32) and its shared array of `bytes` (every
+/// stage) out of the kernel's `total`. The layout is the caller's.
+void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
+                           int64_t bytes, int64_t total, const char* name);
+
 /// The main loop and epilogue on tensor cores (config.warps_m/warps_n),
 /// for the dot's tensor-core input.
 absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
@@ -169,8 +191,9 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
 /// The shared-memory tiles of one config: elements of `element_bytes`,
 /// rows of `row_elements` apart (along M or N for the CUDA-core loop, which
 /// keeps K major; along K, padded by 16 bytes against bank conflicts, for
-/// the tensor-core loop), 16-byte aligned one after the other. lhs_bytes
-/// and rhs_bytes are one stage's; each side allocates c.stages of them.
+/// the tensor-core loop; core matrices without padding for the warpgroup
+/// loop), 16-byte aligned one after the other. lhs_bytes and rhs_bytes
+/// are one stage's; each side allocates c.stages of them.
 struct TileLayout {
   int64_t element_bytes = 4;
   int64_t lhs_bytes = 0, rhs_bytes = 0;

@@ -85,8 +85,17 @@ absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
     llvm::Value* c = b.CreateAdd(tid, b.getInt64(r * threads));
     auto issue = [&]() -> absl::Status {
       llvm::Value* f = b.CreateUDiv(c, b.getInt64(per_row));
-      llvm::Value* kk =
-          b.CreateMul(b.CreateURem(c, b.getInt64(per_row)), b.getInt64(per));
+      llvm::Value* chunk = b.CreateURem(c, b.getInt64(per_row));
+      if (s.core_sbo != 0) {
+        // Core matrices: 8 consecutive threads fill one (128 contiguous
+        // bytes, every bank once), reading 16 bytes of 8 rows.
+        llvm::Value* group = b.CreateUDiv(c, b.getInt64(8 * per_row));
+        chunk =
+            b.CreateURem(b.CreateUDiv(c, b.getInt64(8)), b.getInt64(per_row));
+        f = b.CreateAdd(b.CreateMul(group, b.getInt64(8)),
+                        b.CreateURem(c, b.getInt64(8)));
+      }
+      llvm::Value* kk = b.CreateMul(chunk, b.getInt64(per));
       llvm::Value* fg = b.CreateAdd(f0, f);
       llvm::Value* kg = b.CreateAdd(k0, kk);
       llvm::Value* in_range =
@@ -101,9 +110,7 @@ absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
       DelinearizeInto(b, b.CreateSelect(in_range, kg, zero), shape, *s.k,
                       index);
       llvm::Value* src = s.async->array.EmitAddress(b, index);
-      llvm::Value* dst = b.CreateGEP(
-          s.type, buffer,
-          {b.CreateAdd(b.CreateMul(f, b.getInt64(s.f_stride)), kk)});
+      llvm::Value* dst = b.CreateGEP(s.type, buffer, {s.Offset(b, f, kk)});
       k.target.AsyncCopy(b, dst, src, 16, in_range);
       return absl::OkStatus();
     };

@@ -13,7 +13,9 @@
 // Finally each accumulator, rounded to the dot's type, goes through the
 // epilogue (bias, activation, convert) to the output at in-range indices.
 //
-// Missing, for later slices: wgmma/tcgen05, TMA, ldmatrix and swizzled
+//   - on Hopper's warpgroup tensor cores (tiled_gemm_wgmma.cc), with
+//     wgmma.mma_async reading both tiles from shared memory.
+// Missing, for later slices: tcgen05, TMA, ldmatrix and swizzled
 // layouts, vectorized loads.
 
 #include <algorithm>
@@ -22,6 +24,7 @@
 #include "codegen/contraction_arithmetic.h"
 #include "codegen/gpu/kernels.h"
 #include "codegen/gpu/tiled_gemm.h"
+#include "codegen/gpu/wgmma_layout.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
 #include "hlo/ir/opcode.h"
@@ -79,6 +82,25 @@ PrimitiveType TensorCoreStorageType(TensorCoreInput input) {
   return PrimitiveType::kF32;
 }
 
+llvm::Value* Side::Offset(llvm::IRBuilderBase& b, llvm::Value* f,
+                          llvm::Value* kk) const {
+  if (core_sbo == 0) {
+    return b.CreateAdd(b.CreateMul(kk, b.getInt64(k_stride)),
+                       b.CreateMul(f, b.getInt64(f_stride)));
+  }
+  const int64_t bytes = type->getPrimitiveSizeInBits() / 8;
+  const int64_t per_row = 16 / bytes;  // elements in a core matrix row
+  llvm::Value* eight = b.getInt64(8);
+  llvm::Value* per = b.getInt64(per_row);
+  llvm::Value* group =
+      b.CreateMul(b.CreateUDiv(f, eight), b.getInt64(core_sbo / bytes));
+  llvm::Value* along_k =
+      b.CreateMul(b.CreateUDiv(kk, per), b.getInt64(kWgmmaCoreBytes / bytes));
+  llvm::Value* in_core = b.CreateAdd(b.CreateMul(b.CreateURem(f, eight), per),
+                                     b.CreateURem(kk, per));
+  return b.CreateAdd(b.CreateAdd(group, along_k), in_core);
+}
+
 TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
   TileLayout t;
   auto align16 = [](int64_t bytes) { return (bytes + 15) / 16 * 16; };
@@ -91,6 +113,11 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(*v.dot);
   t.element_bytes = StorageBytes(
       TensorCoreStorageType(input.value_or(TensorCoreInput::kTF32)));
+  if (c.warpgroups()) {  // core matrices, unpadded
+    t.lhs_bytes = c.block_m * c.block_k * t.element_bytes;
+    t.rhs_bytes = c.block_n * c.block_k * t.element_bytes;
+    return t;
+  }
   t.k_major_stride = c.block_k + 16 / t.element_bytes;
   t.lhs_bytes = align16(c.block_m * t.k_major_stride * t.element_bytes);
   t.rhs_bytes = align16(c.block_n * t.k_major_stride * t.element_bytes);
@@ -140,8 +167,7 @@ absl::StatusOr<TileFetch> FetchTile(KernelScope& k, const GemmView& v,
                               : b.CreateUDiv(e, b.getInt64(s.tile));
     llvm::Value* f = k_minor ? b.CreateUDiv(e, b.getInt64(block_k))
                              : b.CreateURem(e, b.getInt64(s.tile));
-    out.offset = b.CreateAdd(b.CreateMul(kk, b.getInt64(s.k_stride)),
-                             b.CreateMul(f, b.getInt64(s.f_stride)));
+    out.offset = s.Offset(b, f, kk);
     out.value = EntryAlloca(b, s.type);
     b.CreateStore(llvm::Constant::getNullValue(s.type), out.value);
     llvm::Value* fg = b.CreateAdd(f0, f);
@@ -227,14 +253,16 @@ llvm::Value* Buffer(llvm::IRBuilderBase& b, const Side& s, int64_t bytes,
 
 // Stores the fetched tiles and waits for the copied ones (this thread's;
 // the barrier after shows them to the block).
-void Land(KernelScope& k, const Side& lhs, const Side& rhs,
-          const std::pair<TileFetch, TileFetch>& f, llvm::Value* lhs_buffer,
-          llvm::Value* rhs_buffer) {
+void Land(KernelScope& k, const TiledGemmConfig& c, const Side& lhs,
+          const Side& rhs, const std::pair<TileFetch, TileFetch>& f,
+          llvm::Value* lhs_buffer, llvm::Value* rhs_buffer) {
   StoreTile(k, lhs, f.first, lhs_buffer);
   StoreTile(k, rhs, f.second, rhs_buffer);
   if (lhs.async.has_value() || rhs.async.has_value()) {
     k.target.AsyncCopyWait(k.b);
   }
+  // wgmma reads through the async proxy.
+  if (c.warpgroups()) k.target.FenceProxyAsyncShared(k.b);
 }
 
 }  // namespace
@@ -260,7 +288,7 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
     absl::StatusOr<std::pair<TileFetch, TileFetch>> f =
         FetchStep(k, v, c, lhs, rhs, origin, tid, kt, a, x);
     if (!f.ok()) return f.status();
-    Land(k, lhs, rhs, *f, a, x);
+    Land(k, c, lhs, rhs, *f, a, x);
     return absl::OkStatus();
   };
   if (c.stages == 1 || k_tiles <= 1) {
@@ -297,7 +325,7 @@ absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
         llvm::Value* now = b.CreateURem(kt, b.getInt64(2));
         multiply(Buffer(b, lhs, lhs_bytes, now),
                  Buffer(b, rhs, rhs_bytes, now));
-        Land(k, lhs, rhs, *f, a_later, x_later);
+        Land(k, c, lhs, rhs, *f, a_later, x_later);
         k.target.Barrier(b);
         return absl::OkStatus();
       });
@@ -425,9 +453,11 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
                           b.getInt64(c.block_m));
   origin.batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
   const HloInstruction* root = ComputedRoot(hlo);
-  absl::Status s = c.tensor_cores()
-                       ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
-                       : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
+  absl::Status s =
+      c.warpgroups() ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root, origin)
+      : c.tensor_cores()
+          ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
+          : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
   if (!s.ok()) return s;
   return EndKernel(k, grid, threads, /*cooperative=*/true);
 }

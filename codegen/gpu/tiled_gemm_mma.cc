@@ -131,15 +131,13 @@ void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
   }
 }
 
-// Sets up one side's tile: its type, K-major layout and conversion.
-void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
-                 const TileLayout& layout, int64_t bytes, int64_t total,
-                 const char* name) {
+}  // namespace
+
+void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
+                           int64_t bytes, int64_t total, const char* name) {
   llvm::IRBuilderBase& b = k.b;
   const PrimitiveType to = TensorCoreStorageType(input);
   s.type = ValueType(to, b.getContext());
-  s.f_stride = layout.k_major_stride;
-  s.k_stride = 1;
   const PrimitiveType from = s.operand->shape().element_type();
   s.convert = [&b, from, to,
                input](llvm::Value* x) -> absl::StatusOr<llvm::Value*> {
@@ -149,8 +147,6 @@ void PrepareSide(KernelScope& k, Side& s, TensorCoreInput input,
   };
   s.shared = TileArray(k, bytes, total, name);  // every stage
 }
-
-}  // namespace
 
 absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
                          const TiledGemmConfig& c, TensorCoreInput input,
@@ -162,10 +158,14 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
   const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
-  PrepareSide(k, lhs, input, layout, c.stages * layout.lhs_bytes, total,
-              "gemm_lhs_tile");
-  PrepareSide(k, rhs, input, layout, c.stages * layout.rhs_bytes, total,
-              "gemm_rhs_tile");
+  PrepareTensorCoreSide(k, lhs, input, c.stages * layout.lhs_bytes, total,
+                        "gemm_lhs_tile");
+  PrepareTensorCoreSide(k, rhs, input, c.stages * layout.rhs_bytes, total,
+                        "gemm_rhs_tile");
+  for (Side* s : {&lhs, &rhs}) {
+    s->f_stride = layout.k_major_stride;  // K-major, padded rows
+    s->k_stride = 1;
+  }
   PlanAsyncCopy(k, c, lhs);
   PlanAsyncCopy(k, c, rhs);
   llvm::Value* tid = ThreadIndex64(k);

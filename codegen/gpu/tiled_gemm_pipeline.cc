@@ -58,6 +58,7 @@ absl::Status EmitPipelinedLoop(KernelScope& k, const GemmView& v,
       b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
       [&](llvm::Value* kt) -> absl::Status {
         k.target.AsyncCopyWaitGroup(b, stages - 2);
+        if (c.warpgroups()) k.target.FenceProxyAsyncShared(b);
         k.target.Barrier(b);
         llvm::Value* ahead = b.CreateAdd(kt, b.getInt64(stages - 1));
         if (absl::Status s = EmitIf(

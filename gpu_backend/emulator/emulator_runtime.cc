@@ -9,6 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/emulator/async_copy_queue.h"
 #include "gpu_backend/emulator/warp_mma.h"
+#include "gpu_backend/emulator/warpgroup_mma.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -17,7 +18,7 @@ constexpr int kWarp = 32;
 constexpr size_t kStackBytes = 128 * 1024;
 constexpr int64_t kMaxBlock = 1024;
 
-enum class FiberState { kReady, kBarrier, kShuffle, kMma, kDone };
+enum class FiberState { kReady, kBarrier, kShuffle, kMma, kWgmma, kDone };
 
 struct Fiber {
   ucontext_t context;
@@ -26,6 +27,8 @@ struct Fiber {
   // At an mma: the lane's register arrays (on its own stack).
   const int32_t *mma_a = nullptr, *mma_b = nullptr, *mma_c = nullptr;
   int32_t* mma_d = nullptr;
+  // At a wgmma: its descriptors (the accumulators in mma_c / mma_d).
+  uint64_t desc_a = 0, desc_b = 0;
 };
 
 // The block being run on this host thread.
@@ -35,6 +38,7 @@ struct Block {
   int64_t block_id = 0, grid = 1, block = 1;
   int64_t thread = 0;
   uint8_t* shared = nullptr;
+  int64_t shared_bytes = 0;
   std::vector<Fiber>* fibers = nullptr;  // null: not cooperative
   std::vector<AsyncCopyQueue> copies;    // per thread
   ucontext_t scheduler;
@@ -145,6 +149,55 @@ bool ReleaseMmas(Block& b) {
   return released;
 }
 
+// Computes the wgmma of every warpgroup (4 warps from a multiple of 4)
+// whose 128 threads all wait at the same one; true if any. A warpgroup
+// that is not whole, disagrees on the instruction or whose wgmma fails
+// (warpgroup_mma.h) is an error.
+bool ReleaseWgmmas(Block& b) {
+  constexpr int64_t kGroup = 4 * kWarp;
+  std::vector<Fiber>& fibers = *b.fibers;
+  bool released = false;
+  for (int64_t first = 0; first < b.block; first += kGroup) {
+    const int64_t last = std::min<int64_t>(first + kGroup, b.block);
+    int64_t waiting = 0;
+    for (int64_t t = first; t < last; ++t) {
+      waiting += fibers[t].state == FiberState::kWgmma;
+    }
+    if (waiting == 0) continue;
+    if (last - first < kGroup) {
+      b.mma_error = absl::StrCat("a wgmma in a warpgroup of ", last - first,
+                                 " threads (it needs 128)");
+      return false;
+    }
+    if (waiting < kGroup) continue;
+    const int32_t* c[kGroup];
+    int32_t* d[kGroup];
+    const Fiber& lead = fibers[first];
+    for (int64_t l = 0; l < kGroup; ++l) {
+      const Fiber& f = fibers[first + l];
+      if (f.kind != lead.kind || f.site != lead.site ||
+          f.desc_a != lead.desc_a || f.desc_b != lead.desc_b) {
+        b.mma_error = absl::StrCat(
+            "threads ", first, " and ", first + l,
+            " of a warpgroup reached different wgmma instructions or "
+            "descriptors");
+        return false;
+      }
+      c[l] = f.mma_c;
+      d[l] = f.mma_d;
+    }
+    const std::string error = ComputeWarpgroupMma(
+        lead.kind, lead.desc_a, lead.desc_b, b.shared, b.shared_bytes, c, d);
+    if (!error.empty()) {
+      b.mma_error = error;
+      return false;
+    }
+    for (int64_t t = first; t < last; ++t) fibers[t].state = FiberState::kReady;
+    released = true;
+  }
+  return released;
+}
+
 absl::Status RunCooperativeBlock(Block& b) {
   std::vector<std::unique_ptr<char[]>>& stacks = Stacks();
   while (static_cast<int64_t>(stacks.size()) < b.block) {
@@ -170,12 +223,14 @@ absl::Status RunCooperativeBlock(Block& b) {
     for (const Fiber& f : fibers) {
       done += f.state == FiberState::kDone;
       at_barrier += f.state == FiberState::kBarrier;
-      at_shuffle +=
-          f.state == FiberState::kShuffle || f.state == FiberState::kMma;
+      at_shuffle += f.state == FiberState::kShuffle ||
+                    f.state == FiberState::kMma ||
+                    f.state == FiberState::kWgmma;
     }
     if (done == b.block) return absl::OkStatus();
     if (ReleaseShuffles(b)) continue;
     if (ReleaseMmas(b)) continue;
+    if (b.mma_error.empty() && ReleaseWgmmas(b)) continue;
     if (!b.mma_error.empty()) {
       return absl::InternalError(
           absl::StrCat("block ", b.block_id, ": ", b.mma_error));
@@ -215,6 +270,7 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
   b.copies.resize(launch.block);
   std::vector<uint8_t> shared(std::max<int64_t>(launch.shared_bytes, 1));
   b.shared = shared.data();
+  b.shared_bytes = static_cast<int64_t>(shared.size());
   Block* saved = current;
   current = &b;
   absl::Status status;
@@ -245,6 +301,7 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_shfl", reinterpret_cast<void*>(&xlite_emu_shfl)},
       {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
       {"xlite_emu_mma", reinterpret_cast<void*>(&xlite_emu_mma)},
+      {"xlite_emu_wgmma", reinterpret_cast<void*>(&xlite_emu_wgmma)},
       {"xlite_emu_cp_async", reinterpret_cast<void*>(&xlite_emu_cp_async)},
       {"xlite_emu_cp_async_commit",
        reinterpret_cast<void*>(&xlite_emu_cp_async_commit)},
@@ -316,6 +373,22 @@ extern "C" void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
   f.mma_c = c;
   f.mma_d = d;
   xlite::gpu::emulator::Yield(FiberState::kMma);
+}
+
+extern "C" void xlite_emu_wgmma(int32_t op, int32_t site, int64_t desc_a,
+                                int64_t desc_b, const int32_t* c, int32_t* d) {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation ran a wgmma";
+    return;
+  }
+  auto& f = (*current->fibers)[current->thread];
+  f.kind = op;
+  f.site = site;
+  f.desc_a = static_cast<uint64_t>(desc_a);
+  f.desc_b = static_cast<uint64_t>(desc_b);
+  f.mma_c = c;
+  f.mma_d = d;
+  xlite::gpu::emulator::Yield(FiberState::kWgmma);
 }
 
 extern "C" void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,

@@ -12,7 +12,8 @@
 //   - an mma (mma.sync) releases when all 32 lanes of the warp have
 //     reached the same one (the same call site: mma.sync.aligned is
 //     undefined in divergent code), and then computes the warp's product
-//     (warp_mma.h);
+//     (warp_mma.h); a wgmma likewise when all 128 threads of its
+//     warpgroup have (warpgroup_mma.h), reading shared memory then;
 //   - shared memory is one buffer per block, filled with 0xA5 bytes (a
 //     GPU's starts undefined: a kernel reading what it never wrote fails
 //     here instead of passing on zeros);
@@ -43,6 +44,11 @@ void* xlite_emu_shared();
 /// numbers the call site (every lane of a warp must be at the same).
 void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
                    const int32_t* b, const int32_t* c, int32_t* d);
+/// The thread's part of a warpgroup's wgmma (warpgroup_mma.h): `op`
+/// (WgmmaOpWord), the call site, both descriptors, its accumulators c in
+/// and d out (N / 2 each).
+void xlite_emu_wgmma(int32_t op, int32_t site, int64_t desc_a, int64_t desc_b,
+                     const int32_t* c, int32_t* d);
 /// cp.async of `bytes` from `src` to `dst` (zeros when `copy` is 0);
 /// commit_group; wait_group `pending` (wait_all when negative).
 void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,

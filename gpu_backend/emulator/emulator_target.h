@@ -41,6 +41,20 @@ class EmulatorTarget : public codegen::KernelTarget {
   void AsyncCopyWait(llvm::IRBuilderBase& b) override;
   void AsyncCopyCommit(llvm::IRBuilderBase& b) override;
   void AsyncCopyWaitGroup(llvm::IRBuilderBase& b, int64_t pending) override;
+  // Warpgroup tensor cores (emulator_wgmma.cc).
+  std::vector<llvm::Value*> Wgmma(
+      llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,
+      llvm::Value* desc_a, llvm::Value* desc_b,
+      const std::vector<llvm::Value*>& acc) override;
+  std::vector<llvm::Value*> WgmmaFence(
+      llvm::IRBuilderBase& b, const std::vector<llvm::Value*>& acc) override;
+  void WgmmaCommit(llvm::IRBuilderBase& b) override;
+  std::vector<llvm::Value*> WgmmaWait(
+      llvm::IRBuilderBase& b, int64_t pending,
+      const std::vector<llvm::Value*>& acc) override;
+  void FenceProxyAsyncShared(llvm::IRBuilderBase& b) override;
+  llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
+                             llvm::Value* pointer) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,
@@ -55,7 +69,7 @@ class EmulatorTarget : public codegen::KernelTarget {
  private:
   std::string triple_;
   std::string data_layout_;
-  int32_t mma_sites_ = 0;  // numbers each Mma call site
+  int32_t mma_sites_ = 0;  // numbers each Mma and Wgmma call site
 };
 
 }  // namespace xlite::gpu::emulator

@@ -50,10 +50,17 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 
 bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
-      warps_n < 0 || stages < 1 || stages > 4) {
+      warps_n < 0 || stages < 1 || stages > 4 || wgmma < 0 || wgmma > 1) {
     return false;
   }
-  if (tensor_cores()) {
+  if (wgmma == 1) {
+    if (!tensor_cores() || warps_n <= 0 || block_m != 64 * warps_m ||
+        block_n % warps_n != 0 || block_k % 32 != 0) {
+      return false;
+    }
+    const int64_t n = block_n / warps_n;
+    if (n < 8 || n > 256 || n % (n > 32 ? 16 : 8) != 0) return false;
+  } else if (tensor_cores()) {
     if (warps_n <= 0 || block_m % (warps_m * 16) != 0 ||
         block_n % (warps_n * 8) != 0 || block_k % 32 != 0) {
       return false;
@@ -67,7 +74,9 @@ bool TiledGemmConfig::IsValid() const {
 
 std::string TiledGemmConfig::ToString() const {
   std::string s = absl::StrCat(block_m, "x", block_n, "x", block_k);
-  if (tensor_cores()) {
+  if (warpgroups()) {
+    absl::StrAppend(&s, " wgmma groups ", warps_m, "x", warps_n);
+  } else if (tensor_cores()) {
     absl::StrAppend(&s, " mma warps ", warps_m, "x", warps_n);
   } else {
     absl::StrAppend(&s, " simt threads ", thread_m, "x", thread_n);
@@ -89,8 +98,8 @@ std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
     return true;
   };
   std::vector<int64_t> block, pair;
-  if (!sizes(words[0], block) || block.size() != 3 ||
-      !sizes(words[3], pair) || pair.size() != 2) {
+  if (!sizes(words[0], block) || block.size() != 3 || !sizes(words[3], pair) ||
+      pair.size() != 2) {
     return std::nullopt;
   }
   TiledGemmConfig c;
@@ -98,9 +107,10 @@ std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
   c.block_n = block[1];
   c.block_k = block[2];
   const std::string kind = absl::StrCat(words[1], " ", words[2]);
-  if (kind == "mma warps") {
+  if (kind == "mma warps" || kind == "wgmma groups") {
     c.warps_m = pair[0];
     c.warps_n = pair[1];
+    c.wgmma = kind == "wgmma groups" ? 1 : 0;
   } else if (kind == "simt threads") {
     c.thread_m = pair[0];
     c.thread_n = pair[1];
@@ -170,6 +180,7 @@ std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
     warps =
         absl::StrCat(R"(,"warps_m":)", c.warps_m, R"(,"warps_n":)", c.warps_n);
   }
+  if (c.warpgroups()) absl::StrAppend(&warps, R"(,"wgmma":1)");
   if (c.stages > 1) absl::StrAppend(&warps, R"(,"stages":)", c.stages);
   return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
                       kTiledGemmFusionKind, R"(","block_m":)", c.block_m,
@@ -205,7 +216,8 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"thread_n", &c.thread_n},
         {"warps_m", &c.warps_m},
         {"warps_n", &c.warps_n},
-        {"stages", &c.stages}}) {
+        {"stages", &c.stages},
+        {"wgmma", &c.wgmma}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

@@ -7,8 +7,8 @@
 // backend config is
 //   {"fusion_backend_config":{"kind":"__xlite_tiled_gemm",
 //    "block_m":64,"block_n":64,"block_k":16,"thread_m":4,"thread_n":4}}
-// (plus "warps_m" and "warps_n" when the kernel uses tensor cores, and
-// "stages" when it is more than 1)
+// (plus "warps_m" and "warps_n" when the kernel uses tensor cores,
+// "wgmma":1 when those are warpgroups, and "stages" when it is more than 1)
 // (XLA marks its Triton GEMM fusions the same way, with kind
 // "__triton_gemm"), so the decision survives printing and parsing.
 
@@ -32,6 +32,10 @@ inline constexpr absl::string_view kTiledGemmFusionKind = "__xlite_tiled_gemm";
 ///    each compute a (block_m / warps_m) x (block_n / warps_n) tile with
 ///    16x8 warp-wide multiply-accumulates (mma.sync); thread_m and
 ///    thread_n are unused.
+///  - On Hopper's warpgroup tensor cores (wgmma == 1, sm_90a): warps_m x
+///    warps_n are warpgroups of 4 warps (128 threads), each computing a
+///    64 x (block_n / warps_n) tile (so block_m = 64 * warps_m) with
+///    wgmma.mma_async, both operands read from shared memory.
 /// With stages = 2 the tiles are double-buffered: the block computes the
 /// next K step's tile elements into registers before it multiplies the
 /// current one, stores them into the other buffer after, and meets one
@@ -48,17 +52,22 @@ struct TiledGemmConfig {
   int64_t warps_m = 0;
   int64_t warps_n = 0;
   int64_t stages = 1;
+  int64_t wgmma = 0;
 
   bool tensor_cores() const { return warps_m > 0; }
+  bool warpgroups() const { return tensor_cores() && wgmma == 1; }
   int64_t threads() const {
-    return tensor_cores() ? warps_m * warps_n * 32
-                          : (block_m / thread_m) * (block_n / thread_n);
+    if (!tensor_cores()) return (block_m / thread_m) * (block_n / thread_n);
+    return warps_m * warps_n * (warpgroups() ? 128 : 32);
   }
   /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
-  /// 32, the largest K of an mma), at least one thread, at most 1024, 1 to
-  /// 4 stages.
+  /// 32, the largest K of an mma; warpgroup tiles 64 rows and 8 to 256
+  /// columns, in steps of 8 up to 32 and of 16 past, the N every wgmma
+  /// type allows), block_k into 32,
+  /// at least one thread, at most 1024, 1 to 4 stages.
   bool IsValid() const;
-  /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4".
+  /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4",
+  /// "128x128x64 wgmma groups 2x1 stages 4".
   std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };

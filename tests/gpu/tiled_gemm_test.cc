@@ -53,9 +53,10 @@ std::string Name(const Case& c) {
                       "x", c.k, c.tiling.empty() ? "" : "_", c.tiling);
 }
 
-// The forced tilings: "simt" (CUDA cores, the default tiling) and tensor
-// cores "mmaBMxBNxBK_WMxWN", of 2, 3 or 4 stages with the suffix "_s2",
-// "_s3" or "_s4".
+// The forced tilings: "simt" (CUDA cores, the default tiling), tensor
+// cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
+// "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2", "_s3"
+// or "_s4".
 std::optional<TiledGemmConfig> Tiling(const std::string& name) {
   if (name.empty()) return std::nullopt;
   TiledGemmConfig c;
@@ -64,8 +65,9 @@ std::optional<TiledGemmConfig> Tiling(const std::string& name) {
   }
   if (name.rfind("simt", 0) == 0) return c;
   int64_t bm, bn, bk, wm, wn;
-  if (std::sscanf(name.c_str(), "mma%ldx%ldx%ld_%ldx%ld", &bm, &bn, &bk, &wm,
-                  &wn) != 5) {
+  const bool groups = name.rfind("wgmma", 0) == 0;
+  if (std::sscanf(name.c_str() + (groups ? 2 : 0), "mma%ldx%ldx%ld_%ldx%ld",
+                  &bm, &bn, &bk, &wm, &wn) != 5) {
     ADD_FAILURE() << "bad tiling " << name;
     return std::nullopt;
   }
@@ -74,6 +76,7 @@ std::optional<TiledGemmConfig> Tiling(const std::string& name) {
   c.block_k = bk;
   c.warps_m = wm;
   c.warps_n = wn;
+  c.wgmma = groups ? 1 : 0;
   return c;
 }
 
@@ -349,6 +352,35 @@ std::vector<Case> Cases() {
     relu.epilogue = "bias_relu";
     cases.push_back(relu);
   }
+  // Warpgroup tensor cores (wgmma, h100): every tensor-core type, tiles
+  // staged through registers (nn: N-minor rhs; ta; colmajor; f32 and f8,
+  // which convert) or copied by cp.async (tb, batch_tb), one to four
+  // stages, one or two warpgroups along M or N, K tails.
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
+        "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16", "f32", "s8", "f8e4m3fn"}) {
+      // 4 stages of 128x64 f32 tiles on each side: 256 KiB, past h100's
+      // 227 KiB a block may have.
+      if (type[1] == '3' && tiling[5] == '1') continue;
+      for (const char* form : {"nn", "tb", "ta", "batch_tb", "colmajor"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (const char* epilogue : {"bias_relu", "gelu", "convert_bf16"}) {
+    Case c;
+    c.type = "bf16";
+    c.form = "tb";
+    c.epilogue = epilogue;
+    c.tiling = "wgmma128x128x64_2x1_s4";
+    cases.push_back(c);
+  }
   return cases;
 }
 
@@ -362,34 +394,54 @@ class TiledGemmPtxasTest : public ::testing::TestWithParam<Case> {};
 TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
   if (!gpu::FindPtxas().ok()) GTEST_SKIP() << gpu::FindPtxas().status();
   const Case& c = GetParam();
+  // wgmma is sm_90a's: Blackwell (sm_90 PTX) refuses the tiling.
+  const bool groups = c.tiling.rfind("wgmma", 0) == 0;
+  if (groups) {
+    auto exe = Compile(Module(c), gpu::GpuCodeTarget::kNvptx, "b200", c.tiling);
+    ASSERT_FALSE(exe.ok());
+    EXPECT_NE(exe.status().message().find("needs sm_90a"), std::string::npos)
+        << exe.status();
+  }
   for (const char* spec : {"h100", "b200"}) {
+    if (groups && spec[0] == 'b') continue;
     auto exe = Compile(Module(c), gpu::GpuCodeTarget::kNvptx, spec, c.tiling);
     ASSERT_TRUE(exe.ok()) << spec << ": " << exe.status();
     EXPECT_TRUE(HasTiledGemmFusion((*exe)->module()));
     EXPECT_NE((*exe)->ptx().find("bar.sync"), std::string::npos) << spec;
     EXPECT_EQ((*exe)->ptx().find("mma.sync") != std::string::npos,
-              c.tiling.rfind("simt", 0) != 0)
+              c.tiling.rfind("simt", 0) != 0 && !groups)
+        << spec;
+    EXPECT_EQ((*exe)->ptx().find("wgmma.mma_async") != std::string::npos,
+              groups)
+        << spec;
+    EXPECT_EQ((*exe)->ptx().find("fence.proxy.async.shared::cta") !=
+                  std::string::npos,
+              groups)
         << spec;
     EXPECT_FALSE((*exe)->cubin().empty()) << spec;
     // Tensor-core tiles of K-major operands in whole 16-byte rows arrive
-    // by cp.async.
-    const bool async = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
-                       c.type.rfind("f8", 0) != 0 &&
-                       (c.form == "tb" || c.form == "batch_tb") &&
-                       c.k % 16 == 0;
-    EXPECT_EQ((*exe)->ptx().find("cp.async") != std::string::npos, async)
+    // by cp.async (the lhs is K-major but in ta and colmajor, the rhs in
+    // tb and batch_tb).
+    const int64_t bytes = c.type == "s8" ? 1 : 2;
+    const bool copyable = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
+                          c.type.rfind("f8", 0) != 0 && c.k * bytes % 16 == 0;
+    const bool lhs_async = copyable && c.form != "ta" && c.form != "colmajor";
+    const bool rhs_async = copyable && (c.form == "tb" || c.form == "batch_tb");
+    EXPECT_EQ((*exe)->ptx().find("cp.async") != std::string::npos,
+              lhs_async || rhs_async)
         << spec;
-    // Three and four stages count commit groups.
+    // Three and four stages (of both tiles by cp.async; else two) count
+    // commit groups.
     const std::optional<TiledGemmConfig> tiling = FusionTiling(**exe);
     ASSERT_TRUE(tiling.has_value());
-    const bool groups = tiling->stages > 2;
+    const bool pipelined = tiling->stages > 2 && lhs_async && rhs_async;
     EXPECT_EQ((*exe)->ptx().find("cp.async.commit_group") != std::string::npos,
-              groups)
+              pipelined)
         << spec;
     EXPECT_EQ(
         (*exe)->ptx().find(absl::StrCat(
             "cp.async.wait_group ", tiling->stages - 2)) != std::string::npos,
-        groups)
+        pipelined)
         << spec;
     // The kernel's shared memory is the heuristic's estimate: ptxas's
     // (static) figure up to 48 KiB; past it the tiles are dynamic, ptxas
@@ -410,7 +462,7 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
                   dynamic)
             << spec << " " << h->backend_config();
         // cp.async pipelines stage nothing in registers.
-        if (groups) {
+        if (pipelined) {
           EXPECT_EQ(r.spill_bytes, 0) << spec << " " << h->backend_config();
         }
         ++checked;
@@ -467,6 +519,21 @@ std::vector<Case> PtxasCases() {
       Case c;
       c.type = type;
       c.form = type[0] == 's' ? "batch_tb" : "tb";
+      c.k = 272;
+      c.tiling = tiling;
+      cases.push_back(c);
+    }
+  }
+  // Warpgroup tilings on h100: every wgmma type (f8 converts to f16), N
+  // from 64 to 128 per warpgroup, cp.async (tb) or register (nn) tiles.
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
+        "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16", "s8", "f32", "f8e4m3fn"}) {
+      if (type[1] == '3' && tiling[5] == '1') continue;  // too big
+      Case c;
+      c.type = type;
+      c.form = type[0] == 'b' ? "nn" : "tb";
       c.k = 272;
       c.tiling = tiling;
       cases.push_back(c);

@@ -1,0 +1,149 @@
+// The tiled GEMM's main loop on Hopper's warpgroup tensor cores (sm_90a).
+// The block's warpgroups (4 warps each) form a warps_m x warps_n grid;
+// warpgroup (wy, wx) computes rows wy * 64 .. + 64 and columns wx * WN ..
+// + WN of the block's tile (WN = block_n / warps_n) with one
+// wgmma.mma_async m64nWNkK per K step of the instruction, both operands
+// read by the tensor cores from the shared tiles through descriptors.
+//
+// Tiles hold what the tensor cores multiply (f16, bf16, tf32 as an f32
+// rounded to nearest, s8; f8 operands convert exactly to f16 or bf16, as
+// on the mma.sync loop, so both loops give the same numbers), K-major in
+// core matrices (codegen/gpu/wgmma_layout.h). Writes to them, by stores
+// or cp.async, are fenced for the async proxy before the barrier that
+// precedes a multiply (tiled_gemm_kernel.cc, tiled_gemm_pipeline.cc).
+//
+// Per staged K step each warpgroup fences its accumulators, issues the
+// step's wgmma-s, commits them and waits for them, so that no tile is
+// overwritten while a wgmma may still read it. Thread i of a warpgroup
+// holds WN / 2 accumulators, in the layout codegen/kernel_target.h gives.
+
+#include "codegen/gpu/tiled_gemm.h"
+#include "codegen/gpu/wgmma_layout.h"
+#include "codegen/scalar_ops.h"
+
+namespace xlite::codegen::gpu::tiled_gemm {
+namespace {
+
+WgmmaKind KindOf(TensorCoreInput input) {
+  switch (input) {
+    case TensorCoreInput::kF16:
+      return WgmmaKind::kF16;
+    case TensorCoreInput::kBF16:
+      return WgmmaKind::kBF16;
+    case TensorCoreInput::kTF32:
+      return WgmmaKind::kTF32;
+    case TensorCoreInput::kS8:
+      return WgmmaKind::kS8;
+  }
+  return WgmmaKind::kF16;
+}
+
+// The warpgroup's place in the block and the thread's in its fragments.
+struct GroupPlace {
+  int64_t cols = 8;             // WN
+  llvm::Value* row0 = nullptr;  // wy * 64
+  llvm::Value* col0 = nullptr;  // wx * WN
+  llvm::Value* warp = nullptr;  // the warp within the warpgroup
+  llvm::Value* g = nullptr;     // lane / 4
+  llvm::Value* t = nullptr;     // lane % 4
+};
+
+GroupPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
+                   llvm::Value* tid) {
+  GroupPlace p;
+  p.cols = c.block_n / c.warps_n;
+  llvm::Value* group = b.CreateUDiv(tid, b.getInt64(128));
+  p.row0 =
+      b.CreateMul(b.CreateUDiv(group, b.getInt64(c.warps_n)), b.getInt64(64));
+  p.col0 = b.CreateMul(b.CreateURem(group, b.getInt64(c.warps_n)),
+                       b.getInt64(p.cols));
+  p.warp =
+      b.CreateURem(b.CreateUDiv(tid, b.getInt64(kWarpSize)), b.getInt64(4));
+  llvm::Value* lane = b.CreateURem(tid, b.getInt64(kWarpSize));
+  p.g = b.CreateUDiv(lane, b.getInt64(4));
+  p.t = b.CreateURem(lane, b.getInt64(4));
+  return p;
+}
+
+// The descriptor of rows `row0` on of the side's tile in `buffer`, at the
+// `step`-th 32 bytes of K.
+llvm::Value* Descriptor(KernelScope& k, const Side& s, llvm::Value* buffer,
+                        llvm::Value* row0, int64_t step) {
+  llvm::IRBuilderBase& b = k.b;
+  llvm::Value* address = k.target.SharedAddress(b, buffer);
+  llvm::Value* offset = b.CreateAdd(
+      b.CreateMul(b.CreateUDiv(row0, b.getInt64(8)), b.getInt64(s.core_sbo)),
+      b.getInt64(step * 2 * kWgmmaCoreBytes));
+  address = b.CreateAdd(address, b.CreateTrunc(offset, b.getInt32Ty()));
+  return WgmmaDescriptor(b, address, kWgmmaCoreBytes, s.core_sbo);
+}
+
+}  // namespace
+
+absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
+                           const TiledGemmConfig& c, TensorCoreInput input,
+                           const HloInstruction* root,
+                           const BlockOrigin& origin) {
+  llvm::IRBuilderBase& b = k.b;
+  const TileLayout layout = TileLayoutOf(v, c);
+  Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
+  Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
+  const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
+  PrepareTensorCoreSide(k, lhs, input, c.stages * layout.lhs_bytes, total,
+                        "gemm_lhs_tile");
+  PrepareTensorCoreSide(k, rhs, input, c.stages * layout.rhs_bytes, total,
+                        "gemm_rhs_tile");
+  for (Side* s : {&lhs, &rhs}) {
+    s->core_sbo = WgmmaTileSbo(c.block_k, layout.element_bytes);
+  }
+  PlanAsyncCopy(k, c, lhs);
+  PlanAsyncCopy(k, c, rhs);
+  llvm::Value* tid = ThreadIndex64(k);
+  const GroupPlace p = PlaceOf(b, c, tid);
+  WgmmaShape shape;
+  shape.kind = KindOf(input);
+  shape.n = p.cols;
+  // One wgmma covers 32 bytes of K.
+  const int64_t steps = c.block_k * layout.element_bytes / 32;
+  llvm::Type* acc_type = ValueType(v.acc, b.getContext());
+  std::vector<llvm::AllocaInst*> acc;
+  for (int64_t i = 0; i < p.cols / 2; ++i) {
+    acc.push_back(EntryAlloca(b, acc_type));
+    b.CreateStore(llvm::Constant::getNullValue(acc_type), acc.back());
+  }
+  absl::Status s = EmitMainLoop(
+      k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
+      [&](llvm::Value* a_tile, llvm::Value* b_tile) {
+        std::vector<llvm::Value*> d;
+        for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
+        d = k.target.WgmmaFence(b, d);
+        for (int64_t step = 0; step < steps; ++step) {
+          d = k.target.Wgmma(b, shape, Descriptor(k, lhs, a_tile, p.row0, step),
+                             Descriptor(k, rhs, b_tile, p.col0, step), d);
+        }
+        k.target.WgmmaCommit(b);
+        d = k.target.WgmmaWait(b, 0, d);
+        for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
+      });
+  if (!s.ok()) return s;
+  // Register r: row 16 warp + g + 8 ((r / 2) % 2), column 8 (r / 4) +
+  // 2 t + r % 2 of the warpgroup's tile.
+  llvm::Value* m_thread = b.CreateAdd(
+      origin.m0,
+      b.CreateAdd(p.row0,
+                  b.CreateAdd(b.CreateMul(p.warp, b.getInt64(16)), p.g)));
+  llvm::Value* n_thread = b.CreateAdd(
+      origin.n0, b.CreateAdd(p.col0, b.CreateMul(p.t, b.getInt64(2))));
+  for (int64_t r = 0; r < p.cols / 2; ++r) {
+    llvm::Value* m = b.CreateAdd(m_thread, b.getInt64(8 * ((r / 2) % 2)));
+    llvm::Value* n = b.CreateAdd(n_thread, b.getInt64(8 * (r / 4) + r % 2));
+    if (absl::Status st = StoreResult(k, v, root, origin.batch, m, n,
+                                      b.CreateLoad(acc_type, acc[r]));
+        !st.ok()) {
+      return st;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace xlite::codegen::gpu::tiled_gemm

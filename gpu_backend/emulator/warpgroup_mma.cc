@@ -1,0 +1,161 @@
+#include "gpu_backend/emulator/warpgroup_mma.h"
+
+#include <cstring>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "hlo/ir/float_types.h"
+
+namespace xlite::gpu::emulator {
+namespace {
+
+// codegen::WgmmaKind's values.
+enum Kind : int32_t { kF16, kBF16, kTF32, kE4M3, kE5M2, kS8 };
+
+int ElementBytes(int32_t kind) {
+  return kind == kTF32 ? 4 : (kind == kF16 || kind == kBF16) ? 2 : 1;
+}
+
+// One decoded descriptor: the fields of the ISA's table.
+struct Matrix {
+  int64_t start = 0, lbo = 0, sbo = 0;
+  int base_offset = 0, swizzle = 0;
+};
+
+Matrix Decode(uint64_t desc) {
+  Matrix m;
+  m.start = static_cast<int64_t>(desc & 0x3FFF) << 4;
+  m.lbo = static_cast<int64_t>((desc >> 16) & 0x3FFF) << 4;
+  m.sbo = static_cast<int64_t>((desc >> 32) & 0x3FFF) << 4;
+  m.base_offset = static_cast<int>((desc >> 49) & 0x7);
+  m.swizzle = static_cast<int>(desc >> 62);
+  return m;
+}
+
+// The byte of element (row, k) of a K-major operand without swizzling:
+// core matrices of 8 rows x 16 bytes, rows contiguous; LBO between core
+// matrices along K, SBO along the rows (M or N).
+int64_t KMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
+  const int64_t per = 16 / bytes;
+  return m.start + (row / 8) * m.sbo + (k / per) * m.lbo + (row % 8) * 16 +
+         (k % per) * bytes;
+}
+
+float BitsToFloat(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof(f));
+  return f;
+}
+
+uint32_t FloatToBits(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, sizeof(bits));
+  return bits;
+}
+
+// The element at `p` as a float (or an s8 as one, exactly).
+float Element(int32_t kind, const uint8_t* p) {
+  switch (kind) {
+    case kF16:
+    case kBF16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return kind == kF16 ? HalfToFloat(h) : BFloat16ToFloat(h);
+    }
+    case kTF32: {
+      uint32_t bits;
+      std::memcpy(&bits, p, 4);
+      return BitsToFloat(bits & 0xffffe000u);
+    }
+    case kE4M3:
+      return DecodeToF32(PrimitiveType::kF8E4M3FN, *p);
+    case kE5M2:
+      return DecodeToF32(PrimitiveType::kF8E5M2, *p);
+    default:
+      return static_cast<float>(static_cast<int8_t>(*p));
+  }
+}
+
+// Reads a rows x k operand; "" or an error.
+std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
+                        int64_t rows, int64_t k, const uint8_t* shared,
+                        int64_t shared_bytes, std::vector<float>& out) {
+  const Matrix m = Decode(desc);
+  if (m.swizzle != 0 || m.base_offset != 0) {
+    return absl::StrCat("wgmma: the ", name,
+                        " descriptor asks for a swizzled layout (mode ",
+                        m.swizzle, ", base offset ", m.base_offset,
+                        "), which the emulator does not model");
+  }
+  const int bytes = ElementBytes(kind);
+  out.assign(rows * k, 0.0f);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i = 0; i < k; ++i) {
+      const int64_t at = KMajorByte(m, r, i, bytes);
+      if (at < 0 || at + bytes > shared_bytes) {
+        return absl::StrCat("wgmma: element (", r, ", ", i, ") of ", name,
+                            " at shared byte ", at, " lies outside the ",
+                            shared_bytes, " bytes of the block");
+      }
+      out[r * k + i] = Element(kind, shared + at);
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b) {
+  return kind | static_cast<int32_t>(n << 8) | (trans_a ? 1 << 20 : 0) |
+         (trans_b ? 1 << 21 : 0);
+}
+
+std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
+                                const uint8_t* shared, int64_t shared_bytes,
+                                const int32_t* const c[128],
+                                int32_t* const d[128]) {
+  const int32_t kind = op & 0xff;
+  const int64_t n = (op >> 8) & 0xfff;
+  if (kind > kS8 || n < 8 || n > 256 || n % 8 != 0) {
+    return absl::StrCat("wgmma: bad op word ", op);
+  }
+  if ((op >> 20) & 3) {
+    return "wgmma: transposed operands are not modelled by the emulator";
+  }
+  const int64_t k = 32 / ElementBytes(kind);
+  std::vector<float> a, b;
+  if (std::string e =
+          ReadOperand("A", desc_a, kind, 64, k, shared, shared_bytes, a);
+      !e.empty()) {
+    return e;
+  }
+  if (std::string e =
+          ReadOperand("B", desc_b, kind, n, k, shared, shared_bytes, b);
+      !e.empty()) {
+    return e;
+  }
+  // Thread 32 w + l, register r: D[16 w + l / 4 + 8 ((r / 2) % 2)]
+  // [8 (r / 4) + 2 (l % 4) + r % 2].
+  for (int thread = 0; thread < 128; ++thread) {
+    const int w = thread / 32, l = thread % 32;
+    for (int64_t r = 0; r < n / 2; ++r) {
+      const int64_t row = 16 * w + l / 4 + 8 * ((r / 2) % 2);
+      const int64_t col = 8 * (r / 4) + 2 * (l % 4) + r % 2;
+      if (kind == kS8) {
+        uint32_t acc = static_cast<uint32_t>(c[thread][r]);
+        for (int64_t i = 0; i < k; ++i) {
+          acc += static_cast<uint32_t>(static_cast<int32_t>(a[row * k + i]) *
+                                       static_cast<int32_t>(b[col * k + i]));
+        }
+        d[thread][r] = static_cast<int32_t>(acc);
+        continue;
+      }
+      float acc = BitsToFloat(static_cast<uint32_t>(c[thread][r]));
+      for (int64_t i = 0; i < k; ++i) acc += a[row * k + i] * b[col * k + i];
+      d[thread][r] = static_cast<int32_t>(FloatToBits(acc));
+    }
+  }
+  return "";
+}
+
+}  // namespace xlite::gpu::emulator

@@ -1,0 +1,37 @@
+#ifndef XLITE_GPU_BACKEND_EMULATOR_WARPGROUP_MMA_H_
+#define XLITE_GPU_BACKEND_EMULATOR_WARPGROUP_MMA_H_
+
+// What one warpgroup-wide `wgmma.mma_async.sync.aligned.m64nNkK` with
+// both operands in shared memory computes, for the emulator: the two
+// matrix descriptors are decoded here from the PTX ISA's "Matrix
+// Descriptor Format" and "Shared Memory Matrix Layout" (no swizzling),
+// independently of the emitter's encoder (codegen/gpu/wgmma_layout.h), and
+// the 128 threads' accumulators are read and written by the ISA's
+// fragment layout for D, so that a slip on either side shows up as a
+// wrong answer or an error on the emulator instead of only on a GPU.
+//
+// Numbers: each D element is D plus the K products summed in K order in
+// f32 (s32 for s8, wrapping); f16, bf16 and f8 products are exact in f32,
+// tf32 operands drop their low 13 mantissa bits first.
+
+#include <cstdint>
+#include <string>
+
+namespace xlite::gpu::emulator {
+
+/// The op word EmulatorTarget passes: codegen::WgmmaKind's value in bits
+/// 0-7, N in bits 8-19, trans-a in bit 20, trans-b in bit 21.
+int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b);
+
+/// Thread i's accumulators c[i] (N / 2 each, f32 or s32 bits) become
+/// d[i] (which may be c[i]). `shared` is the block's shared memory of
+/// `shared_bytes`. Returns an error message (a descriptor the emulator
+/// does not model, a read outside shared memory, a bad op), or "".
+std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
+                                const uint8_t* shared, int64_t shared_bytes,
+                                const int32_t* const c[128],
+                                int32_t* const d[128]);
+
+}  // namespace xlite::gpu::emulator
+
+#endif  // XLITE_GPU_BACKEND_EMULATOR_WARPGROUP_MMA_H_
