@@ -47,8 +47,11 @@ struct Side {
   int64_t f_stride = 1, k_stride = 1;
   /// Set (non-zero) for the warpgroup loop's tiles, which hold core
   /// matrices instead (codegen/gpu/wgmma_layout.h): the bytes between
-  /// core matrices adjacent along M or N; f_stride and k_stride unused.
-  int64_t core_sbo = 0;
+  /// core matrices adjacent along M or N (SBO) and along K (LBO), and
+  /// whether a core matrix's 16-byte rows run along K (K-major) or along M
+  /// or N (MN-major, 16-bit types); f_stride and k_stride unused.
+  int64_t core_sbo = 0, core_lbo = 0;
+  bool mn_major = false;
   /// Element (f, kk)'s offset in a tile buffer, in elements of `type`.
   llvm::Value* Offset(llvm::IRBuilderBase& b, llvm::Value* f,
                       llvm::Value* kk) const;
@@ -108,8 +111,25 @@ void StoreTile(KernelScope& k, const Side& s, const TileFetch& fetch,
 /// makes), its one contracting dimension is physically minor with rows of
 /// whole 16-byte chunks, its kernel parameter is 16-byte aligned, and
 /// block_k spans whole chunks. Tensor-core tilings only, and not TF32
-/// (whose operands round first).
+/// (whose operands round first). An MN-major warpgroup tile (s.mn_major)
+/// instead needs its one free dimension physically minor, in whole
+/// 16-byte chunks.
 void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s);
+
+/// Whether the side whose operand has dimensions `free` along M or N and
+/// `k` contracting is staged MN-major on the warpgroup loop: a 16-bit
+/// tile type (`storage`) and the operand's physically minor dimension
+/// (ignoring size 1) not a contracting one.
+bool WarpgroupTileIsMnMajor(const HloInstruction* operand,
+                            const std::vector<int64_t>& k,
+                            PrimitiveType storage);
+
+/// What PlanAsyncCopy asks of an MN-major tile's operand (less the
+/// parameter's alignment): a viewed parameter of type `storage`, one free
+/// dimension `free`, physically minor, in whole 16-byte chunks.
+bool AsyncCopyableMnOperand(const HloInstruction* operand,
+                            const std::vector<int64_t>& free,
+                            PrimitiveType storage, const TiledGemmConfig& c);
 
 /// What PlanAsyncCopy asks of an operand and the tiling, less the kernel
 /// parameter's alignment (known only once buffers are assigned): the

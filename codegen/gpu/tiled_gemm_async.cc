@@ -55,11 +55,27 @@ bool AsyncCopyableOperand(const HloInstruction* operand,
          c.block_k * bytes % kChunk == 0;
 }
 
+bool AsyncCopyableMnOperand(const HloInstruction* operand,
+                            const std::vector<int64_t>& free,
+                            PrimitiveType storage, const TiledGemmConfig& c) {
+  constexpr int64_t kChunk = 16;
+  const Shape& shape = operand->shape();
+  if (!c.warpgroups() || ViewedParameter(operand) == nullptr ||
+      shape.element_type() != storage || StorageBytes(storage) != 2 ||
+      free.size() != 1) {
+    return false;
+  }
+  const llvm::SmallVector<int64_t, 6> order = MajorToMinor(shape);
+  return !order.empty() && order.back() == free.front() &&
+         shape.dimensions(free.front()) * StorageBytes(storage) % kChunk == 0;
+}
+
 void PlanAsyncCopy(KernelScope& k, const TiledGemmConfig& c, Side& s) {
   constexpr int64_t kChunk = 16;
   const PrimitiveType type = s.operand->shape().element_type();
   if (ValueType(type, k.b.getContext()) != s.type ||
-      !AsyncCopyableOperand(s.operand, *s.k, type, c)) {
+      !(s.mn_major ? AsyncCopyableMnOperand(s.operand, *s.free, type, c)
+                   : AsyncCopyableOperand(s.operand, *s.k, type, c))) {
     return;
   }
   const HloInstruction* parameter = ViewedParameter(s.operand);
@@ -78,24 +94,30 @@ absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
                             llvm::Value* k0, llvm::Value* buffer) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t per = s.async->chunk_elements;
-  const int64_t per_row = block_k / per;
-  const int64_t chunks = s.tile * per_row;
+  // Chunks along K per row of the tile, or (MN-major) along M or N per
+  // row of K.
+  const int64_t per_row = (s.mn_major ? s.tile : block_k) / per;
+  const int64_t chunks = (s.mn_major ? block_k : s.tile) * per_row;
   const Shape& shape = s.operand->shape();
   for (int64_t r = 0; r * threads < chunks; ++r) {
     llvm::Value* c = b.CreateAdd(tid, b.getInt64(r * threads));
     auto issue = [&]() -> absl::Status {
       llvm::Value* f = b.CreateUDiv(c, b.getInt64(per_row));
       llvm::Value* chunk = b.CreateURem(c, b.getInt64(per_row));
+      llvm::Value* kk = nullptr;
       if (s.core_sbo != 0) {
         // Core matrices: 8 consecutive threads fill one (128 contiguous
         // bytes, every bank once), reading 16 bytes of 8 rows.
         llvm::Value* group = b.CreateUDiv(c, b.getInt64(8 * per_row));
         chunk =
             b.CreateURem(b.CreateUDiv(c, b.getInt64(8)), b.getInt64(per_row));
-        f = b.CreateAdd(b.CreateMul(group, b.getInt64(8)),
-                        b.CreateURem(c, b.getInt64(8)));
+        llvm::Value* row = b.CreateAdd(b.CreateMul(group, b.getInt64(8)),
+                                       b.CreateURem(c, b.getInt64(8)));
+        f = s.mn_major ? b.CreateMul(chunk, b.getInt64(per)) : row;
+        kk = s.mn_major ? row : b.CreateMul(chunk, b.getInt64(per));
+      } else {
+        kk = b.CreateMul(chunk, b.getInt64(per));
       }
-      llvm::Value* kk = b.CreateMul(chunk, b.getInt64(per));
       llvm::Value* fg = b.CreateAdd(f0, f);
       llvm::Value* kg = b.CreateAdd(k0, kk);
       llvm::Value* in_range =

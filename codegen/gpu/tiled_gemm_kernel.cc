@@ -89,16 +89,20 @@ llvm::Value* Side::Offset(llvm::IRBuilderBase& b, llvm::Value* f,
                        b.CreateMul(f, b.getInt64(f_stride)));
   }
   const int64_t bytes = type->getPrimitiveSizeInBits() / 8;
-  const int64_t per_row = 16 / bytes;  // elements in a core matrix row
+  llvm::Value* per = b.getInt64(16 / bytes);  // elements in a core row
   llvm::Value* eight = b.getInt64(8);
-  llvm::Value* per = b.getInt64(per_row);
-  llvm::Value* group =
-      b.CreateMul(b.CreateUDiv(f, eight), b.getInt64(core_sbo / bytes));
-  llvm::Value* along_k =
-      b.CreateMul(b.CreateUDiv(kk, per), b.getInt64(kWgmmaCoreBytes / bytes));
-  llvm::Value* in_core = b.CreateAdd(b.CreateMul(b.CreateURem(f, eight), per),
-                                     b.CreateURem(kk, per));
-  return b.CreateAdd(b.CreateAdd(group, along_k), in_core);
+  // K-major: 8 rows along M/N of `per` along K; MN-major: 8 rows along K
+  // of `per` along M/N.
+  llvm::Value* row = mn_major ? kk : f;
+  llvm::Value* col = mn_major ? f : kk;
+  llvm::Value* f_group = b.CreateUDiv(f, mn_major ? per : eight);
+  llvm::Value* k_group = b.CreateUDiv(kk, mn_major ? eight : per);
+  llvm::Value* groups =
+      b.CreateAdd(b.CreateMul(f_group, b.getInt64(core_sbo / bytes)),
+                  b.CreateMul(k_group, b.getInt64(core_lbo / bytes)));
+  llvm::Value* in_core = b.CreateAdd(b.CreateMul(b.CreateURem(row, eight), per),
+                                     b.CreateURem(col, per));
+  return b.CreateAdd(groups, in_core);
 }
 
 TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
@@ -146,6 +150,16 @@ bool KIsMinor(const Side& s) {
 }
 
 }  // namespace
+
+bool WarpgroupTileIsMnMajor(const HloInstruction* operand,
+                            const std::vector<int64_t>& k,
+                            PrimitiveType storage) {
+  if (StorageBytes(storage) != 2) return false;
+  Side s;
+  s.operand = operand;
+  s.k = &k;
+  return !KIsMinor(s);
+}
 
 absl::StatusOr<TileFetch> FetchTile(KernelScope& k, const GemmView& v,
                                     const Side& s, int64_t block_k,
@@ -402,10 +416,17 @@ bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
   if (!input.has_value() || !config.tensor_cores()) return false;
   const GemmView v = tiled_gemm::ViewOf(&dot);
   const PrimitiveType storage = tiled_gemm::TensorCoreStorageType(*input);
-  return tiled_gemm::AsyncCopyableOperand(dot.operand(0), v.lhs_k, storage,
-                                          config) &&
-         tiled_gemm::AsyncCopyableOperand(dot.operand(1), v.rhs_k, storage,
-                                          config);
+  auto copyable = [&](const HloInstruction* operand,
+                      const std::vector<int64_t>& k,
+                      const std::vector<int64_t>& free) {
+    if (config.warpgroups() &&
+        tiled_gemm::WarpgroupTileIsMnMajor(operand, k, storage)) {
+      return tiled_gemm::AsyncCopyableMnOperand(operand, free, storage, config);
+    }
+    return tiled_gemm::AsyncCopyableOperand(operand, k, storage, config);
+  };
+  return copyable(dot.operand(0), v.lhs_k, v.lhs_free) &&
+         copyable(dot.operand(1), v.rhs_k, v.rhs_free);
 }
 
 absl::StatusOr<LaunchDims> EmitTiledGemmKernel(

@@ -7,10 +7,13 @@
 //
 // Tiles hold what the tensor cores multiply (f16, bf16, tf32 as an f32
 // rounded to nearest, s8; f8 operands convert exactly to f16 or bf16, as
-// on the mma.sync loop, so both loops give the same numbers), K-major in
-// core matrices (codegen/gpu/wgmma_layout.h). Writes to them, by stores
-// or cp.async, are fenced for the async proxy before the barrier that
-// precedes a multiply (tiled_gemm_kernel.cc, tiled_gemm_pipeline.cc).
+// on the mma.sync loop, so both loops give the same numbers) in core
+// matrices (codegen/gpu/wgmma_layout.h): K-major, or MN-major (wgmma's
+// transposed operands) for 16-bit tiles of operands whose minor dimension
+// is M or N, which cp.async then copies 16 bytes along M or N at a time. Writes
+// to them, by stores or cp.async, are fenced for the async proxy before the
+// barrier that precedes a multiply (tiled_gemm_kernel.cc,
+// tiled_gemm_pipeline.cc).
 //
 // Per staged K step each warpgroup fences its accumulators, issues the
 // step's wgmma-s, commits them and waits for them, so that no tile is
@@ -65,17 +68,17 @@ GroupPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
   return p;
 }
 
-// The descriptor of rows `row0` on of the side's tile in `buffer`, at the
-// `step`-th 32 bytes of K.
+// The descriptor of rows `row0` on (along M or N) of the side's tile in
+// `buffer`, at the `step`-th 32 bytes of K (two core matrices along K).
 llvm::Value* Descriptor(KernelScope& k, const Side& s, llvm::Value* buffer,
                         llvm::Value* row0, int64_t step) {
   llvm::IRBuilderBase& b = k.b;
   llvm::Value* address = k.target.SharedAddress(b, buffer);
   llvm::Value* offset = b.CreateAdd(
       b.CreateMul(b.CreateUDiv(row0, b.getInt64(8)), b.getInt64(s.core_sbo)),
-      b.getInt64(step * 2 * kWgmmaCoreBytes));
+      b.getInt64(step * 2 * s.core_lbo));
   address = b.CreateAdd(address, b.CreateTrunc(offset, b.getInt32Ty()));
-  return WgmmaDescriptor(b, address, kWgmmaCoreBytes, s.core_sbo);
+  return WgmmaDescriptor(b, address, s.core_lbo, s.core_sbo);
 }
 
 }  // namespace
@@ -93,8 +96,15 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
                         "gemm_lhs_tile");
   PrepareTensorCoreSide(k, rhs, input, c.stages * layout.rhs_bytes, total,
                         "gemm_rhs_tile");
+  const PrimitiveType storage = TensorCoreStorageType(input);
   for (Side* s : {&lhs, &rhs}) {
-    s->core_sbo = WgmmaTileSbo(c.block_k, layout.element_bytes);
+    // MN-major where M or N is the operand's minor dimension (16-bit
+    // types): 8 K rows of 8 elements along M or N per core matrix, the
+    // core matrices along M or N adjacent; else K-major.
+    s->mn_major = WarpgroupTileIsMnMajor(s->operand, *s->k, storage);
+    s->core_sbo = s->mn_major ? kWgmmaCoreBytes
+                              : WgmmaTileSbo(c.block_k, layout.element_bytes);
+    s->core_lbo = s->mn_major ? s->tile / 8 * kWgmmaCoreBytes : kWgmmaCoreBytes;
   }
   PlanAsyncCopy(k, c, lhs);
   PlanAsyncCopy(k, c, rhs);
@@ -103,6 +113,8 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   WgmmaShape shape;
   shape.kind = KindOf(input);
   shape.n = p.cols;
+  shape.trans_a = lhs.mn_major;
+  shape.trans_b = rhs.mn_major;
   // One wgmma covers 32 bytes of K.
   const int64_t steps = c.block_k * layout.element_bytes / 32;
   llvm::Type* acc_type = ValueType(v.acc, b.getContext());

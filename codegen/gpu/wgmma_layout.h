@@ -15,6 +15,12 @@
 //   (f / 8) * SBO + (kk / E) * 128 + (f % 8) * 16 + (kk % E) * bytes,
 // E = 16 / bytes. One wgmma reads 32 bytes of K (two core matrices)
 // and 64 rows (A) or N rows (B).
+//
+// MN-major (transposed; f16 and bf16 only): a core matrix is 8 rows along
+// K of 16 bytes along M or N; LBO still steps along K and SBO along M or
+// N. Tiles keep each 8 K rows' core matrices together along M or N:
+// SBO = 128, LBO = 128 * R / 8, and element (f, kk) lies at byte
+//   (f / 8) * SBO + (kk / 8) * LBO + (kk % 8) * 16 + (f % 8) * 2.
 
 #include <cstdint>
 

@@ -41,6 +41,14 @@ int64_t KMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
          (k % per) * bytes;
 }
 
+// The same for an MN-major operand (16-bit types): core matrices of 8
+// rows along K x 16 bytes along M or N; LBO along K, SBO along M or N.
+int64_t MnMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
+  const int64_t per = 16 / bytes;
+  return m.start + (row / per) * m.sbo + (k / 8) * m.lbo + (k % 8) * 16 +
+         (row % per) * bytes;
+}
+
 float BitsToFloat(uint32_t bits) {
   float f;
   std::memcpy(&f, &bits, sizeof(f));
@@ -78,8 +86,9 @@ float Element(int32_t kind, const uint8_t* p) {
 
 // Reads a rows x k operand; "" or an error.
 std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
-                        int64_t rows, int64_t k, const uint8_t* shared,
-                        int64_t shared_bytes, std::vector<float>& out) {
+                        bool transposed, int64_t rows, int64_t k,
+                        const uint8_t* shared, int64_t shared_bytes,
+                        std::vector<float>& out) {
   const Matrix m = Decode(desc);
   if (m.swizzle != 0 || m.base_offset != 0) {
     return absl::StrCat("wgmma: the ", name,
@@ -91,7 +100,8 @@ std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
   out.assign(rows * k, 0.0f);
   for (int64_t r = 0; r < rows; ++r) {
     for (int64_t i = 0; i < k; ++i) {
-      const int64_t at = KMajorByte(m, r, i, bytes);
+      const int64_t at =
+          transposed ? MnMajorByte(m, r, i, bytes) : KMajorByte(m, r, i, bytes);
       if (at < 0 || at + bytes > shared_bytes) {
         return absl::StrCat("wgmma: element (", r, ", ", i, ") of ", name,
                             " at shared byte ", at, " lies outside the ",
@@ -119,18 +129,19 @@ std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
   if (kind > kS8 || n < 8 || n > 256 || n % 8 != 0) {
     return absl::StrCat("wgmma: bad op word ", op);
   }
-  if ((op >> 20) & 3) {
-    return "wgmma: transposed operands are not modelled by the emulator";
+  const bool trans_a = (op >> 20) & 1, trans_b = (op >> 21) & 1;
+  if ((trans_a || trans_b) && kind != kF16 && kind != kBF16) {
+    return "wgmma: only f16 and bf16 operands may be transposed";
   }
   const int64_t k = 32 / ElementBytes(kind);
   std::vector<float> a, b;
-  if (std::string e =
-          ReadOperand("A", desc_a, kind, 64, k, shared, shared_bytes, a);
+  if (std::string e = ReadOperand("A", desc_a, kind, trans_a, 64, k, shared,
+                                  shared_bytes, a);
       !e.empty()) {
     return e;
   }
-  if (std::string e =
-          ReadOperand("B", desc_b, kind, n, k, shared, shared_bytes, b);
+  if (std::string e = ReadOperand("B", desc_b, kind, trans_b, n, k, shared,
+                                  shared_bytes, b);
       !e.empty()) {
     return e;
   }

@@ -381,6 +381,24 @@ std::vector<Case> Cases() {
     c.tiling = "wgmma128x128x64_2x1_s4";
     cases.push_back(c);
   }
+  // MN-major tiles (transposed wgmma operands) copied by cp.async: M and
+  // N in whole 16-byte rows but not whole tiles, N-minor rhs (nn, batch),
+  // M-minor lhs (ta, colmajor).
+  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
+                             "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16"}) {
+      for (const char* form : {"nn", "ta", "batch", "colmajor"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.m = 72;
+        c.n = 136;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
   return cases;
 }
 
@@ -425,8 +443,23 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
     const int64_t bytes = c.type == "s8" ? 1 : 2;
     const bool copyable = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
                           c.type.rfind("f8", 0) != 0 && c.k * bytes % 16 == 0;
-    const bool lhs_async = copyable && c.form != "ta" && c.form != "colmajor";
-    const bool rhs_async = copyable && (c.form == "tb" || c.form == "batch_tb");
+    const bool lhs_k_minor = c.form != "ta" && c.form != "colmajor";
+    const bool rhs_k_minor =
+        c.form == "tb" || c.form == "batch_tb" || c.form == "colmajor";
+    // Warpgroup tiles of 16-bit operands whose M or N is minor are
+    // MN-major (transposed operands), copied 16 bytes along M or N.
+    const bool mn = groups && (c.type == "bf16" || c.type == "f16");
+    const bool lhs_async =
+        lhs_k_minor ? copyable : mn && copyable && c.m * bytes % 16 == 0;
+    const bool rhs_async =
+        rhs_k_minor ? copyable : mn && copyable && c.n * bytes % 16 == 0;
+    if (mn) {
+      EXPECT_NE(
+          (*exe)->ptx().find(absl::StrCat("p, 1, 1, ", lhs_k_minor ? 0 : 1,
+                                          ", ", rhs_k_minor ? 0 : 1, ";")),
+          std::string::npos)
+          << spec;
+    }
     EXPECT_EQ((*exe)->ptx().find("cp.async") != std::string::npos,
               lhs_async || rhs_async)
         << spec;
@@ -534,6 +567,17 @@ std::vector<Case> PtxasCases() {
       Case c;
       c.type = type;
       c.form = type[0] == 'b' ? "nn" : "tb";
+      c.k = 272;
+      c.tiling = tiling;
+      cases.push_back(c);
+    }
+    // MN-major tiles by cp.async.
+    for (const char* form : {"nn", "colmajor"}) {
+      Case c;
+      c.type = "bf16";
+      c.form = form;
+      c.m = 72;
+      c.n = 136;
       c.k = 272;
       c.tiling = tiling;
       cases.push_back(c);
