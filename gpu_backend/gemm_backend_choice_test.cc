@@ -58,10 +58,11 @@ TEST(GemmBackendChoice, LargePlainGemmStaysWithTheLibrary) {
   std::unique_ptr<HloModule> module = Parse(Module(4096, 4096, 4096));
   const GemmPathEstimate e = Estimate(*module);
   EXPECT_FALSE(e.tiled()) << e.ToString();
-  // The tiled kernel's mma.sync reaches less of Hopper's peak than wgmma.
-  EXPECT_GT(e.tiled_seconds, 1.5 * e.library_seconds) << e.ToString();
+  // The tiled kernel's wgmma loop (each step waited for, no warp
+  // specialization) reaches less of Hopper's peak than cuBLASLt's.
+  EXPECT_GT(e.tiled_seconds, 1.2 * e.library_seconds) << e.ToString();
   ASSERT_TRUE(e.tiling.has_value());
-  EXPECT_TRUE(e.tiling->tensor_cores());
+  EXPECT_TRUE(e.tiling->warpgroups()) << e.tiling->ToString();
 }
 
 TEST(GemmBackendChoice, SiluEpilogueBecomesTiled) {

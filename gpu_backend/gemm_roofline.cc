@@ -100,8 +100,12 @@ double LibraryGemmEfficiency(const GpuTargetSpec& spec) {
   return spec.compute_capability_major >= 9 ? 0.75 : 0.8;
 }
 
-double TiledGemmEfficiency(const GpuTargetSpec& spec, bool tensor_cores) {
-  if (!tensor_cores) return 0.5;
+double TiledGemmEfficiency(const GpuTargetSpec& spec,
+                           const TiledGemmConfig& c) {
+  if (!c.tensor_cores()) return 0.5;
+  // wgmma: both tiles read from shared memory by the tensor cores, but
+  // each step waited for and no warp specialization or TMA.
+  if (c.warpgroups()) return 0.6;
   return spec.compute_capability_major >= 9 ? 0.35 : 0.55;
 }
 
@@ -117,7 +121,7 @@ double TiledGemmSeconds(const HloInstruction& fusion,
       peak = PeakFlops(spec, MmaRateType(*input));
     }
   }
-  peak *= TiledGemmEfficiency(spec, c->tensor_cores());
+  peak *= TiledGemmEfficiency(spec, *c);
   const int64_t tiles =
       s.batch * CeilDiv(s.m, c->block_m) * CeilDiv(s.n, c->block_n);
   const double tile_flops =

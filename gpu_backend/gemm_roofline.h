@@ -13,13 +13,15 @@
 
 #include "gpu_backend/target_spec.h"
 #include "hlo/ir/instruction.h"
+#include "hlo/ir/tiled_gemm_config.h"
 
 namespace xlite::gpu {
 
 /// The fraction of the data-sheet tensor (or, without tensor cores, f32)
 /// peak each path reaches on `spec` in the model.
 double LibraryGemmEfficiency(const GpuTargetSpec& spec);
-double TiledGemmEfficiency(const GpuTargetSpec& spec, bool tensor_cores);
+double TiledGemmEfficiency(const GpuTargetSpec& spec,
+                           const TiledGemmConfig& config);
 
 /// Estimated seconds of one run of a tiled GEMM fusion with its tiling.
 double TiledGemmSeconds(const HloInstruction& fusion,

@@ -60,7 +60,7 @@ std::vector<llvm::Value*> TiedAsm(llvm::IRBuilderBase& b,
         absl::StrCat(input_constraints, input_constraints.empty() ? "" : ",",
                      "~{memory}"),
         /*hasSideEffects=*/true);
-    b.CreateCall(asm_value, inputs);
+    b.CreateCall(asm_value, inputs)->setConvergent();
     return {};
   }
   const bool is_int = acc.front()->getType()->isIntegerTy();
@@ -82,7 +82,10 @@ std::vector<llvm::Value*> TiedAsm(llvm::IRBuilderBase& b,
   auto* asm_value = llvm::InlineAsm::get(
       llvm::FunctionType::get(result, in_types, false), text, constraints,
       /*hasSideEffects=*/true);
-  llvm::Value* call = b.CreateCall(asm_value, args);
+  llvm::CallInst* call = b.CreateCall(asm_value, args);
+  // .sync.aligned: the warpgroup runs it together; no pass may make it
+  // depend on a condition it did not.
+  call->setConvergent();
   std::vector<llvm::Value*> out;
   for (unsigned i = 0; i < acc.size(); ++i) {
     out.push_back(b.CreateExtractValue(call, i));

@@ -37,8 +37,23 @@ TiledGemmConfig Simt(int64_t bm, int64_t bn, int64_t bk, int64_t tm,
   return c;
 }
 
+// Warpgroups of 64 x bn / gn each (wgmma, sm_90a).
+TiledGemmConfig Wgmma(int64_t bm, int64_t bn, int64_t bk, int64_t gm,
+                      int64_t gn) {
+  TiledGemmConfig c = Mma(bm, bn, bk, gm, gn);
+  c.wgmma = 1;
+  return c;
+}
+
 std::vector<TiledGemmConfig> TensorCoreProposals(const Sizes& s,
-                                                 const std::string& shape) {
+                                                 const std::string& shape,
+                                                 bool warpgroups) {
+  // On sm_90a, large GEMMs try warpgroup tilings first (64 rows per
+  // warpgroup would mostly pad smaller ones).
+  if (warpgroups && shape == "large") {
+    return {Wgmma(128, 128, 64, 2, 1), Wgmma(128, 256, 64, 2, 1),
+            Mma(128, 128, 32, 2, 2), Mma(128, 64, 32, 2, 2)};
+  }
   if (shape == "skinny") {
     if (s.m <= 16) {
       return {Mma(16, 64, 64, 1, 2), Mma(16, 32, 64, 1, 1),
@@ -143,12 +158,14 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
   const std::string shape = GemmShapeClass(s.m, s.n, s.k);
   std::vector<TiledGemmConfig> configs =
       spec.compute_capability_major >= 8 && TensorCoreInputOf(dot).has_value()
-          ? TensorCoreProposals(s, shape)
+          ? TensorCoreProposals(s, shape, spec.compute_capability_major == 9)
           : CudaCoreProposals(s, shape);
   // Tiles more than twice the GEMM (rounded up to the tile's steps) along
   // M or N mostly compute padding: they go last.
   auto oversized = [&](const TiledGemmConfig& c) {
-    const int64_t step_m = c.tensor_cores() ? 16 * c.warps_m : c.thread_m;
+    const int64_t step_m = !c.tensor_cores() ? c.thread_m
+                           : c.warpgroups()  ? 64 * c.warps_m
+                                             : 16 * c.warps_m;
     const int64_t step_n = c.tensor_cores() ? 8 * c.warps_n : c.thread_n;
     auto round_up = [](int64_t x, int64_t step) {
       return (x + step - 1) / step * step;

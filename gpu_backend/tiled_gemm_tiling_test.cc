@@ -164,21 +164,33 @@ TEST(TiledGemmTiling, FourStagesWhereBothTilesAreAsync) {
     const std::optional<TiledGemmConfig> c = TiledGemmConfigOf(*h);
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->stages, 4) << c->ToString();
-    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 40 * 2);
+    // Warpgroup tiles: 128 x 64 bf16 per side and stage, unpadded.
+    EXPECT_TRUE(c->warpgroups()) << c->ToString();
+    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 64 * 2);
   }
   EXPECT_EQ(tiled, 1);
 }
 
 // Not where a tile passes through registers: f32 (rounded to TF32), an
-// N-minor rhs (as [K, N] row-major), an M-minor lhs; nor small GEMMs.
+// N-minor rhs (as [K, N] row-major) or an M-minor lhs before Hopper's
+// warpgroups (which copy MN-major tiles); nor small GEMMs.
 TEST(TiledGemmTiling, AtMostTwoStagesWhereATileIsNotAsync) {
+  const std::string mn_minor[] = {
+      DotModule("bf16", 4096, 4096, 4096),
+      "HloModule t\n\nENTRY e {\n  a = bf16[4096,4096]{0,1} parameter(0)\n  "
+      "b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT d = bf16[4096,4096]{1,0} "
+      "dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n"};
+  for (const std::string& text : mn_minor) {
+    for (const TiledGemmConfig& c : Propose(text, /*cc_major=*/8)) {
+      EXPECT_LE(c.stages, 2) << text << c.ToString();
+    }
+    const std::vector<TiledGemmConfig> hopper = Propose(text);
+    ASSERT_FALSE(hopper.empty());
+    EXPECT_TRUE(hopper[0].warpgroups()) << text << hopper[0].ToString();
+    EXPECT_EQ(hopper[0].stages, 4) << text << hopper[0].ToString();
+  }
   for (const std::string& text :
-       {DotModule("f32", 4096, 4096, 4096), DotModule("bf16", 4096, 4096, 4096),
-        std::string(
-            "HloModule t\n\nENTRY e {\n  a = bf16[4096,4096]{0,1} "
-            "parameter(0)\n  b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT "
-            "d = bf16[4096,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
-            "rhs_contracting_dims={1}\n}\n"),
+       {DotModule("f32", 4096, 4096, 4096),
         std::string(
             "HloModule t\n\nENTRY e {\n  a = bf16[32,4096]{1,0} "
             "parameter(0)\n  b = bf16[4096,4096]{1,0} parameter(1)\n  ROOT "

@@ -34,7 +34,8 @@ GemmView ViewOf(const HloInstruction* dot);
 
 /// One operand's side and the shared-memory tile it stages: element
 /// (f, kk) of the tile (f < tile along M or N, kk < block_k) lies at
-/// f * f_stride + kk * k_stride elements of `type` from `shared`.
+/// Offset(f, kk) elements of `type` from `shared` (f * f_stride + kk *
+/// k_stride, or in core matrices for the warpgroup loop).
 struct Side {
   const HloInstruction* operand = nullptr;
   const std::vector<int64_t>* batch = nullptr;

@@ -1,9 +1,10 @@
 // Asynchronous tile copies (cp.async) for the tiled GEMM: an operand
 // tile that is a plain copy of memory (a fusion parameter already in the
-// type the tensor cores read, K physically minor) goes from global to
-// shared memory 16 bytes per copy without passing through registers; the
-// main loop waits for a step's copies before the barrier that precedes
-// its multiply (tiled_gemm_kernel.cc, EmitMainLoop).
+// type the tensor cores read, K physically minor; or, for the warpgroup
+// loop's MN-major tiles, M or N minor) goes from global to shared memory
+// 16 bytes per copy without passing through registers; the main loop
+// waits for a step's copies before the barrier that precedes its multiply
+// (tiled_gemm_kernel.cc, EmitMainLoop).
 
 #include <algorithm>
 
@@ -102,21 +103,21 @@ absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
   for (int64_t r = 0; r * threads < chunks; ++r) {
     llvm::Value* c = b.CreateAdd(tid, b.getInt64(r * threads));
     auto issue = [&]() -> absl::Status {
-      llvm::Value* f = b.CreateUDiv(c, b.getInt64(per_row));
-      llvm::Value* chunk = b.CreateURem(c, b.getInt64(per_row));
+      llvm::Value* f = nullptr;
       llvm::Value* kk = nullptr;
-      if (s.core_sbo != 0) {
+      if (s.core_sbo == 0) {
+        f = b.CreateUDiv(c, b.getInt64(per_row));
+        kk = b.CreateMul(b.CreateURem(c, b.getInt64(per_row)), b.getInt64(per));
+      } else {
         // Core matrices: 8 consecutive threads fill one (128 contiguous
         // bytes, every bank once), reading 16 bytes of 8 rows.
         llvm::Value* group = b.CreateUDiv(c, b.getInt64(8 * per_row));
-        chunk =
+        llvm::Value* chunk =
             b.CreateURem(b.CreateUDiv(c, b.getInt64(8)), b.getInt64(per_row));
         llvm::Value* row = b.CreateAdd(b.CreateMul(group, b.getInt64(8)),
                                        b.CreateURem(c, b.getInt64(8)));
         f = s.mn_major ? b.CreateMul(chunk, b.getInt64(per)) : row;
         kk = s.mn_major ? row : b.CreateMul(chunk, b.getInt64(per));
-      } else {
-        kk = b.CreateMul(chunk, b.getInt64(per));
       }
       llvm::Value* fg = b.CreateAdd(f0, f);
       llvm::Value* kg = b.CreateAdd(k0, kk);

@@ -9,12 +9,12 @@
 // multiplies them:
 //   - on CUDA cores (tiled_gemm_simt.cc), in the accumulation type with
 //     the same products in the same K order as the evaluator;
-//   - on tensor cores (tiled_gemm_mma.cc), with warp-wide mma.sync.
+//   - on tensor cores (tiled_gemm_mma.cc), with warp-wide mma.sync;
+//   - on Hopper's warpgroup tensor cores (tiled_gemm_wgmma.cc), with
+//     wgmma.mma_async reading both tiles from shared memory.
 // Finally each accumulator, rounded to the dot's type, goes through the
 // epilogue (bias, activation, convert) to the output at in-range indices.
 //
-//   - on Hopper's warpgroup tensor cores (tiled_gemm_wgmma.cc), with
-//     wgmma.mma_async reading both tiles from shared memory.
 // Missing, for later slices: tcgen05, TMA, ldmatrix and swizzled
 // layouts, vectorized loads.
 

@@ -250,7 +250,8 @@ absl::Status RunCooperativeBlock(Block& b) {
     return absl::InternalError(absl::StrCat(
         "block ", b.block_id, ": threads deadlock: ", at_barrier,
         " wait at a barrier and ", at_shuffle,
-        " at a warp shuffle or mma that lanes of their warp never reach"));
+        " at a warp shuffle, mma or wgmma that lanes of their warp (or "
+        "warpgroup) never reach"));
   }
 }
 

@@ -31,8 +31,11 @@ std::vector<llvm::Value*> EmulatorTarget::Wgmma(
       b.getInt64Ty(), b.getInt64Ty(), ptr, ptr);
   const int32_t op = WgmmaOpWord(static_cast<int32_t>(shape.kind), shape.n,
                                  shape.trans_a, shape.trans_b);
+  // Convergent: a copy of the call (same site number) in two branches
+  // would pass the runtime's check.
   b.CreateCall(f, {b.getInt32(op), b.getInt32(++mma_sites_), desc_a, desc_b,
-                   array, array});
+                   array, array})
+      ->setConvergent();
   std::vector<llvm::Value*> d;
   for (size_t i = 0; i < acc.size(); ++i) {
     d.push_back(b.CreateLoad(acc[i]->getType(),

@@ -61,10 +61,9 @@ struct TiledGemmConfig {
     return warps_m * warps_n * (warpgroups() ? 128 : 32);
   }
   /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
-  /// 32, the largest K of an mma; warpgroup tiles 64 rows and 8 to 256
-  /// columns, in steps of 8 up to 32 and of 16 past, the N every wgmma
-  /// type allows), block_k into 32,
-  /// at least one thread, at most 1024, 1 to 4 stages.
+  /// 32, the largest K of an mma; warpgroup tiles into 64 rows and 8 to
+  /// 256 columns, in steps of 8 up to 32 and of 16 past, the N every wgmma
+  /// type allows), at least one thread, at most 1024, 1 to 4 stages.
   bool IsValid() const;
   /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4",
   /// "128x128x64 wgmma groups 2x1 stages 4".

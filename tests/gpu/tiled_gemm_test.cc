@@ -227,6 +227,72 @@ TEST_P(TiledGemmTest, EmulatorMatchesInterpreter) {
   ExpectClose(*got, *want, tolerance);
 }
 
+// Warpgroup tensor cores (wgmma, h100).
+std::vector<Case> WarpgroupCases() {
+  std::vector<Case> cases;
+  // Every tensor-core type, tiles
+  // staged through registers (nn: N-minor rhs; ta; colmajor; f32 and f8,
+  // which convert) or copied by cp.async (tb, batch_tb), one to four
+  // stages, one or two warpgroups along M or N, K tails.
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
+        "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16", "f32", "s8", "f8e4m3fn"}) {
+      // 4 stages of 128x64 f32 tiles on each side: 256 KiB, past h100's
+      // 227 KiB a block may have.
+      if (type[1] == '3' && std::string(tiling) == "wgmma128x128x64_2x1_s4") {
+        continue;
+      }
+      for (const char* form : {"nn", "tb", "ta", "batch_tb", "colmajor"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (const char* epilogue : {"bias_relu", "gelu", "convert_bf16"}) {
+    Case c;
+    c.type = "bf16";
+    c.form = "tb";
+    c.epilogue = epilogue;
+    c.tiling = "wgmma128x128x64_2x1_s4";
+    cases.push_back(c);
+  }
+  // MN-major tiles (transposed wgmma operands) copied by cp.async: M and
+  // N in whole 16-byte rows but not whole tiles, N-minor rhs (nn, batch),
+  // M-minor lhs (ta, colmajor).
+  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
+                             "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16"}) {
+      for (const char* form : {"nn", "ta", "batch", "colmajor"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.m = 72;
+        c.n = 136;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  // N = 256 per warpgroup: 128 accumulators per thread.
+  for (const char* form : {"tb", "nn"}) {
+    Case c;
+    c.type = "bf16";
+    c.form = form;
+    c.m = 72;
+    c.n = 264;
+    c.k = 80;
+    c.tiling = "wgmma128x256x64_2x1_s3";
+    cases.push_back(c);
+  }
+  return cases;
+}
+
 std::vector<Case> Cases() {
   std::vector<Case> cases;
   for (const char* type : {"f32", "bf16", "f16", "s8"}) {
@@ -352,53 +418,7 @@ std::vector<Case> Cases() {
     relu.epilogue = "bias_relu";
     cases.push_back(relu);
   }
-  // Warpgroup tensor cores (wgmma, h100): every tensor-core type, tiles
-  // staged through registers (nn: N-minor rhs; ta; colmajor; f32 and f8,
-  // which convert) or copied by cp.async (tb, batch_tb), one to four
-  // stages, one or two warpgroups along M or N, K tails.
-  for (const char* tiling :
-       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
-        "wgmma128x64x32_2x1_s3"}) {
-    for (const char* type : {"bf16", "f16", "f32", "s8", "f8e4m3fn"}) {
-      // 4 stages of 128x64 f32 tiles on each side: 256 KiB, past h100's
-      // 227 KiB a block may have.
-      if (type[1] == '3' && tiling[5] == '1') continue;
-      for (const char* form : {"nn", "tb", "ta", "batch_tb", "colmajor"}) {
-        Case c;
-        c.type = type;
-        c.form = form;
-        c.k = 272;
-        c.tiling = tiling;
-        cases.push_back(c);
-      }
-    }
-  }
-  for (const char* epilogue : {"bias_relu", "gelu", "convert_bf16"}) {
-    Case c;
-    c.type = "bf16";
-    c.form = "tb";
-    c.epilogue = epilogue;
-    c.tiling = "wgmma128x128x64_2x1_s4";
-    cases.push_back(c);
-  }
-  // MN-major tiles (transposed wgmma operands) copied by cp.async: M and
-  // N in whole 16-byte rows but not whole tiles, N-minor rhs (nn, batch),
-  // M-minor lhs (ta, colmajor).
-  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
-                             "wgmma128x64x32_2x1_s3"}) {
-    for (const char* type : {"bf16", "f16"}) {
-      for (const char* form : {"nn", "ta", "batch", "colmajor"}) {
-        Case c;
-        c.type = type;
-        c.form = form;
-        c.m = 72;
-        c.n = 136;
-        c.k = 272;
-        c.tiling = tiling;
-        cases.push_back(c);
-      }
-    }
-  }
+  for (const Case& c : WarpgroupCases()) cases.push_back(c);
   return cases;
 }
 
@@ -561,9 +581,14 @@ std::vector<Case> PtxasCases() {
   // from 64 to 128 per warpgroup, cp.async (tb) or register (nn) tiles.
   for (const char* tiling :
        {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
-        "wgmma128x64x32_2x1_s3"}) {
+        "wgmma128x64x32_2x1_s3", "wgmma128x256x64_2x1_s3"}) {
     for (const char* type : {"bf16", "f16", "s8", "f32", "f8e4m3fn"}) {
-      if (type[1] == '3' && tiling[5] == '1') continue;  // too big
+      if (type[1] == '3' && std::string(tiling) == "wgmma128x128x64_2x1_s4") {
+        continue;  // 256 KiB
+      }
+      if (std::string(tiling) == "wgmma128x256x64_2x1_s3" && type[0] != 'b') {
+        continue;
+      }
       Case c;
       c.type = type;
       c.form = type[0] == 'b' ? "nn" : "tb";
@@ -725,8 +750,8 @@ TEST(TiledGemmTiling, ThreeStagesWithoutAsyncTilesRunTwo) {
 }
 
 // A tiling ptxas finds spilling is ruled out and the module compiled
-// again: this f8 GEMM's first proposal (128x128, two stages) spills on
-// sm_90a, the kernel that runs does not.
+// again: this f8 GEMM's first mma.sync proposal (128x128, two stages)
+// spills on b200 (sm_100a, no warpgroups), the kernel that runs does not.
 TEST(TiledGemmTiling, SpillingTilingsAreRuledOut) {
   if (!gpu::FindPtxas().ok()) GTEST_SKIP() << gpu::FindPtxas().status();
   const std::string text =
@@ -735,7 +760,7 @@ TEST(TiledGemmTiling, SpillingTilingsAreRuledOut) {
       "f32[1024,1024]{1,0} dot(a, b), lhs_contracting_dims={1}, "
       "rhs_contracting_dims={0}\n  ROOT t = f32[1024,1024]{1,0} multiply(d, "
       "d)\n}\n";
-  auto exe = Compile(text, gpu::GpuCodeTarget::kNvptx);
+  auto exe = Compile(text, gpu::GpuCodeTarget::kNvptx, "b200");
   ASSERT_TRUE(exe.ok()) << exe.status();
   const std::optional<TiledGemmConfig> config = FusionTiling(**exe);
   ASSERT_TRUE(config.has_value());
