@@ -438,9 +438,11 @@ TEST(WarpgroupMma, BadOpWordsAreErrors) {
   const Problem p = MakeProblem(kF16, 64, PairedK(16), PairedK(16 + 2048));
   const uint64_t a = Descriptor(p.la), b = Descriptor(p.lb);
   const int64_t bytes = static_cast<int64_t>(p.shared.size());
-  ExpectError(p, WgmmaOpWord(kF16, 64, true, false), a, b, bytes);
-  ExpectError(p, WgmmaOpWord(kF16, 64, false, true), a, b, bytes);
-  ExpectError(p, WgmmaOpWord(kF16, 64, true, true), a, b, bytes);
+  // Only f16 and bf16 operands may be transposed (MN-major).
+  for (int32_t kind : {kTF32, kE4M3, kE5M2, kS8}) {
+    ExpectError(p, WgmmaOpWord(kind, 64, true, false), a, b, bytes);
+    ExpectError(p, WgmmaOpWord(kind, 64, false, true), a, b, bytes);
+  }
   for (int32_t kind : {6, 7, 255}) {
     SCOPED_TRACE(testing::Message() << "kind " << kind);
     ExpectError(p, WgmmaOpWord(kind, 64, false, false), a, b, bytes);
