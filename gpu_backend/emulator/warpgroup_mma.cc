@@ -1,5 +1,6 @@
 #include "gpu_backend/emulator/warpgroup_mma.h"
 
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -49,18 +50,6 @@ int64_t MnMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
          (row % per) * bytes;
 }
 
-float BitsToFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof(f));
-  return f;
-}
-
-uint32_t FloatToBits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, sizeof(bits));
-  return bits;
-}
-
 // The element at `p` as a float (or an s8 as one, exactly).
 float Element(int32_t kind, const uint8_t* p) {
   switch (kind) {
@@ -73,7 +62,7 @@ float Element(int32_t kind, const uint8_t* p) {
     case kTF32: {
       uint32_t bits;
       std::memcpy(&bits, p, 4);
-      return BitsToFloat(bits & 0xffffe000u);
+      return std::bit_cast<float>(bits & 0xffffe000u);
     }
     case kE4M3:
       return DecodeToF32(PrimitiveType::kF8E4M3FN, *p);
@@ -161,9 +150,9 @@ std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
         d[thread][r] = static_cast<int32_t>(acc);
         continue;
       }
-      float acc = BitsToFloat(static_cast<uint32_t>(c[thread][r]));
+      float acc = std::bit_cast<float>(static_cast<uint32_t>(c[thread][r]));
       for (int64_t i = 0; i < k; ++i) acc += a[row * k + i] * b[col * k + i];
-      d[thread][r] = static_cast<int32_t>(FloatToBits(acc));
+      d[thread][r] = static_cast<int32_t>(std::bit_cast<uint32_t>(acc));
     }
   }
   return "";
