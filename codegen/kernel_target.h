@@ -10,6 +10,7 @@
 // emitted once runs on both.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,8 @@ enum class AtomicOp { kAdd, kMax, kMin };
 enum class MmaKind { kF16, kBF16, kTF32, kS8 };
 
 /// The operand type of a warpgroup-wide tensor-core multiply (PTX's
-/// `wgmma.mma_async.sync.aligned.m64nNkK`, sm_90a), A and B alike:
+/// `wgmma.mma_async.sync.aligned.m64nNkK`, sm_90a), A and B alike but
+/// for e4m3 x e5m2:
 ///   kF16, kBF16: K = 16, f32 accumulators; either operand may be
 ///                transposed (M- or N-major in shared memory);
 ///   kTF32:       K = 8 (f32 elements, low 13 mantissa bits ignored);
@@ -65,6 +67,9 @@ struct WgmmaShape {
   WgmmaKind kind = WgmmaKind::kBF16;
   int64_t n = 8;
   bool trans_a = false, trans_b = false;
+  /// B's kind where it differs from A's (kE4M3 x kE5M2 and back only).
+  std::optional<WgmmaKind> kind_b;
+  WgmmaKind BKind() const { return kind_b.value_or(kind); }
 };
 
 /// One pointer parameter of a kernel.

@@ -118,7 +118,9 @@ double TiledGemmSeconds(const HloInstruction& fusion,
   double peak = PeakFlops(spec, "f32");
   if (c->tensor_cores()) {
     if (std::optional<TensorCoreInput> input = TensorCoreInputOf(*dot)) {
-      peak = PeakFlops(spec, MmaRateType(*input));
+      peak = PeakFlops(spec, codegen::gpu::TiledGemmTakesF8(*dot, *c)
+                                 ? "f8"
+                                 : MmaRateType(*input));
     }
   }
   peak *= TiledGemmEfficiency(spec, *c);

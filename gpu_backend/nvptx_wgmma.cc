@@ -104,7 +104,9 @@ std::vector<llvm::Value*> NvptxTarget::Wgmma(
   std::string d = "{";
   for (int64_t i = 0; i < regs; ++i) absl::StrAppend(&d, i ? ", " : "", "$", i);
   d += "}";
-  const std::string type = PtxType(shape.kind);
+  // A's type, then B's (which differ for e4m3 x e5m2 only).
+  const std::string types =
+      absl::StrCat(PtxType(shape.kind), ".", PtxType(shape.BKind()));
   // scale-d is a predicate: 1 keeps D (accumulate). Scales of A and B
   // (+1) and the transposes exist for the float kinds, transposes only
   // for the 16-bit ones.
@@ -117,7 +119,7 @@ std::vector<llvm::Value*> NvptxTarget::Wgmma(
   const std::string text = absl::StrCat(
       "{\n.reg .pred p;\nsetp.ne.b32 p, $", regs + 2, ", 0;\n",
       "wgmma.mma_async.sync.aligned.m64n", shape.n, "k", KOf(shape.kind), ".",
-      integer ? "s32" : "f32", ".", type, ".", type, " ", d, ", $", regs, ", $",
+      integer ? "s32" : "f32", ".", types, " ", d, ", $", regs, ", $",
       regs + 1, ", p", tail, ";\n}");
   return TiedAsm(b, text, acc, {desc_a, desc_b, b.getInt32(1)}, "l,l,r");
 }

@@ -45,13 +45,19 @@ TiledGemmConfig Wgmma(int64_t bm, int64_t bn, int64_t bk, int64_t gm,
   return c;
 }
 
-std::vector<TiledGemmConfig> TensorCoreProposals(const Sizes& s,
+std::vector<TiledGemmConfig> TensorCoreProposals(const HloInstruction& dot,
+                                                 const Sizes& s,
                                                  const std::string& shape,
                                                  bool warpgroups) {
   // On sm_90a, large GEMMs try warpgroup tilings first (64 rows per
-  // warpgroup would mostly pad smaller ones).
+  // warpgroup would mostly pad smaller ones), 128 bytes of K per tile
+  // row: 64 16-bit elements, or 128 f8 ones where wgmma takes them as
+  // they are.
   if (warpgroups && shape == "large") {
-    return {Wgmma(128, 128, 64, 2, 1), Wgmma(128, 256, 64, 2, 1),
+    const int64_t bk =
+        codegen::gpu::TiledGemmTakesF8(dot, Wgmma(128, 128, 64, 2, 1)) ? 128
+                                                                       : 64;
+    return {Wgmma(128, 128, bk, 2, 1), Wgmma(128, 256, bk, 2, 1),
             Mma(128, 128, 32, 2, 2), Mma(128, 64, 32, 2, 2)};
   }
   if (shape == "skinny") {
@@ -158,7 +164,8 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
   const std::string shape = GemmShapeClass(s.m, s.n, s.k);
   std::vector<TiledGemmConfig> configs =
       spec.compute_capability_major >= 8 && TensorCoreInputOf(dot).has_value()
-          ? TensorCoreProposals(s, shape, spec.compute_capability_major == 9)
+          ? TensorCoreProposals(dot, s, shape,
+                                spec.compute_capability_major == 9)
           : CudaCoreProposals(s, shape);
   // Tiles more than twice the GEMM (rounded up to the tile's steps) along
   // M or N mostly compute padding: they go last.

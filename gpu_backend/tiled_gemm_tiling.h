@@ -6,7 +6,10 @@
 // first that fits the GPU is kept.
 //   - Tensor cores (mma.sync) on compute capability 8.0 and up when the
 //     dot has a tensor-core input (TensorCoreInputOf: f16, bf16, f8, s8,
-//     f32 as tf32); CUDA cores otherwise.
+//     f32 as tf32); CUDA cores otherwise. On sm_90a large GEMMs try
+//     warpgroup tilings (wgmma) first, with 128 bytes of K per tile row
+//     (block_k 64 of 16-bit types, 128 for dots of two f8 operands,
+//     which wgmma multiplies as they are).
 //   - Classes: skinny (M or N at most 16: decode steps, matrix-vector
 //     products), small (M or N at most 64), large (M and N at least 128
 //     and K at least 64), and medium for the rest. Skinny GEMMs take a

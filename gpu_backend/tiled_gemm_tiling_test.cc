@@ -171,6 +171,40 @@ TEST(TiledGemmTiling, FourStagesWhereBothTilesAreAsync) {
   EXPECT_EQ(tiled, 1);
 }
 
+// An f8 GEMM on Hopper's warpgroups multiplies f8 as it is: 128 f8
+// (128 bytes) of K per tile row, 1-byte tiles (4 stages of 128 x 128 per
+// side in 128 KiB), both copied by cp.async where K is minor; before
+// Hopper (mma.sync) the tiles hold f16.
+TEST(TiledGemmTiling, F8OnWarpgroupsStaysF8) {
+  const std::string nt =
+      "HloModule t\n\nENTRY e {\n  a = f8e4m3fn[4096,4096]{1,0} "
+      "parameter(0)\n  b = f8e5m2[4096,4096]{1,0} parameter(1)\n  ROOT d = "
+      "bf16[4096,4096]{1,0} dot(a, b), lhs_contracting_dims={1}, "
+      "rhs_contracting_dims={1}\n}\n";
+  const std::vector<TiledGemmConfig> configs = Propose(nt);
+  ASSERT_FALSE(configs.empty());
+  EXPECT_TRUE(configs[0].warpgroups()) << configs[0].ToString();
+  EXPECT_EQ(configs[0].block_k, 128) << configs[0].ToString();
+  EXPECT_EQ(configs[0].stages, 4) << configs[0].ToString();
+  EXPECT_EQ(Propose(nt, /*cc_major=*/8)[0].block_k, 32);
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(nt);
+  ASSERT_TRUE(module.ok());
+  absl::StatusOr<GpuCompileOptions> options =
+      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
+  ASSERT_TRUE(options.ok());
+  options->gemm_backend = GemmBackend::kTiled;
+  auto exe = GpuExecutable::Compile(*std::move(module), *options);
+  ASSERT_TRUE(exe.ok()) << exe.status();
+  int64_t tiled = 0;
+  for (const HloInstruction* h :
+       (*exe)->module().entry_computation()->instructions()) {
+    if (!IsTiledGemmFusion(*h)) continue;
+    ++tiled;
+    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 128);
+  }
+  EXPECT_EQ(tiled, 1);
+}
+
 // Not where a tile passes through registers: f32 (rounded to TF32), an
 // N-minor rhs (as [K, N] row-major) or an M-minor lhs before Hopper's
 // warpgroups (which copy MN-major tiles); nor small GEMMs.

@@ -121,6 +121,13 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
 bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
                                const TiledGemmConfig& config);
 
+/// Whether the tiled GEMM kernel of `dot` with `config` multiplies f8
+/// operands as they are (1-byte tiles, the tensor cores' f8 rate): a
+/// warpgroup tiling (sm_90a; wgmma's e4m3 and e5m2 kinds, which are
+/// K-major only) of a dot whose operands are both f8e4m3fn or f8e5m2.
+/// Elsewhere f8 operands convert exactly to f16 (or bf16) first.
+bool TiledGemmTakesF8(const HloInstruction& dot, const TiledGemmConfig& config);
+
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the
 /// "TopK" call, the LAPACK potrf / trsm FFI calls).
 bool IsKernelCustomCall(const HloInstruction* hlo);

@@ -196,12 +196,14 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
                            const HloInstruction* root,
                            const BlockOrigin& origin);
 
-/// Sets up one side of a tensor-core loop: its tile type (what `input`
-/// multiplies), the conversion of operand elements to it (f32 rounded to
-/// tf32 as cuBLASLt does for kTF32) and its shared array of `bytes` (every
-/// stage) out of the kernel's `total`. The layout is the caller's.
+/// Sets up one side of a tensor-core loop: its tile type `storage` (what
+/// `input` multiplies), the conversion of operand elements to it (f32
+/// rounded to tf32 as cuBLASLt does for kTF32) and its shared array of
+/// `bytes` (every stage) out of the kernel's `total`. The layout is the
+/// caller's.
 void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
-                           int64_t bytes, int64_t total, const char* name);
+                           PrimitiveType storage, int64_t bytes, int64_t total,
+                           const char* name);
 
 /// The main loop and epilogue on tensor cores (config.warps_m/warps_n),
 /// for the dot's tensor-core input.
@@ -231,6 +233,12 @@ llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
 
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
 PrimitiveType TensorCoreStorageType(TensorCoreInput input);
+
+/// The element type of the lhs (true) or rhs side's tiles of `dot` for
+/// tensor-core `input` and tiling `c`: the operand's own f8 type where
+/// TiledGemmTakesF8, else TensorCoreStorageType(input).
+PrimitiveType TileStorageType(const HloInstruction& dot, bool lhs,
+                              TensorCoreInput input, const TiledGemmConfig& c);
 
 }  // namespace xlite::codegen::gpu::tiled_gemm
 

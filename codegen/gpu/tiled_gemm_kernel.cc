@@ -82,6 +82,14 @@ PrimitiveType TensorCoreStorageType(TensorCoreInput input) {
   return PrimitiveType::kF32;
 }
 
+PrimitiveType TileStorageType(const HloInstruction& dot, bool lhs,
+                              TensorCoreInput input,
+                              const TiledGemmConfig& c) {
+  return TiledGemmTakesF8(dot, c)
+             ? dot.operand(lhs ? 0 : 1)->shape().element_type()
+             : TensorCoreStorageType(input);
+}
+
 llvm::Value* Side::Offset(llvm::IRBuilderBase& b, llvm::Value* f,
                           llvm::Value* kk) const {
   if (core_sbo == 0) {
@@ -115,8 +123,8 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
     return t;
   }
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(*v.dot);
-  t.element_bytes = StorageBytes(
-      TensorCoreStorageType(input.value_or(TensorCoreInput::kTF32)));
+  t.element_bytes = StorageBytes(TileStorageType(
+      *v.dot, /*lhs=*/true, input.value_or(TensorCoreInput::kTF32), c));
   if (c.warpgroups()) {  // core matrices, unpadded
     t.lhs_bytes = c.block_m * c.block_k * t.element_bytes;
     t.rhs_bytes = c.block_n * c.block_k * t.element_bytes;
@@ -410,15 +418,27 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   return config->stages * (t.lhs_bytes + t.rhs_bytes);
 }
 
+bool TiledGemmTakesF8(const HloInstruction& dot,
+                      const TiledGemmConfig& config) {
+  auto f8 = [&](int64_t i) {
+    const PrimitiveType t = dot.operand(i)->shape().element_type();
+    return t == PrimitiveType::kF8E4M3FN || t == PrimitiveType::kF8E5M2;
+  };
+  return config.warpgroups() && dot.opcode() == HloOpcode::kDot &&
+         dot.operand_count() == 2 && f8(0) && f8(1) &&
+         TensorCoreInputOf(dot).has_value();
+}
+
 bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
                                const TiledGemmConfig& config) {
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
   if (!input.has_value() || !config.tensor_cores()) return false;
   const GemmView v = tiled_gemm::ViewOf(&dot);
-  const PrimitiveType storage = tiled_gemm::TensorCoreStorageType(*input);
   auto copyable = [&](const HloInstruction* operand,
                       const std::vector<int64_t>& k,
                       const std::vector<int64_t>& free) {
+    const PrimitiveType storage = tiled_gemm::TileStorageType(
+        dot, operand == dot.operand(0), *input, config);
     if (config.warpgroups() &&
         tiled_gemm::WarpgroupTileIsMnMajor(operand, k, storage)) {
       return tiled_gemm::AsyncCopyableMnOperand(operand, free, storage, config);

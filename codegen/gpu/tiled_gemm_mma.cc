@@ -134,13 +134,14 @@ void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
 }  // namespace
 
 void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
-                           int64_t bytes, int64_t total, const char* name) {
+                           PrimitiveType to, int64_t bytes, int64_t total,
+                           const char* name) {
   llvm::IRBuilderBase& b = k.b;
-  const PrimitiveType to = TensorCoreStorageType(input);
   s.type = ValueType(to, b.getContext());
   const PrimitiveType from = s.operand->shape().element_type();
   s.convert = [&b, from, to,
                input](llvm::Value* x) -> absl::StatusOr<llvm::Value*> {
+    if (from == to && input != TensorCoreInput::kTF32) return x;
     absl::StatusOr<llvm::Value*> y = EmitConvert(b, from, to, x);
     if (!y.ok() || input != TensorCoreInput::kTF32) return y;
     return RoundToTf32(b, *y);
@@ -158,10 +159,11 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
   const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
-  PrepareTensorCoreSide(k, lhs, input, c.stages * layout.lhs_bytes, total,
-                        "gemm_lhs_tile");
-  PrepareTensorCoreSide(k, rhs, input, c.stages * layout.rhs_bytes, total,
-                        "gemm_rhs_tile");
+  const PrimitiveType storage = TensorCoreStorageType(input);
+  PrepareTensorCoreSide(k, lhs, input, storage, c.stages * layout.lhs_bytes,
+                        total, "gemm_lhs_tile");
+  PrepareTensorCoreSide(k, rhs, input, storage, c.stages * layout.rhs_bytes,
+                        total, "gemm_rhs_tile");
   for (Side* s : {&lhs, &rhs}) {
     s->f_stride = layout.k_major_stride;  // K-major, padded rows
     s->k_stride = 1;

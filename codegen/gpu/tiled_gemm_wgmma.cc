@@ -6,8 +6,8 @@
 // read by the tensor cores from the shared tiles through descriptors.
 //
 // Tiles hold what the tensor cores multiply (f16, bf16, tf32 as an f32
-// rounded to nearest, s8; f8 operands convert exactly to f16 or bf16, as
-// on the mma.sync loop, so both loops give the same numbers) in core
+// rounded to nearest, s8, e4m3 and e5m2 for dots of two f8 operands; an
+// f8 operand beside a 16-bit one converts exactly to f16 or bf16) in core
 // matrices (codegen/gpu/wgmma_layout.h): K-major, or MN-major (wgmma's
 // transposed operands) for 16-bit tiles of operands whose minor dimension
 // is M or N, which cp.async then copies 16 bytes along M or N at a time. Writes
@@ -27,7 +27,11 @@
 namespace xlite::codegen::gpu::tiled_gemm {
 namespace {
 
-WgmmaKind KindOf(TensorCoreInput input) {
+// What the tensor cores multiply of a side whose tiles hold `storage`
+// (the operand's own f8 type, or what `input` converts it to).
+WgmmaKind KindOf(TensorCoreInput input, PrimitiveType storage) {
+  if (storage == PrimitiveType::kF8E4M3FN) return WgmmaKind::kE4M3;
+  if (storage == PrimitiveType::kF8E5M2) return WgmmaKind::kE5M2;
   switch (input) {
     case TensorCoreInput::kF16:
       return WgmmaKind::kF16;
@@ -92,16 +96,21 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
   const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
-  PrepareTensorCoreSide(k, lhs, input, c.stages * layout.lhs_bytes, total,
-                        "gemm_lhs_tile");
-  PrepareTensorCoreSide(k, rhs, input, c.stages * layout.rhs_bytes, total,
-                        "gemm_rhs_tile");
-  const PrimitiveType storage = TensorCoreStorageType(input);
+  const PrimitiveType lhs_storage =
+      TileStorageType(*v.dot, /*lhs=*/true, input, c);
+  const PrimitiveType rhs_storage =
+      TileStorageType(*v.dot, /*lhs=*/false, input, c);
+  PrepareTensorCoreSide(k, lhs, input, lhs_storage,
+                        c.stages * layout.lhs_bytes, total, "gemm_lhs_tile");
+  PrepareTensorCoreSide(k, rhs, input, rhs_storage,
+                        c.stages * layout.rhs_bytes, total, "gemm_rhs_tile");
   for (Side* s : {&lhs, &rhs}) {
     // MN-major where M or N is the operand's minor dimension (16-bit
     // types): 8 K rows of 8 elements along M or N per core matrix, the
-    // core matrices along M or N adjacent; else K-major.
-    s->mn_major = WarpgroupTileIsMnMajor(s->operand, *s->k, storage);
+    // core matrices along M or N adjacent; else K-major (f8 operands
+    // whose minor dimension is M or N are transposed through registers).
+    s->mn_major = WarpgroupTileIsMnMajor(
+        s->operand, *s->k, s == &lhs ? lhs_storage : rhs_storage);
     s->core_sbo = s->mn_major ? kWgmmaCoreBytes
                               : WgmmaTileSbo(c.block_k, layout.element_bytes);
     s->core_lbo = s->mn_major ? s->tile / 8 * kWgmmaCoreBytes : kWgmmaCoreBytes;
@@ -111,7 +120,10 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   llvm::Value* tid = ThreadIndex64(k);
   const GroupPlace p = PlaceOf(b, c, tid);
   WgmmaShape shape;
-  shape.kind = KindOf(input);
+  shape.kind = KindOf(input, lhs_storage);
+  if (KindOf(input, rhs_storage) != shape.kind) {
+    shape.kind_b = KindOf(input, rhs_storage);
+  }
   shape.n = p.cols;
   shape.trans_a = lhs.mn_major;
   shape.trans_b = rhs.mn_major;

@@ -30,7 +30,8 @@ std::vector<llvm::Value*> EmulatorTarget::Wgmma(
       "xlite_emu_wgmma", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
       b.getInt64Ty(), b.getInt64Ty(), ptr, ptr);
   const int32_t op = WgmmaOpWord(static_cast<int32_t>(shape.kind), shape.n,
-                                 shape.trans_a, shape.trans_b);
+                                 shape.trans_a, shape.trans_b,
+                                 static_cast<int32_t>(shape.BKind()));
   // Convergent: a copy of the call (same site number) in two branches
   // would pass the runtime's check.
   b.CreateCall(f, {b.getInt32(op), b.getInt32(++mma_sites_), desc_a, desc_b,

@@ -104,9 +104,11 @@ std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
 
 }  // namespace
 
-int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b) {
+int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b,
+                    int32_t kind_b) {
   return kind | static_cast<int32_t>(n << 8) | (trans_a ? 1 << 20 : 0) |
-         (trans_b ? 1 << 21 : 0);
+         (trans_b ? 1 << 21 : 0) |
+         (kind_b < 0 || kind_b == kind ? 0 : (kind_b + 1) << 24);
 }
 
 std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
@@ -115,8 +117,14 @@ std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
                                 int32_t* const d[128]) {
   const int32_t kind = op & 0xff;
   const int64_t n = (op >> 8) & 0xfff;
-  if (kind > kS8 || n < 8 || n > 256 || n % 8 != 0) {
+  const int32_t b_field = (op >> 24) & 0x7f;
+  const int32_t kind_b = b_field == 0 ? kind : b_field - 1;
+  if (kind > kS8 || kind_b > kS8 || n < 8 || n > 256 || n % 8 != 0) {
     return absl::StrCat("wgmma: bad op word ", op);
+  }
+  auto f8 = [](int32_t t) { return t == kE4M3 || t == kE5M2; };
+  if (kind_b != kind && !(f8(kind) && f8(kind_b))) {
+    return "wgmma: only e4m3 and e5m2 operands may differ in type";
   }
   const bool trans_a = (op >> 20) & 1, trans_b = (op >> 21) & 1;
   if ((trans_a || trans_b) && kind != kF16 && kind != kBF16) {
@@ -129,7 +137,7 @@ std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
       !e.empty()) {
     return e;
   }
-  if (std::string e = ReadOperand("B", desc_b, kind, trans_b, n, k, shared,
+  if (std::string e = ReadOperand("B", desc_b, kind_b, trans_b, n, k, shared,
                                   shared_bytes, b);
       !e.empty()) {
     return e;

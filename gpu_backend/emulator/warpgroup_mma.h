@@ -20,9 +20,12 @@
 
 namespace xlite::gpu::emulator {
 
-/// The op word EmulatorTarget passes: codegen::WgmmaKind's value in bits
-/// 0-7, N in bits 8-19, trans-a in bit 20, trans-b in bit 21.
-int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b);
+/// The op word EmulatorTarget passes: codegen::WgmmaKind's value (A's)
+/// in bits 0-7, N in bits 8-19, trans-a in bit 20, trans-b in bit 21, and
+/// B's kind plus one in bits 24-30 where it differs (e4m3 x e5m2; `kind_b`
+/// < 0: the same as A's).
+int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b,
+                    int32_t kind_b = -1);
 
 /// Thread i's accumulators c[i] (N / 2 each, f32 or s32 bits) become
 /// d[i] (which may be c[i]). `shared` is the block's shared memory of

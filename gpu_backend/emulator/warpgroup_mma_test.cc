@@ -149,6 +149,7 @@ void Place(const Operand& o, const Layout& l, int bytes,
 // One wgmma's inputs, in shared memory, and its exact answer.
 struct Problem {
   int32_t kind = 0;
+  int32_t kind_b = 0;  // B's (differs from A's for e4m3 x e5m2 only)
   int64_t n = 0;
   Layout la, lb;
   Operand a, b;
@@ -163,16 +164,18 @@ double SmallInt(uint32_t h) { return static_cast<int>(h % 33) - 16; }
 double SmallC(uint32_t h) { return static_cast<int>(h % 64) - 32 + 0.25; }
 
 Problem MakeProblem(int32_t kind, int64_t n, const Layout& la, const Layout& lb,
-                    const Gen& gen = SmallInt, const Gen& c_gen = SmallC) {
+                    const Gen& gen = SmallInt, const Gen& c_gen = SmallC,
+                    int32_t kind_b = -1) {
   Problem p;
   p.kind = kind;
+  p.kind_b = kind_b < 0 ? kind : kind_b;
   p.n = n;
   p.la = la;
   p.lb = lb;
   p.a = MakeOperand(kind, 64, 1, gen);
-  p.b = MakeOperand(kind, n, 2, gen);
+  p.b = MakeOperand(p.kind_b, n, 2, gen);
   Place(p.a, la, Bytes(kind), p.shared);
-  Place(p.b, lb, Bytes(kind), p.shared);
+  Place(p.b, lb, Bytes(p.kind_b), p.shared);
   const int64_t k = KOf(kind);
   for (int64_t row = 0; row < 64; ++row) {
     for (int64_t col = 0; col < n; ++col) {
@@ -238,7 +241,9 @@ std::string RunWgmma(const Problem& p, int32_t op, uint64_t desc_a,
   return error;
 }
 
-int32_t Op(const Problem& p) { return WgmmaOpWord(p.kind, p.n, false, false); }
+int32_t Op(const Problem& p) {
+  return WgmmaOpWord(p.kind, p.n, false, false, p.kind_b);
+}
 
 std::string RunAsLaidOut(const Problem& p, bool in_place, Registers& r) {
   return RunWgmma(p, Op(p), Descriptor(p.la), Descriptor(p.lb),
@@ -278,13 +283,13 @@ void Check(const Problem& p, bool in_place) {
 // Both layouts, A at a nonzero 16-byte aligned start and B after it with a
 // gap; in place and not.
 void CheckBothLayouts(int32_t kind, int64_t n, const Gen& gen = SmallInt,
-                      const Gen& c_gen = SmallC) {
+                      const Gen& c_gen = SmallC, int32_t kind_b = -1) {
   const int64_t a_start = 48, b_start = a_start + 64 * 32 + 16 * 5;
   for (bool outer : {false, true}) {
     SCOPED_TRACE(outer ? "K-outer layout" : "paired-K layout");
     const Layout la = outer ? KOuter(a_start, 64) : PairedK(a_start);
     const Layout lb = outer ? KOuter(b_start, n) : PairedK(b_start);
-    const Problem p = MakeProblem(kind, n, la, lb, gen, c_gen);
+    const Problem p = MakeProblem(kind, n, la, lb, gen, c_gen, kind_b);
     Check(p, outer);
   }
 }
@@ -326,6 +331,23 @@ TEST(WarpgroupMma, F8MatchTheReference) {
       CheckBothLayouts(kind, n, F8Value);
     }
   }
+}
+
+// e4m3 x e5m2 and back: B read as its own type.
+TEST(WarpgroupMma, MixedF8MatchTheReference) {
+  for (auto [a, b] : {std::pair{kE4M3, kE5M2}, std::pair{kE5M2, kE4M3}}) {
+    SCOPED_TRACE(testing::Message() << "kinds " << a << " x " << b);
+    CheckBothLayouts(a, 64, F8Value, SmallC, b);
+  }
+  // Read as A's type, B's bits give other numbers.
+  Problem p = MakeProblem(kE4M3, 64, PairedK(0), PairedK(64 * 32), F8Value,
+                          SmallC, kE5M2);
+  Registers r;
+  ASSERT_EQ(RunWgmma(p, WgmmaOpWord(kE4M3, 64, false, false), Descriptor(p.la),
+                     Descriptor(p.lb), static_cast<int64_t>(p.shared.size()),
+                     false, r),
+            "");
+  EXPECT_GT(Mismatches(p, r, false), 0);
 }
 
 // Mostly 120..127, some -128 and -127: the extremes of s8.
@@ -443,6 +465,11 @@ TEST(WarpgroupMma, BadOpWordsAreErrors) {
     ExpectError(p, WgmmaOpWord(kind, 64, true, false), a, b, bytes);
     ExpectError(p, WgmmaOpWord(kind, 64, false, true), a, b, bytes);
   }
+  // Only e4m3 and e5m2 mix.
+  ExpectError(p, WgmmaOpWord(kF16, 64, false, false, kBF16), a, b, bytes);
+  ExpectError(p, WgmmaOpWord(kF16, 64, false, false, kE4M3), a, b, bytes);
+  ExpectError(p, WgmmaOpWord(kE4M3, 64, false, false, kS8), a, b, bytes);
+  ExpectError(p, WgmmaOpWord(kE4M3, 64, false, false, 9), a, b, bytes);
   for (int32_t kind : {6, 7, 255}) {
     SCOPED_TRACE(testing::Message() << "kind " << kind);
     ExpectError(p, WgmmaOpWord(kind, 64, false, false), a, b, bytes);

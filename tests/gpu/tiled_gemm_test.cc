@@ -16,6 +16,8 @@
 // estimate. Forced 3- and 4-stage tilings (cp.async commit groups) run on
 // K-major operands (tb, batch_tb) with K tails, K shorter than the
 // pipeline, and 128x128x32 tiles in 80 KiB of dynamic shared memory.
+// Warpgroup (wgmma) tilings cover every wgmma type, transposed (MN-major)
+// 16-bit tiles and f8 x f8 dots of one or two f8 types multiplied as f8.
 
 #include <cmath>
 #include <cstdio>
@@ -42,6 +44,7 @@ namespace {
 
 struct Case {
   std::string type = "f32";       // operand type; s8 gives s32, f8 f32
+  std::string type_b;             // the rhs's type where it differs (f8)
   std::string form = "nn";        // nn, ta, tb, batch, batch_tb, colmajor
   std::string epilogue = "none";  // none, bias_relu, gelu, convert_bf16
   int64_t m = 67, n = 129, k = 257;
@@ -49,7 +52,8 @@ struct Case {
 };
 
 std::string Name(const Case& c) {
-  return absl::StrCat(c.type, "_", c.form, "_", c.epilogue, "_", c.m, "x", c.n,
+  return absl::StrCat(c.type, c.type_b.empty() ? "" : "_", c.type_b, "_",
+                      c.form, "_", c.epilogue, "_", c.m, "x", c.n,
                       "x", c.k, c.tiling.empty() ? "" : "_", c.tiling);
 }
 
@@ -92,25 +96,26 @@ std::string Dims(std::vector<int64_t> d) { return absl::StrJoin(d, ","); }
 // The module: d = a x b as `form` lays them out, then the epilogue.
 std::string Module(const Case& c) {
   const std::string t = c.type;
+  const std::string tb = c.type_b.empty() ? t : c.type_b;
   const std::string r = ResultType(t);
   const bool batch = c.form == "batch";
   const bool batched = batch || c.form == "batch_tb";
   std::string a = absl::StrCat(t, "[", Dims({c.m, c.k}), "]{1,0}");
-  std::string b = absl::StrCat(t, "[", Dims({c.k, c.n}), "]{1,0}");
+  std::string b = absl::StrCat(tb, "[", Dims({c.k, c.n}), "]{1,0}");
   std::string lc = "1", rc = "0", dims;
   if (c.form == "ta") {
     a = absl::StrCat(t, "[", Dims({c.k, c.m}), "]{1,0}");
     lc = "0";
   } else if (c.form == "tb") {
-    b = absl::StrCat(t, "[", Dims({c.n, c.k}), "]{1,0}");
+    b = absl::StrCat(tb, "[", Dims({c.n, c.k}), "]{1,0}");
     rc = "1";
   } else if (c.form == "colmajor") {
     a = absl::StrCat(t, "[", Dims({c.m, c.k}), "]{0,1}");
-    b = absl::StrCat(t, "[", Dims({c.k, c.n}), "]{0,1}");
+    b = absl::StrCat(tb, "[", Dims({c.k, c.n}), "]{0,1}");
   } else if (batch || c.form == "batch_tb") {
     a = absl::StrCat(t, "[3,", Dims({c.m, c.k}), "]{2,1,0}");
-    b = batch ? absl::StrCat(t, "[3,", Dims({c.k, c.n}), "]{2,1,0}")
-              : absl::StrCat(t, "[3,", Dims({c.n, c.k}), "]{2,1,0}");
+    b = batch ? absl::StrCat(tb, "[3,", Dims({c.k, c.n}), "]{2,1,0}")
+              : absl::StrCat(tb, "[3,", Dims({c.n, c.k}), "]{2,1,0}");
     lc = "2";
     rc = batch ? "1" : "2";
     dims = "lhs_batch_dims={0}, rhs_batch_dims={0}, ";
@@ -273,6 +278,27 @@ std::vector<Case> WarpgroupCases() {
         c.form = form;
         c.m = 72;
         c.n = 136;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  // Dots of two f8 operands multiply them as they are (e4m3, e5m2 and
+  // mixed wgmma kinds, 1-byte K-major tiles: cp.async for K-minor
+  // operands, through registers, transposed, for the others).
+  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
+                             "wgmma128x64x64_2x1_s3"}) {
+    for (const char* types : {"f8e5m2", "f8e4m3fn_f8e5m2", "f8e5m2_f8e4m3fn"}) {
+      for (const char* form : {"tb", "nn", "batch_tb", "ta"}) {
+        Case c;
+        const std::string t = types;
+        c.type = t.substr(0, t.find('_'));
+        if (t.find('_') != std::string::npos) {
+          c.type_b = t.substr(t.find('_') + 1);
+        }
+        c.form = form;
+        c.m = 72;
         c.k = 272;
         c.tiling = tiling;
         cases.push_back(c);
@@ -460,9 +486,22 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
     // Tensor-core tiles of K-major operands in whole 16-byte rows arrive
     // by cp.async (the lhs is K-major but in ta and colmajor, the rhs in
     // tb and batch_tb).
-    const int64_t bytes = c.type == "s8" ? 1 : 2;
+    // Warpgroup tilings copy f8 tiles as they are (a dot of two f8
+    // operands), the mma.sync loop converts them to f16 in registers.
+    const bool f8 = c.type.rfind("f8", 0) == 0;
+    const int64_t bytes = c.type == "s8" || (groups && f8) ? 1 : 2;
     const bool copyable = c.tiling.rfind("simt", 0) != 0 && c.type != "f32" &&
-                          c.type.rfind("f8", 0) != 0 && c.k * bytes % 16 == 0;
+                          (groups || !f8) && c.k * bytes % 16 == 0;
+    if (groups && f8) {
+      auto kind = [](const std::string& t) {
+        return t == "f8e5m2" ? "e5m2" : "e4m3";
+      };
+      EXPECT_NE((*exe)->ptx().find(absl::StrCat(
+                    ".f32.", kind(c.type), ".",
+                    kind(c.type_b.empty() ? c.type : c.type_b), " ")),
+                std::string::npos)
+          << spec;
+    }
     const bool lhs_k_minor = c.form != "ta" && c.form != "colmajor";
     const bool rhs_k_minor =
         c.form == "tb" || c.form == "batch_tb" || c.form == "colmajor";
@@ -577,7 +616,7 @@ std::vector<Case> PtxasCases() {
       cases.push_back(c);
     }
   }
-  // Warpgroup tilings on h100: every wgmma type (f8 converts to f16), N
+  // Warpgroup tilings on h100: every wgmma type (f8 as it is), N
   // from 64 to 128 per warpgroup, cp.async (tb) or register (nn) tiles.
   for (const char* tiling :
        {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
@@ -592,6 +631,16 @@ std::vector<Case> PtxasCases() {
       Case c;
       c.type = type;
       c.form = type[0] == 'b' ? "nn" : "tb";
+      c.k = 272;
+      c.tiling = tiling;
+      cases.push_back(c);
+    }
+    // f8 x f8 of two kinds; an N-minor f8 rhs, transposed in registers.
+    for (const char* form : {"tb", "nn"}) {
+      Case c;
+      c.type = "f8e4m3fn";
+      c.type_b = "f8e5m2";
+      c.form = form;
       c.k = 272;
       c.tiling = tiling;
       cases.push_back(c);
