@@ -367,6 +367,22 @@ absl::flat_hash_map<std::string, PtxasKernelUsage> ParsePtxasUsage(
       current = std::string(rest.substr(0, rest.find('\'')));
       continue;
     }
+    // "... wgmma.mma_async instructions are serialized due to <why> in
+    // the function 'k'".
+    constexpr absl::string_view kSerialized =
+        "wgmma.mma_async instructions are serialized";
+    if (size_t at = line.find(kSerialized); at != absl::string_view::npos) {
+      const size_t close = line.rfind('\'');
+      const size_t open = close == absl::string_view::npos || close == 0
+                              ? absl::string_view::npos
+                              : line.rfind('\'', close - 1);
+      if (open != absl::string_view::npos && open > at) {
+        const std::string name(line.substr(open + 1, close - open - 1));
+        out[name].wgmma_serialized =
+            std::string(absl::StripAsciiWhitespace(line.substr(at)));
+      }
+      continue;
+    }
     if (!current.empty() && absl::StrContains(line, "bytes spill stores")) {
       // "N bytes stack frame, N bytes spill stores, N bytes spill loads"
       for (absl::string_view part : absl::StrSplit(line, ',')) {

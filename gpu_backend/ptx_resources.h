@@ -43,10 +43,15 @@ struct PtxasKernelUsage {
   int64_t shared_bytes = 0;
   /// Bytes of spill stores plus spill loads ("Function properties").
   int64_t spill_bytes = 0;
+  /// Why ptxas serialized the kernel's wgmma-s (waiting for each before
+  /// the next, a "Potential Performance Loss" report); empty if it did
+  /// not.
+  std::string wgmma_serialized;
 };
 
 /// The entries of a `ptxas -v` log ("Compiling entry function 'k'", then
-/// "Used N registers, ..., M bytes smem"), by name.
+/// "Used N registers, ..., M bytes smem"; wgmma serialization reports
+/// name their function), by name.
 absl::flat_hash_map<std::string, PtxasKernelUsage> ParsePtxasUsage(
     absl::string_view log);
 

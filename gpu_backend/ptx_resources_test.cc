@@ -141,6 +141,10 @@ TEST(PtxResources, ReadsPtxasReports) {
       "ptxas info    : Used 40 registers, used 1 barriers, 102400 bytes "
       "smem, 368 bytes cmem[0]\n"
       "ptxas info    : Compiling entry function 'small' for 'sm_90a'\n"
+      "ptxas info    : (C7514) Potential Performance Loss: wgmma.mma_async "
+      "instructions are serialized due to non wgmma instructions reading "
+      "accumulator registers of  a wgmma between start and end of the "
+      "pipeline stage in the function 'small'\n"
       "ptxas info    : Function properties for small\n"
       "    16 bytes stack frame, 12 bytes spill stores, 8 bytes spill loads\n"
       "ptxas info    : Used 8 registers, 368 bytes cmem[0]\n";
@@ -152,6 +156,10 @@ TEST(PtxResources, ReadsPtxasReports) {
   EXPECT_EQ(usage["small"].shared_bytes, 0);
   EXPECT_EQ(usage["big"].spill_bytes, 0);
   EXPECT_EQ(usage["small"].spill_bytes, 20);
+  EXPECT_EQ(usage["big"].wgmma_serialized, "");
+  EXPECT_NE(usage["small"].wgmma_serialized.find("reading accumulator"),
+            std::string::npos)
+      << usage["small"].wgmma_serialized;
 }
 
 // The installed ptxas reports what the PTX scan reads (4416 bytes for

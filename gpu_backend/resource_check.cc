@@ -38,6 +38,7 @@ void Collect(const runtime::ThunkSequence& thunks,
       k.static_shared_bytes = it->second.shared_bytes;
       k.registers_per_thread = it->second.registers;
       k.spill_bytes = it->second.spill_bytes;
+      k.wgmma_serialized = it->second.wgmma_serialized;
     }
     k.dynamic_shared_bytes =
         std::max<int64_t>(0, t.shared_bytes - k.static_shared_bytes);

@@ -46,6 +46,9 @@ struct KernelResources {
   std::optional<int64_t> registers_per_thread;
   /// Bytes of register spills (stores and loads); when ptxas ran.
   int64_t spill_bytes = 0;
+  /// ptxas's report that it serialized the kernel's wgmma-s; when ptxas
+  /// ran, empty if it did not.
+  std::string wgmma_serialized;
   /// Peak tensor-memory columns it allocates (0: none).
   int64_t tensor_memory_columns = 0;
 };

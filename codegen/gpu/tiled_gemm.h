@@ -151,31 +151,41 @@ absl::Status IssueAsyncTile(KernelScope& k, const GemmView& v, const Side& s,
 using MultiplyStep =
     std::function<void(llvm::Value* lhs_buffer, llvm::Value* rhs_buffer)>;
 
+/// Whether EmitMainLoop runs the multistage pipeline (EmitPipelinedLoop):
+/// 3 or 4 stages and both sides copied asynchronously.
+bool PipelinesTiles(const TiledGemmConfig& c, const Side& lhs,
+                    const Side& rhs);
+
 /// The loop over K in steps of block_k: with one stage, stage (fetch and
 /// store) both tiles, barrier, multiply, barrier; with two, the next
 /// step's tiles are fetched before and stored (into the other buffer)
 /// after the current step's multiply, one barrier per step; with three
-/// or four, EmitPipelinedLoop when both sides copy asynchronously (else
-/// the two-stage loop in the first two buffers). The sides' `shared` holds
-/// `c.stages` buffers of `lhs_bytes` / `rhs_bytes`.
+/// or four, EmitPipelinedLoop when PipelinesTiles (else the two-stage loop
+/// in the first two buffers). The sides' `shared` holds `c.stages` buffers
+/// of `lhs_bytes` / `rhs_bytes`. `in_flight` (0, or 1 on the pipelined
+/// loop only): the steps whose multiply may still read its buffers when
+/// `multiply` returns (asynchronous wgmma-s not yet waited for).
 absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const Side& lhs,
                           const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
                           const BlockOrigin& origin, llvm::Value* tid,
-                          const MultiplyStep& multiply);
+                          int64_t in_flight, const MultiplyStep& multiply);
 
 /// The loop over K of stages = 3 or 4, both sides copied asynchronously
-/// (s.async): the copies of step kt + stages - 1 are issued (each step its
-/// own commit group; steps past K commit an empty one) while step kt
-/// multiplies. Per step: wait until step kt's group has landed
-/// (wait_group stages - 2), barrier (every thread's copies visible, every
-/// warp done with the buffer step kt - 1 read), issue step kt + stages - 1
-/// into that buffer, commit, multiply step kt (tiled_gemm_pipeline.cc).
+/// (s.async), the multiply of each step leaving `in_flight` (0 or 1)
+/// steps still reading their buffers when it returns. The copies run
+/// d = stages - 1 - in_flight steps ahead: each step its own commit group
+/// (steps past K commit an empty one). Per step kt: wait until step kt's
+/// group has landed (wait_group d - 1), barrier (every thread's copies
+/// visible; every warp has left step kt - 1's multiply, and step
+/// kt - 1 - in_flight no longer reads its buffer), issue step kt + d into
+/// that buffer, commit, multiply step kt (tiled_gemm_pipeline.cc).
 absl::Status EmitPipelinedLoop(KernelScope& k, const GemmView& v,
                                const TiledGemmConfig& c, const Side& lhs,
                                const Side& rhs, int64_t lhs_bytes,
                                int64_t rhs_bytes, const BlockOrigin& origin,
-                               llvm::Value* tid, const MultiplyStep& multiply);
+                               llvm::Value* tid, int64_t in_flight,
+                               const MultiplyStep& multiply);
 
 /// The epilogue at result element (batch, m, n), when m < M and n < N:
 /// `acc` rounded to the dot's type is given to the elemental emitter as

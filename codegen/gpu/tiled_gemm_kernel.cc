@@ -289,20 +289,29 @@ void Land(KernelScope& k, const TiledGemmConfig& c, const Side& lhs,
 
 }  // namespace
 
+bool PipelinesTiles(const TiledGemmConfig& c, const Side& lhs,
+                    const Side& rhs) {
+  return c.stages > 2 && lhs.async.has_value() && rhs.async.has_value();
+}
+
 absl::Status EmitMainLoop(KernelScope& k, const GemmView& v,
                           const TiledGemmConfig& c, const Side& lhs,
                           const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
                           const BlockOrigin& origin, llvm::Value* tid,
-                          const MultiplyStep& multiply) {
+                          int64_t in_flight, const MultiplyStep& multiply) {
   llvm::IRBuilderBase& b = k.b;
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
   // More stages only where both tiles arrive by cp.async; otherwise (an
   // operand whose buffer proved less than 16-byte aligned when the kernel
   // was emitted, after the tiling was chosen) the two-stage loop below
   // runs in the first two buffers.
-  if (c.stages > 2 && lhs.async.has_value() && rhs.async.has_value()) {
+  if (PipelinesTiles(c, lhs, rhs)) {
     return EmitPipelinedLoop(k, v, c, lhs, rhs, lhs_bytes, rhs_bytes, origin,
-                             tid, multiply);
+                             tid, in_flight, multiply);
+  }
+  if (in_flight != 0) {
+    return absl::InternalError(
+        "a multiply left in flight outside the pipelined loop");
   }
   auto stage_step = [&](llvm::Value* kt, llvm::Value* stage) -> absl::Status {
     llvm::Value* a = Buffer(b, lhs, lhs_bytes, stage);

@@ -180,7 +180,7 @@ absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,
   }
   absl::Status s = EmitMainLoop(
       k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
-      [&](llvm::Value* a_tile, llvm::Value* b_tile) {
+      /*in_flight=*/0, [&](llvm::Value* a_tile, llvm::Value* b_tile) {
         for (int64_t kk0 = 0; kk0 < c.block_k; kk0 += MmaK(kind)) {
           MmaStep(k, kind, p, lhs, rhs, a_tile, b_tile, kk0, acc, acc_type);
         }

@@ -75,7 +75,8 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
   }
   absl::Status s =
       EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes,
-                   origin, tid, [&](llvm::Value* a, llvm::Value* x) {
+                   origin, tid, /*in_flight=*/0,
+                   [&](llvm::Value* a, llvm::Value* x) {
                      MultiplyTiles(k, v, c, type, a, x, ty, tx, acc);
                    });
   if (!s.ok()) return s;

@@ -16,9 +16,13 @@
 // tiled_gemm_pipeline.cc).
 //
 // Per staged K step each warpgroup fences its accumulators, issues the
-// step's wgmma-s, commits them and waits for them, so that no tile is
-// overwritten while a wgmma may still read it. Thread i of a warpgroup
-// holds WN / 2 accumulators, in the layout codegen/kernel_target.h gives.
+// step's wgmma-s and commits them as one group. On the multistage
+// pipeline (tiled_gemm_pipeline.cc) it then waits until only that group
+// is in flight, so the tensor cores run one step while the next is
+// issued, and the pipeline refills a buffer only once the step before
+// the last is done with it; elsewhere it waits for the group at once.
+// Thread i of a warpgroup holds WN / 2 accumulators, in the layout
+// codegen/kernel_target.h gives.
 
 #include "codegen/gpu/tiled_gemm.h"
 #include "codegen/gpu/wgmma_layout.h"
@@ -135,9 +139,13 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
     acc.push_back(EntryAlloca(b, acc_type));
     b.CreateStore(llvm::Constant::getNullValue(acc_type), acc.back());
   }
+  // On the pipelined loop each step's group stays in flight until the
+  // next step's wgmma-s are issued (wait_group 1); elsewhere it is waited
+  // for at once (wait_group 0).
+  const int64_t in_flight = PipelinesTiles(c, lhs, rhs) ? 1 : 0;
   absl::Status s = EmitMainLoop(
       k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
-      [&](llvm::Value* a_tile, llvm::Value* b_tile) {
+      in_flight, [&](llvm::Value* a_tile, llvm::Value* b_tile) {
         std::vector<llvm::Value*> d;
         for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
         d = k.target.WgmmaFence(b, d);
@@ -146,10 +154,16 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
                              Descriptor(k, rhs, b_tile, p.col0, step), d);
         }
         k.target.WgmmaCommit(b);
-        d = k.target.WgmmaWait(b, 0, d);
+        d = k.target.WgmmaWait(b, in_flight, d);
         for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
       });
   if (!s.ok()) return s;
+  if (in_flight != 0) {  // the last step's group
+    std::vector<llvm::Value*> d;
+    for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
+    d = k.target.WgmmaWait(b, 0, d);
+    for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
+  }
   // Register r: row 16 warp + g + 8 ((r / 2) % 2), column 8 (r / 4) +
   // 2 t + r % 2 of the warpgroup's tile.
   llvm::Value* m_thread = b.CreateAdd(

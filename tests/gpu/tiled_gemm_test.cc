@@ -530,10 +530,12 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
     EXPECT_EQ((*exe)->ptx().find("cp.async.commit_group") != std::string::npos,
               pipelined)
         << spec;
-    EXPECT_EQ(
-        (*exe)->ptx().find(absl::StrCat(
-            "cp.async.wait_group ", tiling->stages - 2)) != std::string::npos,
-        pipelined)
+    // The copies run stages - 1 steps ahead, one fewer for wgmma-s (one
+    // step's group stays in flight).
+    const int64_t ahead = tiling->stages - 1 - (groups ? 1 : 0);
+    EXPECT_EQ((*exe)->ptx().find(absl::StrCat("cp.async.wait_group ",
+                                              ahead - 1)) != std::string::npos,
+              pipelined)
         << spec;
     // The kernel's shared memory is the heuristic's estimate: ptxas's
     // (static) figure up to 48 KiB; past it the tiles are dynamic, ptxas
@@ -556,6 +558,15 @@ TEST_P(TiledGemmPtxasTest, AssemblesForHopperAndBlackwell) {
         // cp.async pipelines stage nothing in registers.
         if (pipelined) {
           EXPECT_EQ(r.spill_bytes, 0) << spec << " " << h->backend_config();
+        }
+        // ptxas keeps the wgmma-s asynchronous (on the pipelined loop, one
+        // step's group in flight while the next is issued).
+        EXPECT_EQ(r.wgmma_serialized, "") << spec << " " << h->backend_config();
+        if (groups) {
+          EXPECT_EQ((*exe)->ptx().find("wgmma.wait_group.sync.aligned 1;") !=
+                        std::string::npos,
+                    pipelined)
+              << spec;
         }
         ++checked;
       }
