@@ -116,11 +116,11 @@ std::vector<llvm::Value*> NvptxTarget::Wgmma(
     absl::StrAppend(&tail, ", ", shape.trans_a ? 1 : 0, ", ",
                     shape.trans_b ? 1 : 0);
   }
-  const std::string text = absl::StrCat(
-      "{\n.reg .pred p;\nsetp.ne.b32 p, $", regs + 2, ", 0;\n",
-      "wgmma.mma_async.sync.aligned.m64n", shape.n, "k", KOf(shape.kind), ".",
-      integer ? "s32" : "f32", ".", types, " ", d, ", $", regs, ", $",
-      regs + 1, ", p", tail, ";\n}");
+  const std::string text =
+      absl::StrCat("{\n.reg .pred p;\nsetp.ne.b32 p, $", regs + 2, ", 0;\n",
+                   "wgmma.mma_async.sync.aligned.m64n", shape.n, "k",
+                   KOf(shape.kind), ".", integer ? "s32" : "f32", ".", types,
+                   " ", d, ", $", regs, ", $", regs + 1, ", p", tail, ";\n}");
   return TiedAsm(b, text, acc, {desc_a, desc_b, b.getInt32(1)}, "l,l,r");
 }
 

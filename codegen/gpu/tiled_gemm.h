@@ -153,8 +153,7 @@ using MultiplyStep =
 
 /// Whether EmitMainLoop runs the multistage pipeline (EmitPipelinedLoop):
 /// 3 or 4 stages and both sides copied asynchronously.
-bool PipelinesTiles(const TiledGemmConfig& c, const Side& lhs,
-                    const Side& rhs);
+bool PipelinesTiles(const TiledGemmConfig& c, const Side& lhs, const Side& rhs);
 
 /// The loop over K in steps of block_k: with one stage, stage (fetch and
 /// store) both tiles, barrier, multiply, barrier; with two, the next

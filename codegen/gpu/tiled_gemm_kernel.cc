@@ -83,8 +83,7 @@ PrimitiveType TensorCoreStorageType(TensorCoreInput input) {
 }
 
 PrimitiveType TileStorageType(const HloInstruction& dot, bool lhs,
-                              TensorCoreInput input,
-                              const TiledGemmConfig& c) {
+                              TensorCoreInput input, const TiledGemmConfig& c) {
   return TiledGemmTakesF8(dot, c)
              ? dot.operand(lhs ? 0 : 1)->shape().element_type()
              : TensorCoreStorageType(input);

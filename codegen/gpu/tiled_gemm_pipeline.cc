@@ -32,9 +32,9 @@ absl::Status EmitPipelinedLoop(KernelScope& k, const GemmView& v,
   const int64_t stages = c.stages;
   const int64_t ahead_steps = stages - 1 - in_flight;
   if (in_flight < 0 || ahead_steps < 1) {
-    return absl::InternalError(absl::StrCat(
-        "a ", stages, "-stage pipeline cannot leave ", in_flight,
-        " multiplies in flight"));
+    return absl::InternalError(
+        absl::StrCat("a ", stages, "-stage pipeline cannot leave ", in_flight,
+                     " multiplies in flight"));
   }
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
   auto buffer = [&](const Side& s, int64_t bytes, llvm::Value* stage) {

@@ -73,12 +73,11 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
     acc.push_back(EntryAlloca(b, type));
     b.CreateStore(llvm::Constant::getNullValue(type), acc.back());
   }
-  absl::Status s =
-      EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes,
-                   origin, tid, /*in_flight=*/0,
-                   [&](llvm::Value* a, llvm::Value* x) {
-                     MultiplyTiles(k, v, c, type, a, x, ty, tx, acc);
-                   });
+  absl::Status s = EmitMainLoop(
+      k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
+      /*in_flight=*/0, [&](llvm::Value* a, llvm::Value* x) {
+        MultiplyTiles(k, v, c, type, a, x, ty, tx, acc);
+      });
   if (!s.ok()) return s;
   for (int64_t i = 0; i < c.thread_m; ++i) {
     llvm::Value* m = b.CreateAdd(

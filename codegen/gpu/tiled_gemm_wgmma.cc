@@ -104,17 +104,17 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
       TileStorageType(*v.dot, /*lhs=*/true, input, c);
   const PrimitiveType rhs_storage =
       TileStorageType(*v.dot, /*lhs=*/false, input, c);
-  PrepareTensorCoreSide(k, lhs, input, lhs_storage,
-                        c.stages * layout.lhs_bytes, total, "gemm_lhs_tile");
-  PrepareTensorCoreSide(k, rhs, input, rhs_storage,
-                        c.stages * layout.rhs_bytes, total, "gemm_rhs_tile");
+  PrepareTensorCoreSide(k, lhs, input, lhs_storage, c.stages * layout.lhs_bytes,
+                        total, "gemm_lhs_tile");
+  PrepareTensorCoreSide(k, rhs, input, rhs_storage, c.stages * layout.rhs_bytes,
+                        total, "gemm_rhs_tile");
   for (Side* s : {&lhs, &rhs}) {
     // MN-major where M or N is the operand's minor dimension (16-bit
     // types): 8 K rows of 8 elements along M or N per core matrix, the
     // core matrices along M or N adjacent; else K-major (f8 operands
     // whose minor dimension is M or N are transposed through registers).
-    s->mn_major = WarpgroupTileIsMnMajor(
-        s->operand, *s->k, s == &lhs ? lhs_storage : rhs_storage);
+    s->mn_major = WarpgroupTileIsMnMajor(s->operand, *s->k,
+                                         s == &lhs ? lhs_storage : rhs_storage);
     s->core_sbo = s->mn_major ? kWgmmaCoreBytes
                               : WgmmaTileSbo(c.block_k, layout.element_bytes);
     s->core_lbo = s->mn_major ? s->tile / 8 * kWgmmaCoreBytes : kWgmmaCoreBytes;

@@ -2,6 +2,7 @@
 
 #include <ucontext.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -10,6 +11,7 @@
 #include "gpu_backend/emulator/async_copy_queue.h"
 #include "gpu_backend/emulator/warp_mma.h"
 #include "gpu_backend/emulator/warpgroup_mma.h"
+#include "gpu_backend/emulator/wgmma_queue.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -41,6 +43,8 @@ struct Block {
   int64_t shared_bytes = 0;
   std::vector<Fiber>* fibers = nullptr;  // null: not cooperative
   std::vector<AsyncCopyQueue> copies;    // per thread
+  std::vector<WgmmaQueue> wgmmas;        // per warpgroup
+  std::vector<int64_t> wgmma_commits;    // per thread: groups committed
   ucontext_t scheduler;
   std::string misuse;     // a barrier or shuffle in a non-cooperative kernel
   std::string mma_error;  // an mma some lanes of its warp cannot join
@@ -149,10 +153,11 @@ bool ReleaseMmas(Block& b) {
   return released;
 }
 
-// Computes the wgmma of every warpgroup (4 warps from a multiple of 4)
-// whose 128 threads all wait at the same one; true if any. A warpgroup
-// that is not whole, disagrees on the instruction or whose wgmma fails
-// (warpgroup_mma.h) is an error.
+// Issues the wgmma of every warpgroup (4 warps from a multiple of 4)
+// whose 128 threads all wait at the same one (wgmma_queue.h computes it
+// when it is waited for); true if any. A warpgroup that is not whole,
+// disagrees on the instruction or on the groups committed before it, or
+// whose wgmma is bad (warpgroup_mma.h) is an error.
 bool ReleaseWgmmas(Block& b) {
   constexpr int64_t kGroup = 4 * kWarp;
   std::vector<Fiber>& fibers = *b.fibers;
@@ -183,11 +188,18 @@ bool ReleaseWgmmas(Block& b) {
             "descriptors");
         return false;
       }
+      if (b.wgmma_commits[first + l] != b.wgmma_commits[first]) {
+        b.mma_error = absl::StrCat(
+            "threads ", first, " and ", first + l,
+            " of a warpgroup reached a wgmma having committed different "
+            "numbers of wgmma groups");
+        return false;
+      }
       c[l] = f.mma_c;
       d[l] = f.mma_d;
     }
-    const std::string error = ComputeWarpgroupMma(
-        lead.kind, lead.desc_a, lead.desc_b, b.shared, b.shared_bytes, c, d);
+    const std::string error = b.wgmmas[first / kGroup].Issue(
+        lead.kind, lead.desc_a, lead.desc_b, b.wgmma_commits[first], c, d);
     if (!error.empty()) {
       b.mma_error = error;
       return false;
@@ -226,6 +238,12 @@ absl::Status RunCooperativeBlock(Block& b) {
       at_shuffle += f.state == FiberState::kShuffle ||
                     f.state == FiberState::kMma ||
                     f.state == FiberState::kWgmma;
+    }
+    // Errors the threads' calls found (a wgmma wait, a cp.async into a
+    // wgmma's operands) before the block may end.
+    if (!b.mma_error.empty()) {
+      return absl::InternalError(
+          absl::StrCat("block ", b.block_id, ": ", b.mma_error));
     }
     if (done == b.block) return absl::OkStatus();
     if (ReleaseShuffles(b)) continue;
@@ -269,6 +287,8 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
   b.grid = launch.grid;
   b.block = launch.block;
   b.copies.resize(launch.block);
+  b.wgmmas.resize((launch.block + 127) / 128);
+  b.wgmma_commits.resize(launch.block);
   std::vector<uint8_t> shared(std::max<int64_t>(launch.shared_bytes, 1));
   b.shared = shared.data();
   b.shared_bytes = static_cast<int64_t>(shared.size());
@@ -281,6 +301,8 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
     // that reads what it never wrote must not pass here by luck.
     std::memset(shared.data(), 0xA5, shared.size());
     for (AsyncCopyQueue& q : b.copies) q.Clear();
+    for (WgmmaQueue& q : b.wgmmas) q.Clear();
+    std::fill(b.wgmma_commits.begin(), b.wgmma_commits.end(), 0);
     if (launch.cooperative) {
       status = RunCooperativeBlock(b);
       continue;
@@ -303,6 +325,9 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
       {"xlite_emu_mma", reinterpret_cast<void*>(&xlite_emu_mma)},
       {"xlite_emu_wgmma", reinterpret_cast<void*>(&xlite_emu_wgmma)},
+      {"xlite_emu_wgmma_commit",
+       reinterpret_cast<void*>(&xlite_emu_wgmma_commit)},
+      {"xlite_emu_wgmma_wait", reinterpret_cast<void*>(&xlite_emu_wgmma_wait)},
       {"xlite_emu_cp_async", reinterpret_cast<void*>(&xlite_emu_cp_async)},
       {"xlite_emu_cp_async_commit",
        reinterpret_cast<void*>(&xlite_emu_cp_async_commit)},
@@ -392,9 +417,46 @@ extern "C" void xlite_emu_wgmma(int32_t op, int32_t site, int64_t desc_a,
   xlite::gpu::emulator::Yield(FiberState::kWgmma);
 }
 
+extern "C" void xlite_emu_wgmma_commit() {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation ran a wgmma";
+    return;
+  }
+  ++current->wgmma_commits[current->thread];
+}
+
+extern "C" void xlite_emu_wgmma_wait(int32_t pending, int32_t* regs,
+                                     int32_t count) {
+  auto* b = current;
+  if (b->fibers == nullptr) {
+    b->misuse = "a kernel launched without cooperation ran a wgmma";
+    return;
+  }
+  const std::string error = b->wgmmas[b->thread / 128].Wait(
+      b->thread % 128, b->wgmma_commits[b->thread], pending, b->shared,
+      b->shared_bytes, regs, count);
+  if (!error.empty() && b->mma_error.empty()) {
+    b->mma_error = absl::StrCat("thread ", b->thread, ": ", error);
+  }
+}
+
 extern "C" void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,
                                    int32_t copy) {
-  current->copies[current->thread].Issue(dst, copy != 0 ? src : nullptr, bytes);
+  auto* b = current;
+  const int64_t at = static_cast<uint8_t*>(dst) - b->shared;
+  if (b->fibers != nullptr && at >= 0 && at < b->shared_bytes &&
+      b->mma_error.empty()) {
+    for (const xlite::gpu::emulator::WgmmaQueue& q : b->wgmmas) {
+      if (!q.Reads(at, at + bytes)) continue;
+      b->mma_error = absl::StrCat("thread ", b->thread,
+                                  ": a cp.async writes shared bytes ", at, "..",
+                                  at + bytes - 1,
+                                  ", which a wgmma in flight (not yet waited "
+                                  "for) reads");
+      break;
+    }
+  }
+  b->copies[b->thread].Issue(dst, copy != 0 ? src : nullptr, bytes);
 }
 
 extern "C" void xlite_emu_cp_async_commit() {

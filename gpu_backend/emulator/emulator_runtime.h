@@ -12,8 +12,11 @@
 //   - an mma (mma.sync) releases when all 32 lanes of the warp have
 //     reached the same one (the same call site: mma.sync.aligned is
 //     undefined in divergent code), and then computes the warp's product
-//     (warp_mma.h); a wgmma likewise when all 128 threads of its
-//     warpgroup have (warpgroup_mma.h), reading shared memory then;
+//     (warp_mma.h); a wgmma is issued likewise when all 128 threads of
+//     its warpgroup have reached it, and computed (warpgroup_mma.h) when
+//     one of them waits for its commit group, reading shared memory then
+//     (wgmma_queue.h: accumulators in flight read as NaN, and a cp.async
+//     into bytes a wgmma in flight reads is an error);
 //   - shared memory is one buffer per block, filled with 0xA5 bytes (a
 //     GPU's starts undefined: a kernel reading what it never wrote fails
 //     here instead of passing on zeros);
@@ -49,6 +52,10 @@ void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
 /// and d out (N / 2 each).
 void xlite_emu_wgmma(int32_t op, int32_t site, int64_t desc_a, int64_t desc_b,
                      const int32_t* c, int32_t* d);
+/// wgmma.commit_group; wgmma.wait_group `pending`, the thread's `count`
+/// accumulator registers `regs` in and out (wgmma_queue.h).
+void xlite_emu_wgmma_commit();
+void xlite_emu_wgmma_wait(int32_t pending, int32_t* regs, int32_t count);
 /// cp.async of `bytes` from `src` to `dst` (zeros when `copy` is 0);
 /// commit_group; wait_group `pending` (wait_all when negative).
 void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,

@@ -1,42 +1,39 @@
 // EmulatorTarget's warpgroup tensor-core operations: a wgmma is a call
-// into the runtime, which computes it when the whole warpgroup has
-// reached it (emulator_runtime.h, warpgroup_mma.h); shared addresses are
-// offsets from the block's shared buffer, as on a GPU they are offsets in
-// its shared window. The runtime computes a wgmma at once, so the fences
-// and waits, which order nothing more here, pass the accumulators through.
+// into the runtime, which issues it when the whole warpgroup has reached
+// it, commits and waits are calls too, and the runtime computes a wgmma
+// when its group is waited for (emulator_runtime.h, wgmma_queue.h); the
+// accumulators go in and out through an array on the thread's stack.
+// Shared addresses are offsets from the block's shared buffer, as on a
+// GPU they are offsets in its shared window. Fences, which order nothing
+// more here, pass the accumulators through.
 
 #include "gpu_backend/emulator/emulator_target.h"
 #include "gpu_backend/emulator/warpgroup_mma.h"
 
 namespace xlite::gpu::emulator {
 
-std::vector<llvm::Value*> EmulatorTarget::Wgmma(
-    llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,
-    llvm::Value* desc_a, llvm::Value* desc_b,
-    const std::vector<llvm::Value*>& acc) {
+namespace {
+
+// An i32 array of `acc`'s size at the kernel's entry (each fiber has its
+// own stack), holding `acc`.
+llvm::Value* StoreRegisters(llvm::IRBuilderBase& b,
+                            const std::vector<llvm::Value*>& acc,
+                            llvm::Type*& regs) {
   llvm::Function* kernel = b.GetInsertBlock()->getParent();
-  llvm::Module& m = *kernel->getParent();
-  // The thread's accumulators go to the runtime through an array at the
-  // kernel's entry (each fiber has its own stack).
   llvm::BasicBlock& entry = kernel->getEntryBlock();
   llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
-  llvm::Type* regs = llvm::ArrayType::get(b.getInt32Ty(), acc.size());
+  regs = llvm::ArrayType::get(b.getInt32Ty(), acc.size());
   llvm::Value* array = at.CreateAlloca(regs);
   for (size_t i = 0; i < acc.size(); ++i) {
     b.CreateStore(acc[i], b.CreateConstGEP2_32(regs, array, 0, i));
   }
-  llvm::Type* ptr = b.getPtrTy();
-  llvm::FunctionCallee f = m.getOrInsertFunction(
-      "xlite_emu_wgmma", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
-      b.getInt64Ty(), b.getInt64Ty(), ptr, ptr);
-  const int32_t op = WgmmaOpWord(static_cast<int32_t>(shape.kind), shape.n,
-                                 shape.trans_a, shape.trans_b,
-                                 static_cast<int32_t>(shape.BKind()));
-  // Convergent: a copy of the call (same site number) in two branches
-  // would pass the runtime's check.
-  b.CreateCall(f, {b.getInt32(op), b.getInt32(++mma_sites_), desc_a, desc_b,
-                   array, array})
-      ->setConvergent();
+  return array;
+}
+
+// The registers back from the array, typed as `acc`.
+std::vector<llvm::Value*> LoadRegisters(llvm::IRBuilderBase& b,
+                                        const std::vector<llvm::Value*>& acc,
+                                        llvm::Type* regs, llvm::Value* array) {
   std::vector<llvm::Value*> d;
   for (size_t i = 0; i < acc.size(); ++i) {
     d.push_back(b.CreateLoad(acc[i]->getType(),
@@ -45,16 +42,57 @@ std::vector<llvm::Value*> EmulatorTarget::Wgmma(
   return d;
 }
 
+}  // namespace
+
+std::vector<llvm::Value*> EmulatorTarget::Wgmma(
+    llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,
+    llvm::Value* desc_a, llvm::Value* desc_b,
+    const std::vector<llvm::Value*>& acc) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::Type* regs = nullptr;
+  llvm::Value* array = StoreRegisters(b, acc, regs);
+  llvm::Type* ptr = b.getPtrTy();
+  llvm::FunctionCallee f = m.getOrInsertFunction(
+      "xlite_emu_wgmma", b.getVoidTy(), b.getInt32Ty(), b.getInt32Ty(),
+      b.getInt64Ty(), b.getInt64Ty(), ptr, ptr);
+  const int32_t op =
+      WgmmaOpWord(static_cast<int32_t>(shape.kind), shape.n, shape.trans_a,
+                  shape.trans_b, static_cast<int32_t>(shape.BKind()));
+  // Convergent: a copy of the call (same site number) in two branches
+  // would pass the runtime's check.
+  b.CreateCall(f, {b.getInt32(op), b.getInt32(++mma_sites_), desc_a, desc_b,
+                   array, array})
+      ->setConvergent();
+  return LoadRegisters(b, acc, regs, array);
+}
+
 std::vector<llvm::Value*> EmulatorTarget::WgmmaFence(
     llvm::IRBuilderBase&, const std::vector<llvm::Value*>& acc) {
   return acc;
 }
 
-void EmulatorTarget::WgmmaCommit(llvm::IRBuilderBase&) {}
+void EmulatorTarget::WgmmaCommit(llvm::IRBuilderBase& b) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_wgmma_commit", b.getVoidTy()))
+      ->setConvergent();
+}
 
 std::vector<llvm::Value*> EmulatorTarget::WgmmaWait(
-    llvm::IRBuilderBase&, int64_t, const std::vector<llvm::Value*>& acc) {
-  return acc;
+    llvm::IRBuilderBase& b, int64_t pending,
+    const std::vector<llvm::Value*>& acc) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_wgmma_wait", b.getVoidTy(),
+                            b.getInt32Ty(), b.getPtrTy(), b.getInt32Ty());
+  llvm::Type* regs = nullptr;
+  llvm::Value* array = acc.empty()
+                           ? llvm::ConstantPointerNull::get(b.getPtrTy())
+                           : StoreRegisters(b, acc, regs);
+  b.CreateCall(f, {b.getInt32(static_cast<int32_t>(pending)), array,
+                   b.getInt32(static_cast<int32_t>(acc.size()))})
+      ->setConvergent();
+  if (acc.empty()) return {};
+  return LoadRegisters(b, acc, regs, array);
 }
 
 void EmulatorTarget::FenceProxyAsyncShared(llvm::IRBuilderBase&) {}

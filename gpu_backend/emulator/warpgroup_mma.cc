@@ -1,6 +1,8 @@
 #include "gpu_backend/emulator/warpgroup_mma.h"
 
+#include <algorithm>
 #include <bit>
+#include <climits>
 #include <cstring>
 #include <vector>
 
@@ -111,26 +113,98 @@ int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b,
          (kind_b < 0 || kind_b == kind ? 0 : (kind_b + 1) << 24);
 }
 
-std::string ComputeWarpgroupMma(int32_t op, uint64_t desc_a, uint64_t desc_b,
+namespace {
+
+// An op word's fields.
+struct Op {
+  int32_t kind = 0, kind_b = 0;
+  int64_t n = 0, k = 0;
+  bool trans_a = false, trans_b = false;
+};
+
+// Decodes `word` into `op`; "" or an error.
+std::string DecodeOp(int32_t word, Op& op) {
+  op.kind = word & 0xff;
+  op.n = (word >> 8) & 0xfff;
+  const int32_t b_field = (word >> 24) & 0x7f;
+  op.kind_b = b_field == 0 ? op.kind : b_field - 1;
+  if (op.kind > kS8 || op.kind_b > kS8 || op.n < 8 || op.n > 256 ||
+      op.n % 8 != 0) {
+    return absl::StrCat("wgmma: bad op word ", word);
+  }
+  auto f8 = [](int32_t t) { return t == kE4M3 || t == kE5M2; };
+  if (op.kind_b != op.kind && !(f8(op.kind) && f8(op.kind_b))) {
+    return "wgmma: only e4m3 and e5m2 operands may differ in type";
+  }
+  op.trans_a = (word >> 20) & 1;
+  op.trans_b = (word >> 21) & 1;
+  if ((op.trans_a || op.trans_b) && op.kind != kF16 && op.kind != kBF16) {
+    return "wgmma: only f16 and bf16 operands may be transposed";
+  }
+  op.k = 32 / ElementBytes(op.kind);
+  return "";
+}
+
+// Calls fn(byte, bytes) for each element of a rows x k operand.
+template <typename Fn>
+void ForEachElement(uint64_t desc, int32_t kind, bool transposed, int64_t rows,
+                    int64_t k, Fn fn) {
+  const Matrix m = Decode(desc);
+  const int bytes = ElementBytes(kind);
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t i = 0; i < k; ++i) {
+      fn(transposed ? MnMajorByte(m, r, i, bytes) : KMajorByte(m, r, i, bytes),
+         bytes);
+    }
+  }
+}
+
+// The bytes [lo, hi) spanned by a rows x k operand.
+WgmmaSpan SpanOf(uint64_t desc, int32_t kind, bool transposed, int64_t rows,
+                 int64_t k) {
+  WgmmaSpan s;
+  s.lo = INT64_MAX;
+  s.hi = INT64_MIN;
+  ForEachElement(desc, kind, transposed, rows, k, [&](int64_t at, int bytes) {
+    s.lo = std::min(s.lo, at);
+    s.hi = std::max(s.hi, at + bytes);
+  });
+  return s;
+}
+
+}  // namespace
+
+std::string WgmmaReadSpans(int32_t word, uint64_t desc_a, uint64_t desc_b,
+                           WgmmaSpan spans[2]) {
+  Op op;
+  if (std::string e = DecodeOp(word, op); !e.empty()) return e;
+  spans[0] = SpanOf(desc_a, op.kind, op.trans_a, 64, op.k);
+  spans[1] = SpanOf(desc_b, op.kind_b, op.trans_b, op.n, op.k);
+  return "";
+}
+
+bool WgmmaReadsAny(int32_t word, uint64_t desc_a, uint64_t desc_b, int64_t lo,
+                   int64_t hi) {
+  Op op;
+  if (!DecodeOp(word, op).empty()) return false;
+  bool any = false;
+  auto overlaps = [&](int64_t at, int bytes) {
+    any |= at < hi && at + bytes > lo;
+  };
+  ForEachElement(desc_a, op.kind, op.trans_a, 64, op.k, overlaps);
+  ForEachElement(desc_b, op.kind_b, op.trans_b, op.n, op.k, overlaps);
+  return any;
+}
+
+std::string ComputeWarpgroupMma(int32_t word, uint64_t desc_a, uint64_t desc_b,
                                 const uint8_t* shared, int64_t shared_bytes,
                                 const int32_t* const c[128],
                                 int32_t* const d[128]) {
-  const int32_t kind = op & 0xff;
-  const int64_t n = (op >> 8) & 0xfff;
-  const int32_t b_field = (op >> 24) & 0x7f;
-  const int32_t kind_b = b_field == 0 ? kind : b_field - 1;
-  if (kind > kS8 || kind_b > kS8 || n < 8 || n > 256 || n % 8 != 0) {
-    return absl::StrCat("wgmma: bad op word ", op);
-  }
-  auto f8 = [](int32_t t) { return t == kE4M3 || t == kE5M2; };
-  if (kind_b != kind && !(f8(kind) && f8(kind_b))) {
-    return "wgmma: only e4m3 and e5m2 operands may differ in type";
-  }
-  const bool trans_a = (op >> 20) & 1, trans_b = (op >> 21) & 1;
-  if ((trans_a || trans_b) && kind != kF16 && kind != kBF16) {
-    return "wgmma: only f16 and bf16 operands may be transposed";
-  }
-  const int64_t k = 32 / ElementBytes(kind);
+  Op op;
+  if (std::string e = DecodeOp(word, op); !e.empty()) return e;
+  const int32_t kind = op.kind, kind_b = op.kind_b;
+  const int64_t n = op.n, k = op.k;
+  const bool trans_a = op.trans_a, trans_b = op.trans_b;
   std::vector<float> a, b;
   if (std::string e = ReadOperand("A", desc_a, kind, trans_a, 64, k, shared,
                                   shared_bytes, a);

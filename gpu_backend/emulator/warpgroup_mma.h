@@ -27,6 +27,22 @@ namespace xlite::gpu::emulator {
 int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b,
                     int32_t kind_b = -1);
 
+/// Bytes [lo, hi) of the block's shared memory.
+struct WgmmaSpan {
+  int64_t lo = 0, hi = 0;
+};
+
+/// The shared bytes the wgmma `op` with `desc_a` and `desc_b` reads: the
+/// span of A's elements in spans[0], of B's in spans[1] (each element
+/// inside, not each byte of the span read). Returns an error message for a
+/// bad op word, or "".
+std::string WgmmaReadSpans(int32_t op, uint64_t desc_a, uint64_t desc_b,
+                           WgmmaSpan spans[2]);
+
+/// Whether the wgmma reads any of bytes [lo, hi) (false for a bad op).
+bool WgmmaReadsAny(int32_t op, uint64_t desc_a, uint64_t desc_b, int64_t lo,
+                   int64_t hi);
+
 /// Thread i's accumulators c[i] (N / 2 each, f32 or s32 bits) become
 /// d[i] (which may be c[i]). `shared` is the block's shared memory of
 /// `shared_bytes`. Returns an error message (a descriptor the emulator

@@ -4,9 +4,13 @@
 // Wgmma; the fiber runtime releases it when all 128 threads of a
 // warpgroup arrive. Each warpgroup of a block gets its own operands. A
 // warpgroup that is not whole, or whose threads disagree on the
-// descriptors, is an error, not a hang.
+// descriptors, is an error, not a hang. A wgmma is computed when it is
+// waited for: its accumulators read as NaN until then, shared memory
+// changed before the wait changes the answer, and a cp.async into what it
+// reads is an error.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -15,6 +19,7 @@
 #include "gpu_backend/emulator/emulator_runtime.h"
 #include "gpu_backend/emulator/emulator_target.h"
 #include "gpu_backend/emulator/host_jit.h"
+#include "gpu_backend/emulator/wgmma_queue.h"
 #include "hlo/ir/float_types.h"
 
 namespace xlite::gpu::emulator {
@@ -32,12 +37,21 @@ int64_t ByteOf(int64_t rows, int64_t k, int64_t lbo, int64_t sbo) {
 
 int64_t GroupBytes(int64_t n) { return (kBStart + n * 32 + 511) / 512 * 512; }
 
+// What the kernel does between its wgmma and the wait for it.
+enum class Mode {
+  kWait,           // commit, wait_group 0
+  kLeaveInFlight,  // commit, wait_group 1, then read the registers
+  kZeroA,          // commit, zero A (all threads, then a barrier), wait 0
+  kCopyIntoA,      // commit, cp.async 16 bytes into A, wait 0
+  kTwoGroups,      // commit, the same wgmma again, commit, wait 1, wait 0
+};
+
 // The kernel: out is i32[threads][n / 2] holding C on entry, D on exit;
 // in holds GroupBytes(n) bytes per warpgroup. `diverge` gives each warp
 // a different A start.
 absl::Status RunWgmmaKernel(int64_t n, int64_t threads, bool diverge,
-                            std::vector<uint8_t>& in,
-                            std::vector<int32_t>& out) {
+                            std::vector<uint8_t>& in, std::vector<int32_t>& out,
+                            Mode mode = Mode::kWait) {
   auto jit = HostJit::Create();
   if (!jit.ok()) return jit.status();
   auto context = std::make_unique<llvm::LLVMContext>();
@@ -82,10 +96,41 @@ absl::Status RunWgmmaKernel(int64_t n, int64_t threads, bool diverge,
         b.CreateGEP(i32, f->getArg(1), {b.CreateAdd(row, b.getInt64(i))})));
   }
   acc = t.WgmmaFence(b, acc);
-  acc = t.Wgmma(b, {codegen::WgmmaKind::kBF16, n, false, false}, desc_a, desc_b,
-                acc);
+  const codegen::WgmmaShape shape{codegen::WgmmaKind::kBF16, n, false, false};
+  acc = t.Wgmma(b, shape, desc_a, desc_b, acc);
   t.WgmmaCommit(b);
-  acc = t.WgmmaWait(b, 0, acc);
+  // The warpgroup's A: 64 x kK bf16 from kAStart.
+  llvm::Value* a_bytes = b.CreateGEP(
+      b.getInt8Ty(), shared,
+      {b.CreateAdd(
+          b.CreateMul(b.CreateUDiv(tid, b.getInt64(128)), b.getInt64(group)),
+          b.getInt64(kAStart))});
+  switch (mode) {
+    case Mode::kWait:
+      break;
+    case Mode::kLeaveInFlight:
+      acc = t.WgmmaWait(b, 1, acc);
+      break;
+    case Mode::kZeroA: {
+      // 64 * kK * 2 bytes, 16 per thread of the warpgroup.
+      llvm::Value* at =
+          b.CreateMul(b.CreateURem(tid, b.getInt64(128)), b.getInt64(16));
+      b.CreateMemSet(b.CreateGEP(b.getInt8Ty(), a_bytes, {at}), b.getInt8(0),
+                     16, llvm::MaybeAlign(1));
+      t.Barrier(b);
+      break;
+    }
+    case Mode::kCopyIntoA:
+      t.AsyncCopy(b, a_bytes, f->getArg(0), 16, b.getTrue());
+      t.AsyncCopyWait(b);
+      break;
+    case Mode::kTwoGroups:
+      acc = t.Wgmma(b, shape, desc_a, desc_b, acc);
+      t.WgmmaCommit(b);
+      acc = t.WgmmaWait(b, 1, acc);
+      break;
+  }
+  if (mode != Mode::kLeaveInFlight) acc = t.WgmmaWait(b, 0, acc);
   for (int64_t i = 0; i < n / 2; ++i) {
     b.CreateStore(acc[i], b.CreateGEP(i32, f->getArg(1),
                                       {b.CreateAdd(row, b.getInt64(i))}));
@@ -138,36 +183,81 @@ Operands Fill(int64_t n, int64_t g, std::vector<uint8_t>& in) {
   return o;
 }
 
+// Runs the kernel in `mode` on filled operands; D must be C plus `times`
+// A.B of each warpgroup.
+void RunAndCheck(int64_t n, int64_t threads, Mode mode, int times) {
+  std::vector<uint8_t> in(threads / 128 * GroupBytes(n), 0xa5);
+  std::vector<Operands> ops;
+  for (int64_t g = 0; g < threads / 128; ++g) ops.push_back(Fill(n, g, in));
+  std::vector<int32_t> out(threads * n / 2);
+  for (size_t i = 0; i < out.size(); ++i) {
+    out[i] = ToBits(static_cast<float>(i % 17) - 8.5f);
+  }
+  const std::vector<int32_t> c = out;
+  absl::Status s = RunWgmmaKernel(n, threads, false, in, out, mode);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (int64_t t = 0; t < threads; ++t) {
+    const Operands& o = ops[t / 128];
+    const int w = (t % 128) / 32, l = t % 32;
+    for (int64_t i = 0; i < n / 2; ++i) {
+      const int64_t row = 16 * w + l / 4 + 8 * ((i / 2) % 2);
+      const int64_t col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
+      float want = ToFloat(c[t * n / 2 + i]);
+      for (int time = 0; time < times; ++time) {
+        for (int64_t k = 0; k < kK; ++k) {
+          want += o.a[row * kK + k] * o.b[col * kK + k];
+        }
+      }
+      ASSERT_EQ(ToFloat(out[t * n / 2 + i]), want)
+          << "thread " << t << " register " << i;
+    }
+  }
+}
+
 TEST(WgmmaRuntime, EachWarpgroupComputesItsProduct) {
   for (int64_t n : {8, 32}) {
     for (int64_t threads : {128, 256}) {
       SCOPED_TRACE(testing::Message() << "n " << n << " threads " << threads);
-      std::vector<uint8_t> in(threads / 128 * GroupBytes(n), 0xa5);
-      std::vector<Operands> ops;
-      for (int64_t g = 0; g < threads / 128; ++g) ops.push_back(Fill(n, g, in));
-      std::vector<int32_t> out(threads * n / 2);
-      for (size_t i = 0; i < out.size(); ++i) {
-        out[i] = ToBits(static_cast<float>(i % 17) - 8.5f);
-      }
-      const std::vector<int32_t> c = out;
-      absl::Status s = RunWgmmaKernel(n, threads, false, in, out);
-      ASSERT_TRUE(s.ok()) << s.message();
-      for (int64_t t = 0; t < threads; ++t) {
-        const Operands& o = ops[t / 128];
-        const int w = (t % 128) / 32, l = t % 32;
-        for (int64_t i = 0; i < n / 2; ++i) {
-          const int64_t row = 16 * w + l / 4 + 8 * ((i / 2) % 2);
-          const int64_t col = 8 * (i / 4) + 2 * (l % 4) + i % 2;
-          float want = ToFloat(c[t * n / 2 + i]);
-          for (int64_t k = 0; k < kK; ++k) {
-            want += o.a[row * kK + k] * o.b[col * kK + k];
-          }
-          ASSERT_EQ(ToFloat(out[t * n / 2 + i]), want)
-              << "thread " << t << " register " << i;
-        }
-      }
+      RunAndCheck(n, threads, Mode::kWait, 1);
     }
   }
+}
+
+// Two groups in flight on the same accumulators: the second starts from
+// the first's D, though the registers it was given read as NaN.
+TEST(WgmmaRuntime, GroupsInFlightChainTheirAccumulators) {
+  for (int64_t threads : {128, 256}) {
+    SCOPED_TRACE(testing::Message() << "threads " << threads);
+    RunAndCheck(32, threads, Mode::kTwoGroups, 2);
+  }
+}
+
+// A wgmma reads shared memory when it is waited for: A zeroed after the
+// issue (a race on a GPU) leaves D = C.
+TEST(WgmmaRuntime, SharedMemoryIsReadWhenWaitedFor) {
+  RunAndCheck(8, 256, Mode::kZeroA, 0);
+}
+
+// Registers of a wgmma still in flight (wait_group 1 leaves its group)
+// are not its D.
+TEST(WgmmaRuntime, AccumulatorsInFlightReadAsNaN) {
+  std::vector<uint8_t> in(GroupBytes(8), 0);
+  Fill(8, 0, in);
+  std::vector<int32_t> out(128 * 4, 0);
+  absl::Status s = RunWgmmaKernel(8, 128, false, in, out, Mode::kLeaveInFlight);
+  ASSERT_TRUE(s.ok()) << s.message();
+  for (int32_t bits : out) ASSERT_EQ(bits, kWgmmaInFlight);
+  EXPECT_TRUE(std::isnan(ToFloat(kWgmmaInFlight)));
+}
+
+TEST(WgmmaRuntime, CopyIntoAnOperandInFlightIsAnError) {
+  std::vector<uint8_t> in(GroupBytes(8), 0);
+  Fill(8, 0, in);
+  std::vector<int32_t> out(128 * 4, 0);
+  absl::Status s = RunWgmmaKernel(8, 128, false, in, out, Mode::kCopyIntoA);
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.message().find("a wgmma in flight"), absl::string_view::npos)
+      << s.message();
 }
 
 TEST(WgmmaRuntime, PartialWarpgroupIsAnError) {

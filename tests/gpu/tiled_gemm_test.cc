@@ -53,8 +53,8 @@ struct Case {
 
 std::string Name(const Case& c) {
   return absl::StrCat(c.type, c.type_b.empty() ? "" : "_", c.type_b, "_",
-                      c.form, "_", c.epilogue, "_", c.m, "x", c.n,
-                      "x", c.k, c.tiling.empty() ? "" : "_", c.tiling);
+                      c.form, "_", c.epilogue, "_", c.m, "x", c.n, "x", c.k,
+                      c.tiling.empty() ? "" : "_", c.tiling);
 }
 
 // The forced tilings: "simt" (CUDA cores, the default tiling), tensor
