@@ -18,7 +18,8 @@
 // draws dot fusion shapes for the gpu's tiled GEMM kernel (one command
 // line).
 //
-//   bazel run //tests/fuzz:cpu_differential -- --reduce=/tmp/cpu-diff/seed_N.hlo
+//   bazel run //tests/fuzz:cpu_differential --
+//   --reduce=/tmp/cpu-diff/seed_N.hlo
 //
 // shrinks a failing module while it fails the same way (module_reducer.h)
 // and prints the result.
@@ -28,6 +29,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -39,6 +41,7 @@
 #include "absl/flags/parse.h"
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/gpu_pipeline.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "tests/fuzz/differential.h"
 #include "tests/fuzz/module_reducer.h"
 #include "tests/testing/paths.h"
@@ -62,6 +65,9 @@ ABSL_FLAG(bool, dot_fusions, false,
 ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
           "auto|tiled|cublaslt (gpu-emulator): which path computes the dots; "
           "also spelled --gemm-backend");
+ABSL_FLAG(std::string, tiled_gemm_config, "",
+          "the tiling of every tiled GEMM fusion (gpu-emulator), as its text: "
+          "e.g. '64x64x32 wgmma groups 1x1 stages 4'");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
@@ -86,6 +92,14 @@ DifferentialOptions Options() {
   o.module.tile_sized_transposes = absl::GetFlag(FLAGS_tile_sized_transposes);
   o.module.dot_fusions = absl::GetFlag(FLAGS_dot_fusions);
   o.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  if (const std::string tiling = absl::GetFlag(FLAGS_tiled_gemm_config);
+      !tiling.empty()) {
+    o.tiled_gemm_config = ParseTiledGemmConfig(tiling);
+    if (!o.tiled_gemm_config.has_value()) {
+      std::cerr << "error: bad --tiled_gemm_config '" << tiling << "'\n";
+      std::exit(2);
+    }
+  }
   return o;
 }
 
@@ -123,8 +137,7 @@ Report InChild(const std::function<Report()>& run) {
   waitpid(pid, &status, 0);
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    return {sig == SIGALRM ? "timeout" : "crash",
-            absl::StrCat("signal ", sig)};
+    return {sig == SIGALRM ? "timeout" : "crash", absl::StrCat("signal ", sig)};
   }
   const size_t nl = text.find('\n');
   if (nl == std::string::npos) return {"crash", "no report"};
@@ -212,7 +225,8 @@ int Main() {
   std::vector<std::pair<int64_t, std::string>> sorted;
   for (const auto& [why, n] : refusals) sorted.push_back({n, why});
   std::sort(sorted.rbegin(), sorted.rend());
-  for (const auto& [n, why] : sorted) std::cout << "  " << n << "  " << why << "\n";
+  for (const auto& [n, why] : sorted)
+    std::cout << "  " << n << "  " << why << "\n";
   return failures == 0 ? 0 : 1;
 }
 

@@ -104,6 +104,7 @@ BackendRun RunOnBackend(const HloModule& module, absl::Span<const Literal> args,
   }
   compile->run_passes = options.run_passes;
   compile->gemm_backend = options.gemm_backend;
+  compile->tiled_gemm_config = options.tiled_gemm_config;
   return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), *compile),
                      "the gpu backend cannot compile %", args);
 }

@@ -15,6 +15,7 @@
 // (A crash is one too, and ends the process.)
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gpu_backend/gpu_pipeline.h"
@@ -36,6 +37,10 @@ struct DifferentialOptions {
   /// Which path computes the gpu's dots (--gemm-backend; gpu only):
   /// kTiled makes every dot the tiled kernel computes a tiled GEMM fusion.
   gpu::GemmBackend gemm_backend = gpu::GemmBackend::kAuto;
+  /// The tiling every tiled GEMM fusion gets instead of the heuristic's
+  /// (gpu only; e.g. a warpgroup tiling, which the heuristic gives only
+  /// GEMMs larger than the modules drawn here).
+  std::optional<TiledGemmConfig> tiled_gemm_config;
   /// Seed of the arguments.
   uint64_t input_seed = 42;
   RandomModuleOptions module;

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gpu_backend/gpu_pipeline.h"
+#include "hlo/ir/tiled_gemm_config.h"
 #include "tests/fuzz/differential.h"
 #include "tests/fuzz/seed_runner.h"
 
@@ -77,6 +78,29 @@ TEST(GpuEmulatorDifferential, TiledGemmFusionsWithoutPasses) {
       RunSeedsExpectingNoFailure(5050, kCount, TiledGemmOptions(false));
   EXPECT_GE(summary.modules_with_tiled_gemm, kCount * 3 / 4);
   EXPECT_EQ(summary.outcomes.count("refused"), 0u);
+}
+
+// Every tiled GEMM fusion forced onto Hopper's warpgroups (wgmma, one or
+// two warpgroups, 1-4 stages: the multistage pipeline keeps a wgmma
+// group in flight where both tiles are copied), which the heuristic keeps
+// for GEMMs larger than these modules. Dots the warpgroups cannot
+// multiply (no tensor-core input) are refused, located; no other
+// outcome but a match.
+TEST(GpuEmulatorDifferential, TiledGemmFusionsOnWarpgroups) {
+  uint64_t first = 7000;
+  for (const char* tiling :
+       {"64x64x32 wgmma groups 1x1 stages 4", "128x64x64 wgmma groups 2x1",
+        "64x128x32 wgmma groups 1x2 stages 3"}) {
+    SCOPED_TRACE(tiling);
+    DifferentialOptions options = TiledGemmOptions(true);
+    options.tiled_gemm_config = ParseTiledGemmConfig(tiling);
+    ASSERT_TRUE(options.tiled_gemm_config.has_value());
+    constexpr uint64_t kCount = 40;
+    const SeedRunSummary summary =
+        RunSeedsExpectingNoFailure(first, kCount, options);
+    first += kCount;
+    EXPECT_GE(summary.modules_with_tiled_gemm, kCount / 2);
+  }
 }
 
 // The dot fusion shapes under the default backend (cuBLASLt calls with

@@ -24,6 +24,10 @@ std::string ReplayCommand(uint64_t seed, const DifferentialOptions& options) {
     absl::StrAppend(
         &flags, " --gemm-backend=", gpu::GemmBackendName(options.gemm_backend));
   }
+  if (options.tiled_gemm_config.has_value()) {
+    absl::StrAppend(&flags, " --tiled_gemm_config='",
+                    options.tiled_gemm_config->ToString(), "'");
+  }
   return absl::StrCat("bazel run //tests/fuzz:cpu_differential --", flags,
                       " --dump_dir=DIR, then --reduce=DIR/seed_", seed,
                       ".hlo with the same flags");
