@@ -187,6 +187,17 @@ TEST(TiledGemmTiling, F8OnWarpgroupsStaysF8) {
   EXPECT_EQ(configs[0].block_k, 128) << configs[0].ToString();
   EXPECT_EQ(configs[0].stages, 4) << configs[0].ToString();
   EXPECT_EQ(Propose(nt, /*cc_major=*/8)[0].block_k, 32);
+  // wgmma's f8 kinds accumulate in less than f32: as XLA, only at DEFAULT
+  // precision (or the fast-accumulation algorithm); else f8 converts to
+  // f16 (64 of K per row).
+  auto with = [&](const std::string& attribute) {
+    std::string text = nt;
+    text.insert(text.find("\n}"), attribute);
+    return Propose(text)[0].block_k;
+  };
+  EXPECT_EQ(with(", operand_precision={highest,highest}"), 64);
+  EXPECT_EQ(with(", algorithm=dot_any_f8_any_f8_f32"), 64);
+  EXPECT_EQ(with(", algorithm=dot_any_f8_any_f8_f32_fast_accum"), 128);
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(nt);
   ASSERT_TRUE(module.ok());
   absl::StatusOr<GpuCompileOptions> options =

@@ -124,8 +124,12 @@ bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
 /// Whether the tiled GEMM kernel of `dot` with `config` multiplies f8
 /// operands as they are (1-byte tiles, the tensor cores' f8 rate): a
 /// warpgroup tiling (sm_90a; wgmma's e4m3 and e5m2 kinds, which are
-/// K-major only) of a dot whose operands are both f8e4m3fn or f8e5m2.
-/// Elsewhere f8 operands convert exactly to f16 (or bf16) first.
+/// K-major only) of a dot whose operands are both f8e4m3fn or f8e5m2, at
+/// DEFAULT precision without an algorithm (or with
+/// dot_any_f8_any_f8_f32_fast_accum): wgmma accumulates f8 products in
+/// less than f32, as cuBLASLt's fast accumulation that XLA then uses.
+/// Elsewhere f8 operands convert exactly to f16 (or bf16) first and
+/// accumulate in f32.
 bool TiledGemmTakesF8(const HloInstruction& dot, const TiledGemmConfig& config);
 
 /// Whether a kernel computes `hlo` though its opcode is a custom call (the

@@ -432,9 +432,21 @@ bool TiledGemmTakesF8(const HloInstruction& dot,
     const PrimitiveType t = dot.operand(i)->shape().element_type();
     return t == PrimitiveType::kF8E4M3FN || t == PrimitiveType::kF8E5M2;
   };
-  return config.warpgroups() && dot.opcode() == HloOpcode::kDot &&
-         dot.operand_count() == 2 && f8(0) && f8(1) &&
-         TensorCoreInputOf(dot).has_value();
+  if (!config.warpgroups() || dot.opcode() != HloOpcode::kDot ||
+      dot.operand_count() != 2 || !f8(0) || !f8(1) ||
+      !TensorCoreInputOf(dot).has_value()) {
+    return false;
+  }
+  // wgmma's f8 kinds accumulate in less than f32 (cuBLASLt's "fast
+  // accumulation"), which XLA allows at DEFAULT precision with no
+  // algorithm, or by the algorithm that says so.
+  const std::string& algorithm = dot.attrs().dot->algorithm;
+  if (algorithm == "dot_any_f8_any_f8_f32_fast_accum") return true;
+  if (!algorithm.empty() && algorithm != "unset") return false;
+  for (Precision p : dot.attrs().operand_precision) {
+    if (p != Precision::kDefault) return false;
+  }
+  return true;
 }
 
 bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
@@ -442,19 +454,19 @@ bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
   if (!input.has_value() || !config.tensor_cores()) return false;
   const GemmView v = tiled_gemm::ViewOf(&dot);
-  auto copyable = [&](const HloInstruction* operand,
-                      const std::vector<int64_t>& k,
+  auto copyable = [&](bool lhs, const std::vector<int64_t>& k,
                       const std::vector<int64_t>& free) {
-    const PrimitiveType storage = tiled_gemm::TileStorageType(
-        dot, operand == dot.operand(0), *input, config);
+    const HloInstruction* operand = dot.operand(lhs ? 0 : 1);
+    const PrimitiveType storage =
+        tiled_gemm::TileStorageType(dot, lhs, *input, config);
     if (config.warpgroups() &&
         tiled_gemm::WarpgroupTileIsMnMajor(operand, k, storage)) {
       return tiled_gemm::AsyncCopyableMnOperand(operand, free, storage, config);
     }
     return tiled_gemm::AsyncCopyableOperand(operand, k, storage, config);
   };
-  return copyable(dot.operand(0), v.lhs_k, v.lhs_free) &&
-         copyable(dot.operand(1), v.rhs_k, v.rhs_free);
+  return copyable(true, v.lhs_k, v.lhs_free) &&
+         copyable(false, v.rhs_k, v.rhs_free);
 }
 
 absl::StatusOr<LaunchDims> EmitTiledGemmKernel(

@@ -40,4 +40,19 @@ void AsyncCopyQueue::Land(const std::vector<Copy>& group) {
   for (const Copy& c : group) std::memcpy(c.dst, c.data.data(), c.bytes);
 }
 
+bool AsyncCopyQueue::AnyPending(
+    const std::function<bool(const uint8_t* dst, int32_t bytes)>& hits) const {
+  auto any = [&](const std::vector<Copy>& group) {
+    for (const Copy& c : group) {
+      if (hits(c.dst, c.bytes)) return true;
+    }
+    return false;
+  };
+  if (any(open_)) return true;
+  for (const std::vector<Copy>& group : committed_) {
+    if (any(group)) return true;
+  }
+  return false;
+}
+
 }  // namespace xlite::gpu::emulator

@@ -14,6 +14,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <vector>
 
 namespace xlite::gpu::emulator {
@@ -34,6 +35,9 @@ class AsyncCopyQueue {
   void WaitAll();
   /// Forgets every copy (a new block).
   void Clear();
+  /// Whether `hits(dst, bytes)` holds for a copy not landed yet.
+  bool AnyPending(
+      const std::function<bool(const uint8_t* dst, int32_t bytes)>& hits) const;
 
  private:
   struct Copy {

@@ -153,6 +153,29 @@ bool ReleaseMmas(Block& b) {
   return released;
 }
 
+// An error when a cp.async of the block's threads that has not landed
+// writes bytes the wgmma `f` reaches reads (its tile is not there yet:
+// a race on a GPU), else "".
+std::string UnlandedCopyInto(const Block& b, const Fiber& f) {
+  WgmmaSpan spans[2];
+  if (!WgmmaReadSpans(f.kind, f.desc_a, f.desc_b, spans).empty()) return "";
+  for (int64_t t = 0; t < b.block; ++t) {
+    const bool hit = b.copies[t].AnyPending([&](const uint8_t* dst,
+                                                int32_t bytes) {
+      const int64_t at = dst - b.shared;
+      bool near = false;
+      for (const WgmmaSpan& s : spans) near |= at < s.hi && at + bytes > s.lo;
+      return near && WgmmaReadsAny(f.kind, f.desc_a, f.desc_b, at, at + bytes);
+    });
+    if (hit) {
+      return absl::StrCat("a wgmma reads shared memory that thread ", t,
+                          "'s cp.async has not landed in yet (no wait for "
+                          "it before the barrier)");
+    }
+  }
+  return "";
+}
+
 // Issues the wgmma of every warpgroup (4 warps from a multiple of 4)
 // whose 128 threads all wait at the same one (wgmma_queue.h computes it
 // when it is waited for); true if any. A warpgroup that is not whole,
@@ -198,8 +221,13 @@ bool ReleaseWgmmas(Block& b) {
       c[l] = f.mma_c;
       d[l] = f.mma_d;
     }
+    if (std::string e = UnlandedCopyInto(b, lead); !e.empty()) {
+      b.mma_error = e;
+      return false;
+    }
     const std::string error = b.wgmmas[first / kGroup].Issue(
-        lead.kind, lead.desc_a, lead.desc_b, b.wgmma_commits[first], c, d);
+        lead.kind, lead.desc_a, lead.desc_b, b.wgmma_commits[first], b.shared,
+        b.shared_bytes, c, d);
     if (!error.empty()) {
       b.mma_error = error;
       return false;

@@ -183,6 +183,21 @@ std::string WgmmaReadSpans(int32_t word, uint64_t desc_a, uint64_t desc_b,
   return "";
 }
 
+std::vector<uint8_t> WgmmaReadBytes(int32_t word, uint64_t desc_a,
+                                    uint64_t desc_b, const uint8_t* shared,
+                                    int64_t shared_bytes) {
+  std::vector<uint8_t> out;
+  Op op;
+  if (!DecodeOp(word, op).empty()) return out;
+  auto gather = [&](int64_t at, int bytes) {
+    if (at < 0 || at + bytes > shared_bytes) return;
+    out.insert(out.end(), shared + at, shared + at + bytes);
+  };
+  ForEachElement(desc_a, op.kind, op.trans_a, 64, op.k, gather);
+  ForEachElement(desc_b, op.kind_b, op.trans_b, op.n, op.k, gather);
+  return out;
+}
+
 bool WgmmaReadsAny(int32_t word, uint64_t desc_a, uint64_t desc_b, int64_t lo,
                    int64_t hi) {
   Op op;

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace xlite::gpu::emulator {
 
@@ -38,6 +39,13 @@ struct WgmmaSpan {
 /// bad op word, or "".
 std::string WgmmaReadSpans(int32_t op, uint64_t desc_a, uint64_t desc_b,
                            WgmmaSpan spans[2]);
+
+/// The bytes of every element the wgmma reads, A's then B's, in element
+/// order (elements outside `shared_bytes` are skipped: the wgmma fails on
+/// them); empty for a bad op.
+std::vector<uint8_t> WgmmaReadBytes(int32_t op, uint64_t desc_a,
+                                    uint64_t desc_b, const uint8_t* shared,
+                                    int64_t shared_bytes);
 
 /// Whether the wgmma reads any of bytes [lo, hi) (false for a bad op).
 bool WgmmaReadsAny(int32_t op, uint64_t desc_a, uint64_t desc_b, int64_t lo,

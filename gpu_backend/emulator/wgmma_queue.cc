@@ -10,12 +10,14 @@ void WgmmaQueue::Clear() {
   pending_.clear();
   regs_ = 0;
   acc_.clear();
+  owed_.clear();
 }
 
 std::string WgmmaQueue::Issue(int32_t op, uint64_t desc_a, uint64_t desc_b,
-                              int64_t group, const int32_t* const c[128],
+                              int64_t group, const uint8_t* shared,
+                              int64_t shared_bytes, const int32_t* const c[128],
                               int32_t* const d[128]) {
-  Pending p{op, desc_a, desc_b, group, {}};
+  Pending p{op, desc_a, desc_b, group, {}, {}};
   if (std::string e = WgmmaReadSpans(op, desc_a, desc_b, p.spans); !e.empty()) {
     return e;
   }
@@ -35,8 +37,22 @@ std::string WgmmaQueue::Issue(int32_t op, uint64_t desc_a, uint64_t desc_b,
                         "chain of accumulators per warpgroup)");
   } else if (group < pending_.back().group) {
     return "wgmma commit groups went backwards";
+  } else {
+    for (int t = 0; t < 128; ++t) {
+      for (int64_t i = 0; i < regs_; ++i) {
+        if (c[t][i] == kWgmmaInFlight) continue;
+        return absl::StrCat(
+            "a wgmma issued while others are in flight takes accumulators "
+            "(thread ",
+            t, " register ", i,
+            ") that are not theirs (another accumulator set, which the "
+            "emulator does not model, or registers changed in flight)");
+      }
+    }
   }
-  pending_.push_back(p);
+  p.read = WgmmaReadBytes(op, desc_a, desc_b, shared, shared_bytes);
+  pending_.push_back(std::move(p));
+  owed_.assign(128, true);
   for (int t = 0; t < 128; ++t) std::fill(d[t], d[t] + regs_, kWgmmaInFlight);
   return "";
 }
@@ -50,6 +66,11 @@ std::string WgmmaQueue::Wait(int64_t lane, int64_t committed, int64_t pending,
     const int32_t* c[128];
     int32_t* d[128];
     for (int t = 0; t < 128; ++t) c[t] = d[t] = acc_.data() + t * regs_;
+    if (WgmmaReadBytes(p.op, p.desc_a, p.desc_b, shared, shared_bytes) !=
+        p.read) {
+      return "shared memory that a wgmma in flight reads changed between "
+             "its issue and the wait for it";
+    }
     if (std::string e = ComputeWarpgroupMma(p.op, p.desc_a, p.desc_b, shared,
                                             shared_bytes, c, d);
         !e.empty()) {
@@ -65,9 +86,10 @@ std::string WgmmaQueue::Wait(int64_t lane, int64_t committed, int64_t pending,
   }
   if (!pending_.empty()) {
     std::fill(regs, regs + count, kWgmmaInFlight);
-  } else {
+  } else if (owed_[lane]) {
     std::copy(acc_.begin() + lane * regs_, acc_.begin() + (lane + 1) * regs_,
               regs);
+    owed_[lane] = false;
   }
   return "";
 }

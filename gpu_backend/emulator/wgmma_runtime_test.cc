@@ -5,9 +5,9 @@
 // warpgroup arrive. Each warpgroup of a block gets its own operands. A
 // warpgroup that is not whole, or whose threads disagree on the
 // descriptors, is an error, not a hang. A wgmma is computed when it is
-// waited for: its accumulators read as NaN until then, shared memory
-// changed before the wait changes the answer, and a cp.async into what it
-// reads is an error.
+// waited for: its accumulators read as NaN until then; shared memory it
+// reads changed before the wait, a cp.async into it, and a wgmma issued
+// before a cp.async into its operands has landed are errors.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -44,6 +44,7 @@ enum class Mode {
   kZeroA,          // commit, zero A (all threads, then a barrier), wait 0
   kCopyIntoA,      // commit, cp.async 16 bytes into A, wait 0
   kTwoGroups,      // commit, the same wgmma again, commit, wait 1, wait 0
+  kUnlanded,       // before the wgmma: a cp.async into A, barrier, no wait
 };
 
 // The kernel: out is i32[threads][n / 2] holding C on entry, D on exit;
@@ -95,18 +96,23 @@ absl::Status RunWgmmaKernel(int64_t n, int64_t threads, bool diverge,
         i32,
         b.CreateGEP(i32, f->getArg(1), {b.CreateAdd(row, b.getInt64(i))})));
   }
-  acc = t.WgmmaFence(b, acc);
-  const codegen::WgmmaShape shape{codegen::WgmmaKind::kBF16, n, false, false};
-  acc = t.Wgmma(b, shape, desc_a, desc_b, acc);
-  t.WgmmaCommit(b);
   // The warpgroup's A: 64 x kK bf16 from kAStart.
   llvm::Value* a_bytes = b.CreateGEP(
       b.getInt8Ty(), shared,
       {b.CreateAdd(
           b.CreateMul(b.CreateUDiv(tid, b.getInt64(128)), b.getInt64(group)),
           b.getInt64(kAStart))});
+  if (mode == Mode::kUnlanded) {
+    t.AsyncCopy(b, a_bytes, f->getArg(0), 16, b.getTrue());
+    t.Barrier(b);
+  }
+  acc = t.WgmmaFence(b, acc);
+  const codegen::WgmmaShape shape{codegen::WgmmaKind::kBF16, n, false, false};
+  acc = t.Wgmma(b, shape, desc_a, desc_b, acc);
+  t.WgmmaCommit(b);
   switch (mode) {
     case Mode::kWait:
+    case Mode::kUnlanded:
       break;
     case Mode::kLeaveInFlight:
       acc = t.WgmmaWait(b, 1, acc);
@@ -232,10 +238,21 @@ TEST(WgmmaRuntime, GroupsInFlightChainTheirAccumulators) {
   }
 }
 
-// A wgmma reads shared memory when it is waited for: A zeroed after the
-// issue (a race on a GPU) leaves D = C.
-TEST(WgmmaRuntime, SharedMemoryIsReadWhenWaitedFor) {
-  RunAndCheck(8, 256, Mode::kZeroA, 0);
+// A zeroed between the issue and the wait (a race on a GPU, which may
+// read it at any time in between) and a wgmma issued before a cp.async
+// into its A has landed are errors.
+TEST(WgmmaRuntime, OperandsChangingInFlightAreErrors) {
+  for (auto [mode, says] :
+       {std::pair{Mode::kZeroA, "changed between its issue and the wait"},
+        std::pair{Mode::kUnlanded, "has not landed"}}) {
+    std::vector<uint8_t> in(2 * GroupBytes(8), 0);
+    Fill(8, 0, in);
+    Fill(8, 1, in);
+    std::vector<int32_t> out(256 * 4, 0);
+    absl::Status s = RunWgmmaKernel(8, 256, false, in, out, mode);
+    ASSERT_FALSE(s.ok()) << says;
+    EXPECT_NE(s.message().find(says), absl::string_view::npos) << s.message();
+  }
 }
 
 // Registers of a wgmma still in flight (wait_group 1 leaves its group)

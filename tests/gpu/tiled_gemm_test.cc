@@ -287,8 +287,11 @@ std::vector<Case> WarpgroupCases() {
   // Dots of two f8 operands multiply them as they are (e4m3, e5m2 and
   // mixed wgmma kinds, 1-byte K-major tiles: cp.async for K-minor
   // operands, through registers, transposed, for the others).
-  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
-                             "wgmma128x64x64_2x1_s3"}) {
+  // 128x128x128 s4 is the heuristic's f8 tiling (3 K steps here: fewer
+  // than the stages).
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma128x64x64_2x1_s3",
+        "wgmma128x128x128_2x1_s4"}) {
     for (const char* types : {"f8e5m2", "f8e4m3fn_f8e5m2", "f8e5m2_f8e4m3fn"}) {
       for (const char* form : {"tb", "nn", "batch_tb", "ta"}) {
         Case c;
@@ -654,6 +657,18 @@ std::vector<Case> PtxasCases() {
       c.form = form;
       c.k = 272;
       c.tiling = tiling;
+      cases.push_back(c);
+    }
+    // The heuristic's f8 tilings: 128 f8 of K per row.
+    if (std::string(tiling) == "wgmma128x128x64_2x1_s4" ||
+        std::string(tiling) == "wgmma128x256x64_2x1_s3") {
+      Case c;
+      c.type = "f8e4m3fn";
+      c.form = "tb";
+      c.k = 400;
+      c.tiling = std::string(tiling) == "wgmma128x128x64_2x1_s4"
+                     ? "wgmma128x128x128_2x1_s4"
+                     : "wgmma128x256x128_2x1_s4";
       cases.push_back(c);
     }
     // MN-major tiles by cp.async.
