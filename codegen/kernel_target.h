@@ -114,6 +114,18 @@ class KernelTarget {
   virtual llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, ShuffleKind kind,
                                   llvm::Value* value, llvm::Value* offset) = 0;
 
+  /// ldmatrix.sync.aligned.m8n8.x`count`.shared.b16 over the warp (every
+  /// lane takes part): `count` (1, 2 or 4) matrices of 8 rows of 16 bytes
+  /// in shared memory, lane l giving in `row` (a pointer into a
+  /// SharedArray or DynamicSharedArray, 16-byte aligned) the address of
+  /// row l % 8 of matrix l / 8 (lanes from 8 * count on: ignored).
+  /// Returns `count` i32: register j of lane l is the 32-bit word l % 4 of
+  /// row l / 4 of matrix j, i.e. an mma.sync fragment register of a
+  /// K-major tile (codegen/gpu/mma_fragments.h).
+  virtual std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b,
+                                             int64_t count,
+                                             llvm::Value* row) = 0;
+
   /// D = A . B + C over the warp (see MmaKind); every lane of the warp
   /// must take part. `a` holds 4 i32, `b` 2 i32, `c` 4 accumulators;
   /// returns D's 4.

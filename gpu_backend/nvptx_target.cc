@@ -102,6 +102,29 @@ llvm::Value* NvptxTarget::ShuffleI32(llvm::IRBuilderBase& b,
                             b.getInt32(codegen::kWarpSize - 1)});
 }
 
+std::vector<llvm::Value*> NvptxTarget::LdMatrix(llvm::IRBuilderBase& b,
+                                                int64_t count,
+                                                llvm::Value* row) {
+  const llvm::Intrinsic::ID id =
+      count == 4   ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16
+      : count == 2 ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16
+                   : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_b16;
+  llvm::Value* shared = row->getType()->getPointerAddressSpace() == 3
+                            ? row
+                            : b.CreateAddrSpaceCast(row, b.getPtrTy(3));
+  llvm::Function* f = llvm::Intrinsic::getDeclaration(
+      b.GetInsertBlock()->getModule(), id, {shared->getType()});
+  llvm::CallInst* call = b.CreateCall(f, {shared});
+  // .sync.aligned: the whole warp, at the same instruction.
+  call->setConvergent();
+  if (count == 1) return {call};
+  std::vector<llvm::Value*> out;
+  for (unsigned i = 0; i < count; ++i) {
+    out.push_back(b.CreateExtractValue(call, i));
+  }
+  return out;
+}
+
 std::vector<llvm::Value*> NvptxTarget::Mma(llvm::IRBuilderBase& b,
                                            codegen::MmaKind kind,
                                            const std::vector<llvm::Value*>& a,

@@ -29,6 +29,8 @@ class NvptxTarget : public codegen::KernelTarget {
   void Barrier(llvm::IRBuilderBase& b) override;
   llvm::Value* ShuffleI32(llvm::IRBuilderBase& b, codegen::ShuffleKind kind,
                           llvm::Value* value, llvm::Value* offset) override;
+  std::vector<llvm::Value*> LdMatrix(llvm::IRBuilderBase& b, int64_t count,
+                                     llvm::Value* row) override;
   std::vector<llvm::Value*> Mma(llvm::IRBuilderBase& b, codegen::MmaKind kind,
                                 const std::vector<llvm::Value*>& a,
                                 const std::vector<llvm::Value*>& bv,

@@ -7,10 +7,11 @@
 //
 // The tiles hold the operands in the mma's input type (f16, bf16, tf32
 // as an f32 rounded to 10 mantissa bits, s8), K-major: element (f, kk) at
-// f * stride + kk, the stride padded by 16 bytes so that the 8 rows one
-// fragment load touches fall in different banks. Each fragment register
-// is one 32-bit shared load. Per K step of the block the warp loads the
-// A fragments of its rows and the B fragments of its columns and runs
+// f * stride + kk, the stride padded by 16 bytes so that the 8 rows of
+// 16 bytes one ldmatrix phase reads fall in different banks. Per K step
+// of the block the warp loads the A fragments of its rows (one
+// ldmatrix.x4 per 16 rows: the four registers) and the B fragments of its
+// columns (one ldmatrix.x4 per 16 columns, x2 for a last 8), and runs
 // every (row, column) mma.
 //
 // Numbers: f16 and bf16 products are exact in f32 and f8 operands convert
@@ -61,6 +62,7 @@ struct WarpPlace {
   llvm::Value* col0 = nullptr;  // wx * WN
   llvm::Value* g = nullptr;     // lane / 4
   llvm::Value* t = nullptr;     // lane % 4
+  llvm::Value* lane = nullptr;
 };
 
 WarpPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
@@ -76,16 +78,16 @@ WarpPlace PlaceOf(llvm::IRBuilderBase& b, const TiledGemmConfig& c,
                        b.getInt64(p.cols));
   p.g = b.CreateUDiv(lane, b.getInt64(4));
   p.t = b.CreateURem(lane, b.getInt64(4));
+  p.lane = lane;
   return p;
 }
 
-// The 32-bit register at element (f, kk) of the tile buffer at `buffer`.
-llvm::Value* LoadRegister(llvm::IRBuilderBase& b, const Side& s,
-                          llvm::Value* buffer, llvm::Value* f,
-                          llvm::Value* kk) {
+// The address of element (f, kk) of the tile buffer at `buffer`.
+llvm::Value* ElementAddress(llvm::IRBuilderBase& b, const Side& s,
+                            llvm::Value* buffer, llvm::Value* f,
+                            llvm::Value* kk) {
   llvm::Value* at = b.CreateAdd(b.CreateMul(f, b.getInt64(s.f_stride)), kk);
-  return b.CreateAlignedLoad(b.getInt32Ty(), b.CreateGEP(s.type, buffer, at),
-                             llvm::Align(4));
+  return b.CreateGEP(s.type, buffer, at);
 }
 
 // One K step (mma K wide, at `kk0` of the tiles in the buffers at `a_tile`
@@ -95,27 +97,41 @@ void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
              int64_t kk0, std::vector<llvm::AllocaInst*>& acc,
              llvm::Type* acc_type) {
   llvm::IRBuilderBase& b = k.b;
-  const int64_t per = MmaElementsPerRegister(kind);
   const int64_t tiles_m = p.rows / 16, tiles_n = p.cols / 8;
-  llvm::Value* t_col = b.CreateMul(p.t, b.getInt64(per));
+  // Every fragment register is word t of row g of an 8 x 16-byte matrix
+  // of the K-major tile (mma_fragments.h): ldmatrix matrix m is the
+  // register m, lane l giving row l % 8 of matrix l / 8.
+  llvm::Value* m = b.CreateUDiv(p.lane, b.getInt64(8));
+  llvm::Value* in_matrix = b.CreateURem(p.lane, b.getInt64(8));
+  llvm::Value* half = b.CreateURem(m, b.getInt64(2));  // m % 2
+  llvm::Value* pair = b.CreateUDiv(m, b.getInt64(2));  // m / 2
   std::vector<std::vector<llvm::Value*>> a(tiles_m), x(tiles_n);
+  // A register r: rows 8 (r % 2) on, K columns (r / 2) K/2 on.
+  llvm::Value* a_row = b.CreateAdd(
+      p.row0,
+      b.CreateAdd(in_matrix, b.CreateMul(half, b.getInt64(MmaARowOffset(1)))));
+  llvm::Value* a_col =
+      b.CreateAdd(b.getInt64(kk0),
+                  b.CreateMul(pair, b.getInt64(MmaAColumnOffset(kind, 2))));
   for (int64_t i = 0; i < tiles_m; ++i) {
-    for (int64_t r = 0; r < 4; ++r) {
-      llvm::Value* row = b.CreateAdd(
-          p.row0, b.CreateAdd(p.g, b.getInt64(i * 16 + MmaARowOffset(r))));
-      llvm::Value* col =
-          b.CreateAdd(t_col, b.getInt64(kk0 + MmaAColumnOffset(kind, r)));
-      a[i].push_back(LoadRegister(b, lhs, a_tile, row, col));
-    }
+    llvm::Value* row = b.CreateAdd(a_row, b.getInt64(i * 16));
+    a[i] = k.target.LdMatrix(b, 4, ElementAddress(b, lhs, a_tile, row, a_col));
   }
-  for (int64_t j = 0; j < tiles_n; ++j) {
-    for (int64_t r = 0; r < 2; ++r) {
-      llvm::Value* col =
-          b.CreateAdd(p.col0, b.CreateAdd(p.g, b.getInt64(j * 8)));
-      llvm::Value* row =
-          b.CreateAdd(t_col, b.getInt64(kk0 + MmaBRowOffset(kind, r)));
-      x[j].push_back(LoadRegister(b, rhs, b_tile, col, row));
-    }
+  // B register r of 8 columns: K rows r K/2 on; two column tiles per x4
+  // (matrices 2 and 3 the second's), a last odd one by x2.
+  llvm::Value* b_k = b.CreateAdd(
+      b.getInt64(kk0), b.CreateMul(half, b.getInt64(MmaBRowOffset(kind, 1))));
+  for (int64_t j = 0; j < tiles_n; j += 2) {
+    const int64_t count = j + 1 < tiles_n ? 4 : 2;
+    llvm::Value* tile = count == 4 ? pair : b.getInt64(0);
+    llvm::Value* col = b.CreateAdd(
+        p.col0,
+        b.CreateAdd(in_matrix, b.CreateMul(b.CreateAdd(tile, b.getInt64(j)),
+                                           b.getInt64(8))));
+    std::vector<llvm::Value*> regs =
+        k.target.LdMatrix(b, count, ElementAddress(b, rhs, b_tile, col, b_k));
+    x[j] = {regs[0], regs[1]};
+    if (count == 4) x[j + 1] = {regs[2], regs[3]};
   }
   for (int64_t i = 0; i < tiles_m; ++i) {
     for (int64_t j = 0; j < tiles_n; ++j) {

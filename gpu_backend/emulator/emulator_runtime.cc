@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/emulator/async_copy_queue.h"
+#include "gpu_backend/emulator/warp_ldmatrix.h"
 #include "gpu_backend/emulator/warp_mma.h"
 #include "gpu_backend/emulator/warpgroup_mma.h"
 #include "gpu_backend/emulator/wgmma_queue.h"
@@ -20,7 +21,15 @@ constexpr int kWarp = 32;
 constexpr size_t kStackBytes = 128 * 1024;
 constexpr int64_t kMaxBlock = 1024;
 
-enum class FiberState { kReady, kBarrier, kShuffle, kMma, kWgmma, kDone };
+enum class FiberState {
+  kReady,
+  kBarrier,
+  kShuffle,
+  kLdMatrix,
+  kMma,
+  kWgmma,
+  kDone
+};
 
 struct Fiber {
   ucontext_t context;
@@ -31,6 +40,9 @@ struct Fiber {
   int32_t* mma_d = nullptr;
   // At a wgmma: its descriptors (the accumulators in mma_c / mma_d).
   uint64_t desc_a = 0, desc_b = 0;
+  // At an ldmatrix: the lane's row address and its registers out.
+  const uint8_t* ld_row = nullptr;
+  int32_t* ld_out = nullptr;
 };
 
 // The block being run on this host thread.
@@ -104,6 +116,51 @@ bool ReleaseShuffles(Block& b) {
         fibers[t].state = FiberState::kReady;
       }
     }
+    released = true;
+  }
+  return released;
+}
+
+// Loads the ldmatrix of every warp whose 32 lanes all wait at one; true
+// if any. A warp that is not whole, whose lanes disagree on the
+// instruction, or whose row addresses are bad (warp_ldmatrix.h) is an
+// error.
+bool ReleaseLdMatrices(Block& b) {
+  std::vector<Fiber>& fibers = *b.fibers;
+  bool released = false;
+  for (int64_t first = 0; first < b.block; first += kWarp) {
+    const int64_t last = std::min<int64_t>(first + kWarp, b.block);
+    int64_t waiting = 0;
+    for (int64_t t = first; t < last; ++t) {
+      waiting += fibers[t].state == FiberState::kLdMatrix;
+    }
+    if (waiting == 0) continue;
+    if (last - first < kWarp) {
+      b.mma_error = absl::StrCat("an ldmatrix in a warp of ", last - first,
+                                 " threads (it needs 32)");
+      return false;
+    }
+    if (waiting < kWarp) continue;
+    int64_t rows[kWarp];
+    int32_t* out[kWarp];
+    for (int64_t l = 0; l < kWarp; ++l) {
+      const Fiber& f = fibers[first + l];
+      if (f.kind != fibers[first].kind || f.site != fibers[first].site) {
+        b.mma_error =
+            absl::StrCat("lanes 0 and ", l,
+                         " of a warp reached different ldmatrix instructions");
+        return false;
+      }
+      rows[l] = f.ld_row - b.shared;
+      out[l] = f.ld_out;
+    }
+    const std::string error = ComputeWarpLdMatrix(
+        fibers[first].kind, rows, b.shared, b.shared_bytes, out);
+    if (!error.empty()) {
+      b.mma_error = error;
+      return false;
+    }
+    for (int64_t t = first; t < last; ++t) fibers[t].state = FiberState::kReady;
     released = true;
   }
   return released;
@@ -263,9 +320,9 @@ absl::Status RunCooperativeBlock(Block& b) {
     for (const Fiber& f : fibers) {
       done += f.state == FiberState::kDone;
       at_barrier += f.state == FiberState::kBarrier;
-      at_shuffle += f.state == FiberState::kShuffle ||
-                    f.state == FiberState::kMma ||
-                    f.state == FiberState::kWgmma;
+      at_shuffle +=
+          f.state == FiberState::kShuffle || f.state == FiberState::kLdMatrix ||
+          f.state == FiberState::kMma || f.state == FiberState::kWgmma;
     }
     // Errors the threads' calls found (a wgmma wait, a cp.async into a
     // wgmma's operands) before the block may end.
@@ -275,6 +332,7 @@ absl::Status RunCooperativeBlock(Block& b) {
     }
     if (done == b.block) return absl::OkStatus();
     if (ReleaseShuffles(b)) continue;
+    if (b.mma_error.empty() && ReleaseLdMatrices(b)) continue;
     if (ReleaseMmas(b)) continue;
     if (b.mma_error.empty() && ReleaseWgmmas(b)) continue;
     if (!b.mma_error.empty()) {
@@ -352,6 +410,7 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_shfl", reinterpret_cast<void*>(&xlite_emu_shfl)},
       {"xlite_emu_shared", reinterpret_cast<void*>(&xlite_emu_shared)},
       {"xlite_emu_mma", reinterpret_cast<void*>(&xlite_emu_mma)},
+      {"xlite_emu_ldmatrix", reinterpret_cast<void*>(&xlite_emu_ldmatrix)},
       {"xlite_emu_wgmma", reinterpret_cast<void*>(&xlite_emu_wgmma)},
       {"xlite_emu_wgmma_commit",
        reinterpret_cast<void*>(&xlite_emu_wgmma_commit)},
@@ -427,6 +486,20 @@ extern "C" void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
   f.mma_c = c;
   f.mma_d = d;
   xlite::gpu::emulator::Yield(FiberState::kMma);
+}
+
+extern "C" void xlite_emu_ldmatrix(int32_t count, int32_t site, const void* row,
+                                   int32_t* out) {
+  if (current->fibers == nullptr) {
+    current->misuse = "a kernel launched without cooperation ran an ldmatrix";
+    return;
+  }
+  auto& f = (*current->fibers)[current->thread];
+  f.kind = count;
+  f.site = site;
+  f.ld_row = static_cast<const uint8_t*>(row);
+  f.ld_out = out;
+  xlite::gpu::emulator::Yield(FiberState::kLdMatrix);
 }
 
 extern "C" void xlite_emu_wgmma(int32_t op, int32_t site, int64_t desc_a,

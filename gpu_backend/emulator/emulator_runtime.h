@@ -9,6 +9,9 @@
 //     a thread that exits while others wait at one is an error;
 //   - a shuffle releases when every live lane of the warp has reached a
 //     shuffle, and then exchanges their values;
+//   - an ldmatrix releases likewise when all 32 lanes of the warp have
+//     reached the same one, and reads shared memory then
+//     (warp_ldmatrix.h);
 //   - an mma (mma.sync) releases when all 32 lanes of the warp have
 //     reached the same one (the same call site: mma.sync.aligned is
 //     undefined in divergent code), and then computes the warp's product
@@ -47,6 +50,11 @@ void* xlite_emu_shared();
 /// numbers the call site (every lane of a warp must be at the same).
 void xlite_emu_mma(int32_t kind, int32_t site, const int32_t* a,
                    const int32_t* b, const int32_t* c, int32_t* d);
+/// The lane's part of a warp's ldmatrix of `count` 8x8 b16 matrices
+/// (warp_ldmatrix.h): the address of its row, its `count` registers out.
+/// `site` numbers the call site.
+void xlite_emu_ldmatrix(int32_t count, int32_t site, const void* row,
+                        int32_t* out);
 /// The thread's part of a warpgroup's wgmma (warpgroup_mma.h): `op`
 /// (WgmmaOpWord), the call site, both descriptors, its accumulators c in
 /// and d out (N / 2 each).

@@ -99,6 +99,30 @@ llvm::Value* EmulatorTarget::ShuffleI32(llvm::IRBuilderBase& b,
       {b.getInt32(kind == codegen::ShuffleKind::kDown ? 0 : 1), value, offset});
 }
 
+std::vector<llvm::Value*> EmulatorTarget::LdMatrix(llvm::IRBuilderBase& b,
+                                                   int64_t count,
+                                                   llvm::Value* row) {
+  llvm::Function* kernel = b.GetInsertBlock()->getParent();
+  llvm::Module& m = *kernel->getParent();
+  llvm::BasicBlock& entry = kernel->getEntryBlock();
+  llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
+  llvm::Type* regs = llvm::ArrayType::get(b.getInt32Ty(), 4);
+  llvm::Value* out = at.CreateAlloca(regs);
+  llvm::FunctionCallee f =
+      m.getOrInsertFunction("xlite_emu_ldmatrix", b.getVoidTy(), b.getInt32Ty(),
+                            b.getInt32Ty(), b.getPtrTy(), b.getPtrTy());
+  // The call site: lanes of a warp must meet at the same one.
+  b.CreateCall(f, {b.getInt32(static_cast<int32_t>(count)),
+                   b.getInt32(++mma_sites_), row, out})
+      ->setConvergent();
+  std::vector<llvm::Value*> d;
+  for (int64_t i = 0; i < count; ++i) {
+    d.push_back(
+        b.CreateLoad(b.getInt32Ty(), b.CreateConstGEP2_32(regs, out, 0, i)));
+  }
+  return d;
+}
+
 std::vector<llvm::Value*> EmulatorTarget::Mma(
     llvm::IRBuilderBase& b, codegen::MmaKind kind,
     const std::vector<llvm::Value*>& a, const std::vector<llvm::Value*>& bv,
