@@ -15,7 +15,7 @@
 // Finally each accumulator, rounded to the dot's type, goes through the
 // epilogue (bias, activation, convert) to the output at in-range indices.
 //
-// Missing, for later slices: tcgen05, TMA, ldmatrix and swizzled
+// Missing, for later slices: tcgen05, TMA, warp specialization, swizzled
 // layouts, vectorized loads.
 
 #include <algorithm>
