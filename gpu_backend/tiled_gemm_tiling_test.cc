@@ -39,6 +39,36 @@ std::vector<TiledGemmConfig> Propose(const std::string& text,
       *(*module)->entry_computation()->root_instruction(), *spec);
 }
 
+// The tiling and shared bytes of each tiled GEMM fusion of `text`
+// compiled for the emulator (h100) with --gemm-backend=tiled.
+struct AssignedTiling {
+  TiledGemmConfig config;
+  int64_t shared_bytes = 0;
+};
+std::vector<AssignedTiling> AssignedTilings(const std::string& text) {
+  std::vector<AssignedTiling> out;
+  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
+  EXPECT_TRUE(module.ok()) << module.status();
+  absl::StatusOr<GpuCompileOptions> options =
+      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
+  EXPECT_TRUE(options.ok());
+  if (!module.ok() || !options.ok()) return out;
+  options->gemm_backend = GemmBackend::kTiled;
+  auto exe = GpuExecutable::Compile(*std::move(module), *options);
+  EXPECT_TRUE(exe.ok()) << exe.status();
+  if (!exe.ok()) return out;
+  for (const HloInstruction* h :
+       (*exe)->module().entry_computation()->instructions()) {
+    if (!IsTiledGemmFusion(*h)) continue;
+    const std::optional<TiledGemmConfig> c = TiledGemmConfigOf(*h);
+    EXPECT_TRUE(c.has_value()) << h->backend_config();
+    if (c.has_value()) {
+      out.push_back({*c, codegen::gpu::TiledGemmSharedBytes(*h)});
+    }
+  }
+  return out;
+}
+
 TEST(TiledGemmTiling, ShapeClasses) {
   EXPECT_STREQ(GemmShapeClass(1, 4096, 4096), "skinny");
   EXPECT_STREQ(GemmShapeClass(4096, 16, 4096), "skinny");
@@ -148,27 +178,12 @@ TEST(TiledGemmTiling, FourStagesWhereBothTilesAreAsync) {
     EXPECT_EQ(configs[i].block_n, 128) << i;
     EXPECT_EQ(configs[i].stages, 4 - i) << i;
   }
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(nt);
-  ASSERT_TRUE(module.ok());
-  absl::StatusOr<GpuCompileOptions> options =
-      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
-  ASSERT_TRUE(options.ok());
-  options->gemm_backend = GemmBackend::kTiled;
-  auto exe = GpuExecutable::Compile(*std::move(module), *options);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  int64_t tiled = 0;
-  for (const HloInstruction* h :
-       (*exe)->module().entry_computation()->instructions()) {
-    if (!IsTiledGemmFusion(*h)) continue;
-    ++tiled;
-    const std::optional<TiledGemmConfig> c = TiledGemmConfigOf(*h);
-    ASSERT_TRUE(c.has_value());
-    EXPECT_EQ(c->stages, 4) << c->ToString();
-    // Warpgroup tiles: 128 x 64 bf16 per side and stage, unpadded.
-    EXPECT_TRUE(c->warpgroups()) << c->ToString();
-    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 64 * 2);
-  }
-  EXPECT_EQ(tiled, 1);
+  const std::vector<AssignedTiling> tiled = AssignedTilings(nt);
+  ASSERT_EQ(tiled.size(), 1u);
+  EXPECT_EQ(tiled[0].config.stages, 4) << tiled[0].config.ToString();
+  // Warpgroup tiles: 128 x 64 bf16 per side and stage, unpadded.
+  EXPECT_TRUE(tiled[0].config.warpgroups()) << tiled[0].config.ToString();
+  EXPECT_EQ(tiled[0].shared_bytes, 4 * 2 * 128 * 64 * 2);
 }
 
 // An f8 GEMM on Hopper's warpgroups multiplies f8 as it is: 128 f8
@@ -198,22 +213,9 @@ TEST(TiledGemmTiling, F8OnWarpgroupsStaysF8) {
   EXPECT_EQ(with(", operand_precision={highest,highest}"), 64);
   EXPECT_EQ(with(", algorithm=dot_any_f8_any_f8_f32"), 64);
   EXPECT_EQ(with(", algorithm=dot_any_f8_any_f8_f32_fast_accum"), 128);
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(nt);
-  ASSERT_TRUE(module.ok());
-  absl::StatusOr<GpuCompileOptions> options =
-      DefaultGpuCompileOptions(GpuCodeTarget::kEmulator);
-  ASSERT_TRUE(options.ok());
-  options->gemm_backend = GemmBackend::kTiled;
-  auto exe = GpuExecutable::Compile(*std::move(module), *options);
-  ASSERT_TRUE(exe.ok()) << exe.status();
-  int64_t tiled = 0;
-  for (const HloInstruction* h :
-       (*exe)->module().entry_computation()->instructions()) {
-    if (!IsTiledGemmFusion(*h)) continue;
-    ++tiled;
-    EXPECT_EQ(codegen::gpu::TiledGemmSharedBytes(*h), 4 * 2 * 128 * 128);
-  }
-  EXPECT_EQ(tiled, 1);
+  const std::vector<AssignedTiling> tiled = AssignedTilings(nt);
+  ASSERT_EQ(tiled.size(), 1u);
+  EXPECT_EQ(tiled[0].shared_bytes, 4 * 2 * 128 * 128);
 }
 
 // Not where a tile passes through registers: f32 (rounded to TF32), an
