@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -121,42 +122,36 @@ bool ReleaseShuffles(Block& b) {
   return released;
 }
 
-// Loads the ldmatrix of every warp whose 32 lanes all wait at one; true
-// if any. A warp that is not whole, whose lanes disagree on the
-// instruction, or whose row addresses are bad (warp_ldmatrix.h) is an
-// error.
-bool ReleaseLdMatrices(Block& b) {
+// Runs `release(first)` for every warp (from lane `first`) whose 32
+// lanes all wait in `state` at the same call site with the same `kind`,
+// then readies them; true if any. A warp that is not whole or whose lanes
+// disagree (divergent .sync.aligned code), or an error `release` returns,
+// is an error naming `what`.
+bool ReleaseWarps(Block& b, FiberState state, const char* what,
+                  const std::function<std::string(int64_t first)>& release) {
   std::vector<Fiber>& fibers = *b.fibers;
   bool released = false;
   for (int64_t first = 0; first < b.block; first += kWarp) {
     const int64_t last = std::min<int64_t>(first + kWarp, b.block);
     int64_t waiting = 0;
-    for (int64_t t = first; t < last; ++t) {
-      waiting += fibers[t].state == FiberState::kLdMatrix;
-    }
+    for (int64_t t = first; t < last; ++t) waiting += fibers[t].state == state;
     if (waiting == 0) continue;
     if (last - first < kWarp) {
-      b.mma_error = absl::StrCat("an ldmatrix in a warp of ", last - first,
+      b.mma_error = absl::StrCat("an ", what, " in a warp of ", last - first,
                                  " threads (it needs 32)");
       return false;
     }
     if (waiting < kWarp) continue;
-    int64_t rows[kWarp];
-    int32_t* out[kWarp];
     for (int64_t l = 0; l < kWarp; ++l) {
       const Fiber& f = fibers[first + l];
       if (f.kind != fibers[first].kind || f.site != fibers[first].site) {
         b.mma_error =
-            absl::StrCat("lanes 0 and ", l,
-                         " of a warp reached different ldmatrix instructions");
+            absl::StrCat("lanes 0 and ", l, " of a warp reached different ",
+                         what, " instructions (divergent .sync code)");
         return false;
       }
-      rows[l] = f.ld_row - b.shared;
-      out[l] = f.ld_out;
     }
-    const std::string error = ComputeWarpLdMatrix(
-        fibers[first].kind, rows, b.shared, b.shared_bytes, out);
-    if (!error.empty()) {
+    if (std::string error = release(first); !error.empty()) {
       b.mma_error = error;
       return false;
     }
@@ -166,48 +161,40 @@ bool ReleaseLdMatrices(Block& b) {
   return released;
 }
 
-// Computes the mma of every warp whose 32 lanes all wait at one; true if
-// any. A warp that is not whole, or whose lanes disagree on the kind, is
-// an error (mma.sync needs the full warp).
+// Loads the ldmatrix of every warp whose lanes all wait at one
+// (warp_ldmatrix.h: bad row addresses are errors); true if any.
+bool ReleaseLdMatrices(Block& b) {
+  return ReleaseWarps(b, FiberState::kLdMatrix, "ldmatrix", [&](int64_t first) {
+    int64_t rows[kWarp];
+    int32_t* out[kWarp];
+    for (int64_t l = 0; l < kWarp; ++l) {
+      const Fiber& f = (*b.fibers)[first + l];
+      rows[l] = f.ld_row - b.shared;
+      out[l] = f.ld_out;
+    }
+    return ComputeWarpLdMatrix((*b.fibers)[first].kind, rows, b.shared,
+                               b.shared_bytes, out);
+  });
+}
+
+// Computes the mma of every warp whose lanes all wait at one; true if
+// any (mma.sync needs the full warp).
 bool ReleaseMmas(Block& b) {
-  std::vector<Fiber>& fibers = *b.fibers;
-  bool released = false;
-  for (int64_t first = 0; first < b.block; first += kWarp) {
-    const int64_t last = std::min<int64_t>(first + kWarp, b.block);
-    int64_t waiting = 0;
-    for (int64_t t = first; t < last; ++t) {
-      waiting += fibers[t].state == FiberState::kMma;
-    }
-    if (waiting == 0) continue;
-    if (last - first < kWarp) {
-      b.mma_error = absl::StrCat("an mma in a warp of ", last - first,
-                                 " threads (it needs 32)");
-      return false;
-    }
-    if (waiting < kWarp) continue;
+  return ReleaseWarps(b, FiberState::kMma, "mma", [&](int64_t first) {
     const int32_t* a[kWarp];
     const int32_t* bv[kWarp];
     const int32_t* c[kWarp];
     int32_t* d[kWarp];
     for (int64_t l = 0; l < kWarp; ++l) {
-      const Fiber& f = fibers[first + l];
-      if (f.kind != fibers[first].kind || f.site != fibers[first].site) {
-        b.mma_error = absl::StrCat(
-            "lanes 0 and ", l,
-            " of a warp reached different mma instructions (divergent "
-            "mma.sync)");
-        return false;
-      }
+      const Fiber& f = (*b.fibers)[first + l];
       a[l] = f.mma_a;
       bv[l] = f.mma_b;
       c[l] = f.mma_c;
       d[l] = f.mma_d;
     }
-    ComputeWarpMma(fibers[first].kind, a, bv, c, d);
-    for (int64_t t = first; t < last; ++t) fibers[t].state = FiberState::kReady;
-    released = true;
-  }
-  return released;
+    ComputeWarpMma((*b.fibers)[first].kind, a, bv, c, d);
+    return std::string();
+  });
 }
 
 // An error when a cp.async of the block's threads that has not landed
