@@ -76,13 +76,14 @@ GpuExecutable::~GpuExecutable() = default;
 
 namespace {
 
-// The tiled GEMM fusions whose kernels ptxas reports spilling, and the
-// tiling each had.
+// The tiled GEMM fusions whose kernels ptxas reports spilling, or whose
+// wgmma-s it serialized (each waited for before the next), and the tiling
+// each had.
 std::vector<std::pair<std::string, TiledGemmConfig>> SpillingTiledGemms(
     const GpuExecutable& exe) {
   std::vector<std::pair<std::string, TiledGemmConfig>> out;
   for (const KernelResources& r : exe.kernel_resources()) {
-    if (r.spill_bytes == 0) continue;
+    if (r.spill_bytes == 0 && r.wgmma_serialized.empty()) continue;
     for (const HloComputation* c : exe.module().computations()) {
       for (const HloInstruction* h : c->instructions()) {
         if (h->name() != r.instruction) continue;
@@ -100,7 +101,8 @@ std::vector<std::pair<std::string, TiledGemmConfig>> SpillingTiledGemms(
 absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::Compile(
     std::unique_ptr<HloModule> module, const GpuCompileOptions& options) {
   // Only ptxas knows registers: when it runs and a tiled GEMM kernel the
-  // heuristic tiled spills, compile again with that tiling ruled out for
+  // heuristic tiled spills (or has its wgmma-s serialized), compile again
+  // with that tiling ruled out for
   // that fusion (a few times at most; the heuristic keeps its last
   // proposal rather than none).
   if (options.target != GpuCodeTarget::kNvptx || !options.assemble ||

@@ -58,7 +58,7 @@ struct GpuCompileOptions {
   /// (GpuPipelineOptions); not owned.
   const GemmPathCache* gemm_path_cache = nullptr;
   /// Tilings ruled out per fusion (GpuPipelineOptions); Compile adds those
-  /// ptxas finds spilling.
+  /// ptxas finds spilling or whose wgmma-s it serializes.
   std::map<std::string, std::vector<TiledGemmConfig>> tiled_gemm_spilled;
   /// NVPTX: also assemble the PTX with ptxas for the spec's SM (cubin()).
   bool assemble = false;
@@ -94,7 +94,7 @@ class GpuExecutable {
     return kernel_resources_;
   }
   /// The tilings ruled out per tiled GEMM fusion to compile this (those
-  /// given, plus those ptxas found spilling).
+  /// given, plus those ptxas found spilling or serializing wgmma-s).
   const std::map<std::string, std::vector<TiledGemmConfig>>&
   tiled_gemm_spilled() const {
     return tiled_gemm_spilled_;

@@ -311,6 +311,27 @@ std::vector<Case> WarpgroupCases() {
       }
     }
   }
+  // f8 into bf16 (the epilogue's convert) on the heuristic's f8 tiling,
+  // and f8 beside bf16, which converts to bf16 and stays a bf16 wgmma.
+  {
+    Case c;
+    c.type = "f8e4m3fn";
+    c.form = "tb";
+    c.epilogue = "convert_bf16";
+    c.m = 72;
+    c.k = 272;
+    c.tiling = "wgmma128x128x128_2x1_s4";
+    cases.push_back(c);
+    for (const char* form : {"tb", "nn"}) {
+      Case mixed;
+      mixed.type = "f8e4m3fn";
+      mixed.type_b = "bf16";
+      mixed.form = form;
+      mixed.k = 272;
+      mixed.tiling = "wgmma128x64x64_2x1_s3";
+      cases.push_back(mixed);
+    }
+  }
   // N = 256 per warpgroup: 128 accumulators per thread.
   for (const char* form : {"tb", "nn"}) {
     Case c;
