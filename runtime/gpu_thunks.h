@@ -39,6 +39,26 @@ struct ThunkCost {
   bool operator==(const ThunkCost&) const = default;
 };
 
+/// A TMA tensor map a kernel takes by value (128 bytes, 64-byte aligned)
+/// after its pointer arguments, in order: the buffer of pointer argument
+/// `argument` viewed as a tensor of dims.size() (1 to 5) dimensions,
+/// innermost first, whose indices step `strides` bytes (strides[0] is the
+/// element size), copied into shared memory in boxes of `box` elements,
+/// 128-byte swizzled when `swizzle_128b` (16-byte chunk c of 128-byte row
+/// r lands at chunk c ^ (r % 8)); elements past `dims` read as zero. A
+/// CUDA device encodes it with cuTensorMapEncodeTiled before each launch,
+/// the emulator as an EmulatedTensorMap
+/// (gpu_backend/emulator/emulated_tensor_map.h).
+struct TensorMapDescription {
+  int64_t argument = 0;
+  int64_t element_bytes = 1;  // 1, 2 or 4
+  std::vector<int64_t> dims;
+  std::vector<int64_t> strides;
+  std::vector<int64_t> box;
+  bool swizzle_128b = false;
+  bool operator==(const TensorMapDescription&) const = default;
+};
+
 struct Thunk {
   enum class Kind {
     kKernel,
@@ -61,6 +81,8 @@ struct Thunk {
   /// Threads use barriers or shuffles (emulators schedule them as fibers).
   bool cooperative = false;
   std::vector<Slice> arguments;
+  /// The tensor maps the kernel takes after `arguments`' pointers.
+  std::vector<TensorMapDescription> tensor_maps;
 
   // kMemcpy: source -> destination; kMemset: destination filled by `byte`.
   Slice source;
