@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "runtime/tensor_map.h"
 
 namespace xlite::runtime {
 namespace {
@@ -22,7 +23,11 @@ std::string ThunkSequenceToString(const ThunkSequence& thunks, int indent) {
         for (const Slice& s : t.arguments) args.push_back(SliceText(s));
         absl::StrAppend(&out, pad, "kernel ", t.kernel, " grid=", t.grid,
                         " block=", t.block, " shared=", t.shared_bytes, " (",
-                        absl::StrJoin(args, ", "), ")\n");
+                        absl::StrJoin(args, ", "), ")");
+        for (const TensorMapDescription& map : t.tensor_maps) {
+          absl::StrAppend(&out, " ", TensorMapToString(map));
+        }
+        out += '\n';
         break;
       }
       case Thunk::Kind::kMemcpy:
