@@ -55,6 +55,34 @@ void WriteBlockScaledDot(wire::Writer& w, uint32_t version, const Thunk& t) {
   w.Bytes(dot->result.ToString(true));
 }
 
+// A thunk's TMA tensor maps (format 7 on): argument, element size,
+// swizzle, rank, then dims, strides and box.
+void WriteTensorMaps(wire::Writer& w, uint32_t version, const Thunk& t) {
+  if (version < kGpuImageTensorMapVersion) return;
+  w.U64(t.tensor_maps.size());
+  for (const TensorMapDescription& map : t.tensor_maps) {
+    w.I64(map.argument);
+    w.I64(map.element_bytes);
+    w.U8(map.swizzle_128b ? 1 : 0);
+    w.U64(map.dims.size());
+    for (int64_t d : map.dims) w.I64(d);
+    w.U64(map.strides.size());
+    for (int64_t s : map.strides) w.I64(s);
+    w.U64(map.box.size());
+    for (int64_t b : map.box) w.I64(b);
+  }
+}
+
+bool HasTensorMaps(const ThunkSequence& thunks) {
+  for (const Thunk& t : thunks) {
+    if (!t.tensor_maps.empty()) return true;
+    for (const ThunkSequence& child : t.children) {
+      if (HasTensorMaps(child)) return true;
+    }
+  }
+  return false;
+}
+
 void WriteThunks(wire::Writer& w, uint32_t version,
                  const ThunkSequence& thunks) {
   w.U64(thunks.size());
@@ -86,6 +114,7 @@ void WriteThunks(wire::Writer& w, uint32_t version,
       w.Bytes(t.cost.flop_type);
       w.Bytes(t.cost.label);
     }
+    WriteTensorMaps(w, version, t);
   }
 }
 
@@ -108,6 +137,9 @@ bool LooksLikeGpuImage(absl::string_view bytes) {
 }
 
 std::string SerializeGpuImage(const GpuImage& image, uint32_t version) {
+  if (HasTensorMaps(image.thunks)) {
+    version = std::max(version, kGpuImageTensorMapVersion);
+  }
   wire::Writer w;
   w.Bytes(image.xlite_version);
   w.Bytes(image.module_name);

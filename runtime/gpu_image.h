@@ -30,7 +30,10 @@ inline constexpr char kXliteVersion[] = "0.1.0";
 /// 4: GEMM thunks carry their autotuned algorithm, if any.
 /// 5: block-scaled dot thunks (__cudnn$blockScaledDot).
 /// 6: every thunk carries its cost (bytes, FLOPs, FLOP type, label).
-inline constexpr uint32_t kGpuImageFormatVersion = 6;
+/// 7: kernel thunks carry their TMA tensor maps.
+inline constexpr uint32_t kGpuImageFormatVersion = 7;
+/// The first format with tensor maps.
+inline constexpr uint32_t kGpuImageTensorMapVersion = 7;
 /// The oldest format this build still reads (a version-3 image is one
 /// whose GEMMs were never autotuned; before 6, thunks have no cost).
 inline constexpr uint32_t kGpuImageOldestReadableVersion = 3;
@@ -73,6 +76,9 @@ struct GpuImage {
 /// The file's bytes: magic, format version, payload length, CRC-32, payload.
 /// `version` may name an older readable format, for runtimes not yet
 /// upgraded (what it cannot carry, such as GEMM algorithms, is left out).
+/// Tensor maps cannot be left out (their kernels would read garbage): an
+/// image with any is written in format 7 whatever `version` asks, which an
+/// older runtime refuses by its version.
 std::string SerializeGpuImage(const GpuImage& image,
                               uint32_t version = kGpuImageFormatVersion);
 
@@ -83,7 +89,9 @@ absl::StatusOr<GpuImage> DeserializeGpuImage(absl::string_view bytes,
 
 /// What the runtime trusts in an image: allocation kinds and sizes, every
 /// slice inside its allocation, positive launch dimensions, each result
-/// leaf and parameter leaf matching its shape's size.
+/// leaf and parameter leaf matching its shape's size, tensor maps on
+/// kernel thunks only, each valid over its argument
+/// (ValidateKernelTensorMaps).
 absl::Status ValidateGpuImage(const GpuImage& image, absl::string_view name);
 
 absl::StatusOr<GpuImage> ReadGpuImageFile(const std::string& path);

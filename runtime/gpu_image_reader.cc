@@ -116,6 +116,31 @@ bool ReadBlockScaledDot(wire::Reader& r, uint32_t version, Thunk& t,
   return true;
 }
 
+// A count, then that many int64 values (a tensor map's dims, strides or
+// box).
+void ReadInts(wire::Reader& r, std::vector<int64_t>& values) {
+  const uint64_t n = r.Count(8);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) values.push_back(r.I64());
+}
+
+// A thunk's TMA tensor maps (format 7 on); ValidateGpuImage checks them.
+bool ReadTensorMaps(wire::Reader& r, uint32_t version, Thunk& t) {
+  if (version < kGpuImageTensorMapVersion) return r.ok();
+  // argument, element size, swizzle and three counts.
+  const uint64_t n = r.Count(8 + 8 + 1 + 3 * 8);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    TensorMapDescription map;
+    map.argument = r.I64();
+    map.element_bytes = r.I64();
+    map.swizzle_128b = r.U8() != 0;
+    ReadInts(r, map.dims);
+    ReadInts(r, map.strides);
+    ReadInts(r, map.box);
+    t.tensor_maps.push_back(std::move(map));
+  }
+  return r.ok();
+}
+
 bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
                 int depth, std::string& error) {
   if (depth > kMaxNesting) return false;
@@ -159,6 +184,7 @@ bool ReadThunks(wire::Reader& r, uint32_t version, ThunkSequence& thunks,
       t.cost.flop_type = r.Bytes();
       t.cost.label = r.Bytes();
     }
+    if (!ReadTensorMaps(r, version, t)) return false;
     thunks.push_back(std::move(t));
   }
   return r.ok();

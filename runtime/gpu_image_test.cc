@@ -352,9 +352,169 @@ TEST(GpuImage, GemmAlgorithmsRoundTripAndFormat3StillReads) {
   absl::StatusOr<GpuImage> refused = DeserializeGpuImage(older, "v2.xlx");
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.status().message().find(
-                "format version 2; this xlite (0.1.0) reads versions 3 to 6"),
+                "format version 2; this xlite (0.1.0) reads versions 3 to 7"),
             std::string::npos)
       << refused.status().message();
+}
+
+// A kernel thunk reading a u16[2,4096,64] (1 MiB, allocation 3) by TMA in
+// swizzled [1,128,64] boxes, and the parameter f32[4] whole.
+GpuImage TensorMapImage() {
+  GpuImage image = SmallImage();
+  image.allocations.push_back(
+      GpuImageAllocation{Allocation::Kind::kTemp, 1 << 20, -1, {}, ""});
+  Thunk t;
+  t.kind = Thunk::Kind::kKernel;
+  t.instruction = "fusion.3";
+  t.kernel = "fusion_3";
+  t.grid = 64;
+  t.block = 128;
+  t.shared_bytes = 16384;
+  t.arguments = {Slice{0, 0, 16}, Slice{3, 0, 1 << 20}};
+  TensorMapDescription big;
+  big.argument = 1;
+  big.element_bytes = 2;
+  big.dims = {64, 4096, 2};
+  big.strides = {2, 128, 524288};
+  big.box = {64, 128, 1};
+  big.swizzle_128b = true;
+  TensorMapDescription small;
+  small.argument = 0;
+  small.element_bytes = 4;
+  small.dims = {4};
+  small.strides = {4};
+  small.box = {4};
+  t.tensor_maps = {big, small};
+  image.thunks.push_back(t);
+  return image;
+}
+
+TEST(GpuImage, TensorMapsRoundTrip) {
+  const GpuImage image = TensorMapImage();
+  const std::string bytes = SerializeGpuImage(image);
+  EXPECT_EQ(bytes[8], 7);
+  absl::StatusOr<GpuImage> back = DeserializeGpuImage(bytes, "tma.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->thunks.back().tensor_maps, image.thunks.back().tensor_maps);
+  EXPECT_EQ(SerializeGpuImage(*back), bytes);
+  EXPECT_NE(ThunkSequenceToString(back->thunks)
+                .find("kernel fusion_3 grid=64 block=128 shared=16384 "
+                      "({0:0+16}, {3:0+1048576}) tma(arg 1: u16 dims "
+                      "[64,4096,2] strides [2,128,524288] box [64,128,1] "
+                      "sw128) tma(arg 0: u32 dims [4] strides [4] box [4])\n"),
+            std::string::npos)
+      << ThunkSequenceToString(back->thunks);
+  for (size_t n = 0; n < bytes.size(); n += 3) {
+    EXPECT_FALSE(DeserializeGpuImage(bytes.substr(0, n), "t").ok()) << n;
+  }
+}
+
+// Format 6 (no tensor maps) still reads; an image with tensor maps cannot
+// be written without them, so it is written in format 7 whatever is asked.
+TEST(GpuImage, Format6StillReadsAndTensorMapsNeedFormat7) {
+  const std::string old = SerializeGpuImage(SmallImage(), 6);
+  EXPECT_EQ(old[8], 6);
+  absl::StatusOr<GpuImage> back = DeserializeGpuImage(old, "v6.xlx");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(SerializeGpuImage(*back), SerializeGpuImage(SmallImage()));
+  const std::string raised = SerializeGpuImage(TensorMapImage(), 6);
+  EXPECT_EQ(raised[8], 7);
+  EXPECT_EQ(raised, SerializeGpuImage(TensorMapImage()));
+}
+
+TEST(GpuImage, RefusesMalformedTensorMaps) {
+  // `edit` applied to the first tensor map of TensorMapImage's kernel
+  // thunk; the image refused with `why`.
+  auto refused = [](void (*edit)(Thunk&), absl::string_view why) {
+    GpuImage image = TensorMapImage();
+    edit(image.thunks.back());
+    absl::StatusOr<GpuImage> r =
+        DeserializeGpuImage(SerializeGpuImage(image), "tma.xlx");
+    ASSERT_FALSE(r.ok()) << why;
+    EXPECT_NE(r.status().message().find(
+                  absl::StrCat("tma.xlx: not a valid xlite GPU executable "
+                               "(thunk of %fusion.3: ",
+                               why)),
+              std::string::npos)
+        << r.status().message();
+  };
+  const std::string map0 = "tensor map 0 (argument 1): ";
+  refused([](Thunk& t) { t.tensor_maps[0].argument = 2; },
+          "tensor map 0 (argument 2): argument 2 out of range (the kernel "
+          "has 2)");
+  refused([](Thunk& t) { t.tensor_maps[1].argument = -1; },
+          "tensor map 1 (argument -1): argument -1 out of range");
+  refused(
+      [](Thunk& t) {
+        TensorMapDescription& m = t.tensor_maps[0];
+        m.dims.clear(), m.strides.clear(), m.box.clear();
+      },
+      map0 + "rank 0 (1 to 5)");
+  refused(
+      [](Thunk& t) {
+        TensorMapDescription& m = t.tensor_maps[0];
+        m.dims.resize(6, 1), m.strides.resize(6, 16), m.box.resize(6, 1);
+      },
+      map0 + "rank 6 (1 to 5)");
+  refused([](Thunk& t) { t.tensor_maps[0].box.pop_back(); },
+          map0 + "3 dims, 3 strides, 2 box extents");
+  refused([](Thunk& t) { t.tensor_maps[0].element_bytes = 3; },
+          map0 + "element size 3 bytes (1, 2 or 4)");
+  refused([](Thunk& t) { t.tensor_maps[0].strides[0] = 4; },
+          map0 + "stride 0 is 4, not the element size 2");
+  refused([](Thunk& t) { t.tensor_maps[0].dims[1] = 0; },
+          map0 + "dim 1 is 0 (1 to 2^32)");
+  refused([](Thunk& t) { t.tensor_maps[0].dims[2] = (int64_t{1} << 32) + 1; },
+          map0 + "dim 2 is 4294967297");
+  refused([](Thunk& t) { t.tensor_maps[0].strides[1] = 24; },
+          map0 + "stride 1 is 24 (a positive multiple of 16 below 2^40)");
+  refused([](Thunk& t) { t.tensor_maps[0].strides[1] = -128; },
+          map0 + "stride 1 is -128");
+  refused([](Thunk& t) { t.tensor_maps[0].strides[2] = int64_t{1} << 40; },
+          map0 + "stride 2 is 1099511627776");
+  refused([](Thunk& t) { t.tensor_maps[0].box[1] = 257; },
+          map0 + "box extent 1 is 257 (1 to 256)");
+  refused([](Thunk& t) { t.tensor_maps[0].box[2] = 0; },
+          map0 + "box extent 2 is 0");
+  refused([](Thunk& t) { t.tensor_maps[0].box[0] = 4; },
+          map0 + "the box's inner extent is 8 bytes (a multiple of 16)");
+  refused([](Thunk& t) { t.tensor_maps[0].box[0] = 128; },
+          map0 +
+              "the box's inner extent is 256 bytes, over the 128-byte "
+              "swizzle row");
+  refused([](Thunk& t) { t.tensor_maps[0].dims[1] = 4097; },
+          map0 + "the tensor reaches past its argument's 1048576 bytes");
+  // Largest dims and strides: the extent must not overflow into range.
+  refused(
+      [](Thunk& t) {
+        TensorMapDescription& m = t.tensor_maps[0];
+        m.dims = {64, int64_t{1} << 32, int64_t{1} << 32};
+        m.strides = {2, (int64_t{1} << 40) - 16, (int64_t{1} << 40) - 16};
+      },
+      map0 + "the tensor reaches past");
+  refused(
+      [](Thunk& t) {
+        t.arguments[1] = Slice{3, 8, 1024};
+      },
+      map0 +
+          "its argument starts at offset 8 (TMA needs 16-byte "
+          "alignment)");
+  refused(
+      [](Thunk& t) {
+        t.arguments[1] = Slice{-1, 0, 0};
+      },
+      map0 + "its argument has no buffer");
+  refused(
+      [](Thunk& t) {
+        t.kind = Thunk::Kind::kMemset;
+        t.destination = Slice{3, 0, 16};
+      },
+      "tensor maps but no kernel");
+  // Unswizzled, the 256-byte box row is fine.
+  GpuImage image = TensorMapImage();
+  image.thunks.back().tensor_maps[0].box[0] = 128;
+  image.thunks.back().tensor_maps[0].swizzle_128b = false;
+  EXPECT_TRUE(DeserializeGpuImage(SerializeGpuImage(image), "ok").ok());
 }
 
 TEST(GpuImageRunner, RunsThunksOverArenas) {

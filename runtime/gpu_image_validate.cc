@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/gemm_matrices.h"
 #include "runtime/gpu_image.h"
+#include "runtime/tensor_map.h"
 
 namespace xlite::runtime {
 namespace {
@@ -75,6 +76,9 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
     if (t.cost.bytes < 0 || t.cost.flops < 0) {
       return Bad(name, absl::StrCat(where, ": negative cost"));
     }
+    if (!t.tensor_maps.empty() && t.kind != Thunk::Kind::kKernel) {
+      return Bad(name, absl::StrCat(where, ": tensor maps but no kernel"));
+    }
     switch (t.kind) {
       case Thunk::Kind::kKernel:
         if (t.kernel.empty() || t.grid <= 0 || t.block <= 0 ||
@@ -86,6 +90,9 @@ absl::Status ValidateThunks(const GpuImage& image, const ThunkSequence& thunks,
           if (!SliceOk(image, s, true)) {
             return Bad(name, absl::StrCat(where, ": argument out of bounds"));
           }
+        }
+        if (absl::Status s = ValidateKernelTensorMaps(t); !s.ok()) {
+          return Bad(name, absl::StrCat(where, ": ", s.message()));
         }
         break;
       case Thunk::Kind::kMemcpy:
