@@ -7,6 +7,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "runtime/cuda/cuda_tensor_map.h"
 #include "runtime/cuda/graph_plan.h"
 
 namespace xlite::runtime::cuda {
@@ -385,8 +386,14 @@ absl::Status CudaDevice::Launch(const Thunk& t,
   }
   std::vector<CuDevicePtr> values;
   for (const Slice& s : t.arguments) values.push_back(Address(allocations, s));
+  // The tensor maps by value after the pointers (the driver copies the
+  // parameters at the launch, or into the graph node when capturing).
+  absl::StatusOr<std::vector<CuTensorMap>> maps =
+      EncodeTensorMaps(d_, t, values);
+  if (!maps.ok()) return maps.status();
   std::vector<void*> params;
   for (CuDevicePtr& v : values) params.push_back(&v);
+  for (CuTensorMap& m : *maps) params.push_back(&m);
   return CheckCuda(d_,
                    d_.cuLaunchKernel(k.function, static_cast<unsigned>(t.grid),
                                      1, 1, static_cast<unsigned>(t.block), 1, 1,

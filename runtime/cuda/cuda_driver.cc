@@ -74,6 +74,8 @@ absl::StatusOr<CudaDriver> Load() {
   if (!no_events.empty()) d.cuEventDestroy = nullptr;
   std::string no_name;
   Bind(library, "cuDeviceGetName", d.cuDeviceGetName, no_name);
+  std::string no_tma;
+  Bind(library, "cuTensorMapEncodeTiled", d.cuTensorMapEncodeTiled, no_tma);
   if (!missing.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
         "no CUDA device: libcuda.so.1 lacks ", missing, " (driver too old?)"));

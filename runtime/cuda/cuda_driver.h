@@ -79,6 +79,13 @@ struct CudaDriver {
   CuResult (*cuEventDestroy)(CuEvent);
   CuResult (*cuDeviceGetName)(char*, int, CuDevice);
   bool has_events() const { return cuEventDestroy != nullptr; }
+  // TMA tensor maps (CUDA 12 on); null when the driver lacks it (kernels
+  // that take tensor maps then fail to launch, others run).
+  CuResult (*cuTensorMapEncodeTiled)(
+      void* tensor_map, int data_type, uint32_t rank, void* global_address,
+      const uint64_t* global_dims, const uint64_t* global_strides,
+      const uint32_t* box_dims, const uint32_t* element_strides, int interleave,
+      int swizzle, int l2_promotion, int oob_fill);
 };
 
 /// Driver attribute and enum values used (from the driver API's headers).
@@ -88,6 +95,18 @@ inline constexpr int kFuncAttrMaxDynamicSharedBytes = 8;
 /// CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: the kernel's static shared memory.
 inline constexpr int kFuncAttrStaticSharedBytes = 1;
 inline constexpr int kStreamCaptureModeRelaxed = 2;
+/// cuTensorMapEncodeTiled's enums: CU_TENSOR_MAP_DATA_TYPE_UINT8 (UINT16
+/// and UINT32 follow), CU_TENSOR_MAP_INTERLEAVE_NONE,
+/// CU_TENSOR_MAP_SWIZZLE_NONE and _128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+/// CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE (out-of-bounds elements read as zero).
+inline constexpr int kTensorMapDataTypeUint8 = 0;
+inline constexpr int kTensorMapDataTypeUint16 = 1;
+inline constexpr int kTensorMapDataTypeUint32 = 2;
+inline constexpr int kTensorMapInterleaveNone = 0;
+inline constexpr int kTensorMapSwizzleNone = 0;
+inline constexpr int kTensorMapSwizzle128B = 3;
+inline constexpr int kTensorMapL2Promotion128B = 2;
+inline constexpr int kTensorMapOobFillNone = 0;
 
 /// The loaded driver (once per process), or "no CUDA device" when
 /// libcuda.so.1 is missing, lacks an entry point, or cuInit fails.
