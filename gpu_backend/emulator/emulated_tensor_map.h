@@ -8,6 +8,8 @@
 
 #include <cstdint>
 
+#include "runtime/gpu_thunks.h"
+
 namespace xlite::gpu::emulator {
 
 struct alignas(64) EmulatedTensorMap {
@@ -21,6 +23,11 @@ struct alignas(64) EmulatedTensorMap {
   uint32_t box[5] = {};
 };
 static_assert(sizeof(EmulatedTensorMap) == 128);
+
+/// `map` (valid: runtime::ValidateTensorMap) over the buffer at host
+/// `address`; entries past its rank 0.
+EmulatedTensorMap EncodeEmulatedTensorMap(
+    const runtime::TensorMapDescription& map, uint64_t address);
 
 }  // namespace xlite::gpu::emulator
 

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/emulator/emulated_tensor_map.h"
 #include "gpu_backend/emulator/reference_block_scaled_dot.h"
 #include "gpu_backend/emulator/reference_gemm.h"
+#include "runtime/tensor_map.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -21,6 +23,30 @@ uint8_t* Address(const std::vector<uint8_t*>& allocations,
                  const runtime::Slice& slice) {
   if (slice.allocation < 0) return nullptr;
   return allocations[slice.allocation] + slice.offset;
+}
+
+// Kernel thunk `thunk` on `entry`: its arguments are one pointer per
+// slice, then one pointer per tensor map to its EmulatedTensorMap (checked
+// first, as a CUDA device's driver would refuse a bad one), alive for the
+// launch.
+absl::Status RunKernel(KernelEntry entry, const Thunk& thunk,
+                       const std::vector<uint8_t*>& allocations) {
+  if (absl::Status s = runtime::ValidateKernelTensorMaps(thunk); !s.ok()) {
+    return s;
+  }
+  std::vector<void*> args;
+  for (const runtime::Slice& s : thunk.arguments) {
+    args.push_back(Address(allocations, s));
+  }
+  std::vector<EmulatedTensorMap> maps;
+  for (const runtime::TensorMapDescription& map : thunk.tensor_maps) {
+    maps.push_back(EncodeEmulatedTensorMap(
+        map, reinterpret_cast<uint64_t>(args[map.argument])));
+  }
+  for (EmulatedTensorMap& map : maps) args.push_back(&map);
+  EmulatedLaunch launch{thunk.grid, thunk.block, thunk.shared_bytes,
+                        thunk.cooperative};
+  return LaunchKernel(entry, launch, args.data());
 }
 
 }  // namespace
@@ -91,13 +117,7 @@ absl::Status EmulatorDevice::RunOne(const Thunk& thunk,
         return absl::NotFoundError(
             absl::StrCat("no kernel ", thunk.kernel, " on the emulator"));
       }
-      std::vector<void*> args;
-      for (const runtime::Slice& s : thunk.arguments) {
-        args.push_back(Address(allocations, s));
-      }
-      EmulatedLaunch launch{thunk.grid, thunk.block, thunk.shared_bytes,
-                            thunk.cooperative};
-      absl::Status s = LaunchKernel(it->second, launch, args.data());
+      absl::Status s = RunKernel(it->second, thunk, allocations);
       if (!s.ok()) {
         return absl::Status(s.code(), absl::StrCat("kernel ", thunk.kernel,
                                                    " (%", thunk.instruction,
