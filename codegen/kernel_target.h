@@ -80,6 +80,10 @@ struct KernelParam {
   int64_t alignment = 0;
   /// Bytes it spans (0: unknown).
   int64_t size = 0;
+  /// Not a pointer to memory but a TMA tensor map passed by value (128
+  /// bytes, 64-byte aligned; a __grid_constant__ CUtensorMap on a GPU):
+  /// the kernel uses its address only as TensorMapLoad's `map`.
+  bool tensor_map = false;
 };
 
 class KernelTarget {
@@ -183,6 +187,30 @@ class KernelTarget {
   /// memory (stores and landed cp.async-s) visible to what the async proxy
   /// (wgmma) reads after a following barrier.
   virtual void FenceProxyAsyncShared(llvm::IRBuilderBase& b) = 0;
+  /// mbarrier.init of the 8-byte shared object at `bar` for `count`
+  /// arrivals per phase, then fence.mbarrier_init; a barrier must follow
+  /// before other threads use it.
+  virtual void MbarrierInit(llvm::IRBuilderBase& b, llvm::Value* bar,
+                            int64_t count) = 0;
+  /// mbarrier.arrive.expect_tx: the current phase expects `bytes` more
+  /// transaction bytes (bulk copies completing on it), and one arrival.
+  virtual void MbarrierArriveExpectTx(llvm::IRBuilderBase& b, llvm::Value* bar,
+                                      int64_t bytes) = 0;
+  /// Waits until the phase of `bar` of parity `parity` (i32, 0 or 1) has
+  /// completed (mbarrier.try_wait.parity until it holds); what its bulk
+  /// copies wrote is then visible to the thread and to wgmma.
+  virtual void MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
+                            llvm::Value* parity) = 0;
+  /// cp.async.bulk.tensor (TMA, tile mode; sm_90): copies the box of the
+  /// tensor map at `map` (a tensor_map kernel parameter) whose first
+  /// element is at `coords` (i32, innermost first, one per dimension of the
+  /// map) into shared memory at `dst` (128-byte aligned, 1024 with the
+  /// 128-byte swizzle), completing its bytes on the mbarrier `bar`.
+  /// Elements outside the tensor arrive as zeros.
+  virtual void TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst,
+                             llvm::Value* map,
+                             const std::vector<llvm::Value*>& coords,
+                             llvm::Value* bar) = 0;
   /// The i32 address of `pointer` (into a SharedArray or
   /// DynamicSharedArray) in the block's shared-memory window: what a
   /// wgmma descriptor holds.

@@ -49,7 +49,21 @@ llvm::Function* NvptxTarget::DeclareKernel(
   auto* kernel = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
                                         std::string(name), module);
   kernel->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  std::vector<llvm::Metadata*> grid_constants;
   for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i].tensor_map) {
+      // A CUtensorMap by value whose address TMA takes: byval and
+      // __grid_constant__ (1-based indices), so that LLVM hands out the
+      // parameter's own address instead of a local copy's.
+      kernel->addParamAttr(
+          i, llvm::Attribute::getWithByValType(
+                 ctx, llvm::ArrayType::get(llvm::Type::getInt8Ty(ctx), 128)));
+      kernel->addParamAttr(i,
+                           llvm::Attribute::getWithAlignment(ctx, llvm::Align(64)));
+      grid_constants.push_back(llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), i + 1)));
+      continue;
+    }
     if (params[i].noalias) kernel->addParamAttr(i, llvm::Attribute::NoAlias);
     if (params[i].alignment > 0) {
       kernel->addParamAttr(i, llvm::Attribute::getWithAlignment(
@@ -58,6 +72,13 @@ llvm::Function* NvptxTarget::DeclareKernel(
     if (params[i].size > 0) {
       kernel->addDereferenceableParamAttr(i, params[i].size);
     }
+  }
+  if (!grid_constants.empty()) {
+    llvm::Metadata* md[] = {llvm::ValueAsMetadata::get(kernel),
+                            llvm::MDString::get(ctx, "grid_constant"),
+                            llvm::MDNode::get(ctx, grid_constants)};
+    module.getOrInsertNamedMetadata("nvvm.annotations")
+        ->addOperand(llvm::MDNode::get(ctx, md));
   }
   Annotate(module, kernel, "kernel", 1);
   Annotate(module, kernel, "reqntidx", block_size);
@@ -218,11 +239,12 @@ llvm::Value* NvptxTarget::DynamicSharedArray(llvm::IRBuilderBase& b,
   // One base for all the kernel's dynamic arrays; offsets tell them apart.
   llvm::Function* kernel = b.GetInsertBlock()->getParent();
   int64_t& used = DynamicSharedBytesOf(kernel);
-  const int64_t align = std::clamp<int64_t>(alignment, 1, 16);
+  const int64_t align = std::clamp<int64_t>(alignment, 1, 1024);
   const int64_t offset = (used + align - 1) / align * align;
   used = offset + bytes;
-  // One `.extern .shared .align 16 .b8 xlite_dynamic_shared[]` per module:
-  // every kernel's dynamic shared memory starts there.
+  // One `.extern .shared .align 1024 .b8 xlite_dynamic_shared[]` per
+  // module: every kernel's dynamic shared memory starts there (1024: the
+  // period of TMA's 128-byte swizzle).
   llvm::Module& m = *kernel->getParent();
   constexpr char kSymbol[] = "xlite_dynamic_shared";
   llvm::GlobalVariable* base = m.getNamedGlobal(kSymbol);
@@ -232,7 +254,7 @@ llvm::Value* NvptxTarget::DynamicSharedArray(llvm::IRBuilderBase& b,
         m, type, /*isConstant=*/false, llvm::GlobalValue::ExternalLinkage,
         nullptr, kSymbol, nullptr, llvm::GlobalValue::NotThreadLocal,
         /*AddressSpace=*/3);
-    base->setAlignment(llvm::Align(16));
+    base->setAlignment(llvm::Align(1024));
   }
   return llvm::ConstantExpr::getInBoundsGetElementPtr(b.getInt8Ty(), base,
                                                       b.getInt64(offset));

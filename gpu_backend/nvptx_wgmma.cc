@@ -145,6 +145,67 @@ void NvptxTarget::FenceProxyAsyncShared(llvm::IRBuilderBase& b) {
   TiedAsm(b, "fence.proxy.async.shared::cta;", {}, {}, "");
 }
 
+void NvptxTarget::MbarrierInit(llvm::IRBuilderBase& b, llvm::Value* bar,
+                               int64_t count) {
+  TiedAsm(b,
+          "mbarrier.init.shared::cta.b64 [$0], $1;\n\t"
+          "fence.mbarrier_init.release.cluster;",
+          {}, {SharedAddress(b, bar), b.getInt32(static_cast<int32_t>(count))},
+          "r,r");
+}
+
+void NvptxTarget::MbarrierArriveExpectTx(llvm::IRBuilderBase& b,
+                                         llvm::Value* bar, int64_t bytes) {
+  TiedAsm(b, "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$0], $1;", {},
+          {SharedAddress(b, bar), b.getInt32(static_cast<int32_t>(bytes))},
+          "r,r");
+}
+
+void NvptxTarget::MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
+                               llvm::Value* parity) {
+  // try_wait suspends the thread for a while; loop until it holds.
+  llvm::Function* f = b.GetInsertBlock()->getParent();
+  llvm::LLVMContext& ctx = b.getContext();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx, "mbarrier_wait", f);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx, "mbarrier_done", f);
+  llvm::Value* address = SharedAddress(b, bar);
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  auto* asm_value = llvm::InlineAsm::get(
+      llvm::FunctionType::get(b.getInt32Ty(), {b.getInt32Ty(), b.getInt32Ty()},
+                              false),
+      "{\n\t.reg .pred p;\n\t"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [$1], $2;\n\t"
+      "selp.u32 $0, 1, 0, p;\n\t}",
+      "=r,r,r,~{memory}", /*hasSideEffects=*/true);
+  llvm::Value* ready = b.CreateCall(asm_value, {address, parity});
+  b.CreateCondBr(b.CreateICmpNE(ready, b.getInt32(0)), done, loop);
+  b.SetInsertPoint(done);
+}
+
+void NvptxTarget::TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst,
+                                llvm::Value* map,
+                                const std::vector<llvm::Value*>& coords,
+                                llvm::Value* bar) {
+  std::string list;
+  std::string constraints = "r,l";
+  for (size_t i = 0; i < coords.size(); ++i) {
+    absl::StrAppend(&list, i == 0 ? "" : ", ", "$", i + 2);
+    absl::StrAppend(&constraints, ",r");
+  }
+  absl::StrAppend(&constraints, ",r");
+  std::vector<llvm::Value*> inputs = {
+      SharedAddress(b, dst), b.CreatePtrToInt(map, b.getInt64Ty())};
+  inputs.insert(inputs.end(), coords.begin(), coords.end());
+  inputs.push_back(SharedAddress(b, bar));
+  TiedAsm(b,
+          absl::StrCat("cp.async.bulk.tensor.", coords.size(),
+                       "d.shared::cluster.global.tile.mbarrier::complete_tx::"
+                       "bytes [$0], [$1, {",
+                       list, "}], [$", coords.size() + 2, "];"),
+          {}, inputs, constraints);
+}
+
 llvm::Value* NvptxTarget::SharedAddress(llvm::IRBuilderBase& b,
                                         llvm::Value* pointer) {
   // A shared pointer's value is its offset in the block's window.

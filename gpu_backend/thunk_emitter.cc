@@ -280,6 +280,16 @@ class ThunkEmitter {
       launched.block = launch.dims.block;
       launched.shared_bytes = launch.dims.shared_bytes;
       launched.cooperative = launch.dims.cooperative;
+      for (const codegen::gpu::TensorMapParam& m : launch.dims.tensor_maps) {
+        runtime::TensorMapDescription d;
+        d.argument = m.argument;
+        d.element_bytes = m.element_bytes;
+        d.dims = m.dims;
+        d.strides = m.strides;
+        d.box = m.box;
+        d.swizzle_128b = m.swizzle_128b;
+        launched.tensor_maps.push_back(std::move(d));
+      }
       launched.cost =
           l + 1 == launches->size()
               ? KernelThunkCost(*hlo, /*updates_in_place=*/l > 0)

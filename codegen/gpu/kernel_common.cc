@@ -42,7 +42,9 @@ absl::Status BeginKernel(KernelScope& k, const HloInstruction* hlo,
                          const std::vector<KernelParam>& params,
                          int64_t block) {
   const std::vector<KernelArgument> args = KernelArguments(hlo);
-  if (args.size() != params.size()) {
+  size_t pointers = params.size();
+  while (pointers > 0 && params[pointers - 1].tensor_map) --pointers;
+  if (args.size() != pointers) {
     return absl::InternalError(
         absl::StrCat("kernel for ", hlo->name(), " given ", params.size(),
                      " parameters, wants ", args.size()));

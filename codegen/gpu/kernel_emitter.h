@@ -39,6 +39,19 @@
 
 namespace xlite::codegen::gpu {
 
+/// A TMA tensor map a kernel takes after its pointer parameters (the
+/// runtime encodes it at each launch; runtime/gpu_thunks.h,
+/// TensorMapDescription): kernel argument `argument`'s buffer viewed as a
+/// tensor of dims.size() dimensions, innermost first, `strides` bytes
+/// apart (strides[0] = element_bytes), copied in boxes of `box`
+/// elements, 128-byte swizzled when `swizzle_128b`.
+struct TensorMapParam {
+  int64_t argument = 0;
+  int64_t element_bytes = 1;
+  std::vector<int64_t> dims, strides, box;
+  bool swizzle_128b = false;
+};
+
 /// How a kernel is launched (x dimension only).
 struct LaunchDims {
   int64_t grid = 1;
@@ -51,6 +64,8 @@ struct LaunchDims {
   /// The kernel uses barriers or shuffles (an emulator runs its threads as
   /// cooperating fibers; others run one after another).
   bool cooperative = false;
+  /// The tensor maps the kernel takes after its pointer parameters.
+  std::vector<TensorMapParam> tensor_maps;
 };
 
 /// One pointer argument of a kernel: `instruction`'s array at `index`.

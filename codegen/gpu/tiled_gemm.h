@@ -32,6 +32,18 @@ struct GemmView {
 
 GemmView ViewOf(const HloInstruction* dot);
 
+/// A side whose tiles arrive by TMA (tiled_gemm_tma.cc): 128-byte swizzled
+/// in shared memory, K-major in 128-byte column blocks of `tile` rows, or
+/// MN-major (16-bit types) in blocks of 64 M or N elements by block_k.
+struct TmaSource {
+  llvm::Value* map = nullptr;  // the tensor-map kernel parameter
+  /// The operand's dimensions innermost first, as the map's: for each,
+  /// its role (0: K, 1: M or N, 2: batch) and, for a batch one, its slot.
+  std::vector<int64_t> dims;
+  std::vector<int> roles;
+  int64_t box_k = 1, box_f = 1;  // the box along K and along M or N
+};
+
 /// One operand's side and the shared-memory tile it stages: element
 /// (f, kk) of the tile (f < tile along M or N, kk < block_k) lies at
 /// Offset(f, kk) elements of `type` from `shared` (f * f_stride + kk *
@@ -65,7 +77,12 @@ struct Side {
     int64_t chunk_elements = 1;  // elements of one 16-byte copy
   };
   std::optional<AsyncSource> async;
+  std::optional<TmaSource> tma;
 };
+
+/// The fusion parameter a dot operand reads as it is (itself, or through
+/// bitcasts and row-major reshapes); null if none.
+const HloInstruction* ViewedFusionParameter(const HloInstruction* operand);
 
 /// The lhs (true) or rhs side of `v`, without its tile.
 Side SideOf(const GemmView& v, bool lhs, int64_t tile);
@@ -186,6 +203,45 @@ absl::Status EmitPipelinedLoop(KernelScope& k, const GemmView& v,
                                llvm::Value* tid, int64_t in_flight,
                                const MultiplyStep& multiply);
 
+/// The tensor map for one side of `dot` with `c` (c.tma), taking kernel
+/// argument `argument` (the viewed parameter's, aligned to `alignment`
+/// bytes), or nullopt when TMA cannot bring its tiles: an operand the
+/// cp.async pipeline copies (a viewed parameter in the tile type, its
+/// minor dimension K, or M or N for 16-bit MN-major tiles), one K and one
+/// M or N dimension, rank <= 5, 128-byte rows of K (K-major) or
+/// warpgroup columns in multiples of 64 (MN-major), boxes <= 256.
+std::optional<TensorMapParam> PlanTensorMap(const HloInstruction& dot, bool lhs,
+                                            const TiledGemmConfig& c,
+                                            int64_t argument,
+                                            int64_t alignment);
+
+/// Sets `s.tma` for the map `map` (PlanTensorMap's) at kernel parameter
+/// value `param`, and the side's 128-byte swizzled layout.
+void UseTensorMap(const GemmView& v, const TiledGemmConfig& c,
+                  const TensorMapParam& map, llvm::Value* param, Side& s);
+
+/// The i64 wgmma descriptor of rows `row0` on (along M or N) of a TMA
+/// side's tile in `buffer`, at the `step`-th wgmma K step.
+llvm::Value* TmaDescriptor(KernelScope& k, const TiledGemmConfig& c,
+                           const Side& s, llvm::Value* buffer,
+                           llvm::Value* row0, int64_t step);
+
+/// The loop over K of stages = 3 or 4 whose tiles arrive by TMA (both
+/// sides' s.tma): one mbarrier per stage (after the tiles in
+/// `barriers`), thread 0 arms it for both tiles' bytes and issues their
+/// copies d = stages - 1 - in_flight steps ahead; per step kt every
+/// thread waits on stage kt % stages's barrier (phase parity
+/// (kt / stages) % 2), a block barrier follows (every warp has left step
+/// kt - 1's multiply, so step kt - 1 - in_flight's buffer is free), thread
+/// 0 issues step kt + d, and the step is multiplied.
+absl::Status EmitTmaPipelinedLoop(KernelScope& k, const GemmView& v,
+                                  const TiledGemmConfig& c, const Side& lhs,
+                                  const Side& rhs, int64_t lhs_bytes,
+                                  int64_t rhs_bytes, llvm::Value* barriers,
+                                  const BlockOrigin& origin, llvm::Value* tid,
+                                  int64_t in_flight,
+                                  const MultiplyStep& multiply);
+
 /// The epilogue at result element (batch, m, n), when m < M and n < N:
 /// `acc` rounded to the dot's type is given to the elemental emitter as
 /// the dot's value there, and the root's value is written.
@@ -203,7 +259,9 @@ absl::Status EmitSimtGemm(KernelScope& k, const GemmView& v,
 absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
                            const TiledGemmConfig& c, TensorCoreInput input,
                            const HloInstruction* root,
-                           const BlockOrigin& origin);
+                           const BlockOrigin& origin,
+                           const std::vector<TensorMapParam>& maps,
+                           const std::vector<llvm::Value*>& map_params);
 
 /// Sets up one side of a tensor-core loop: its tile type `storage` (what
 /// `input` multiplies), the conversion of operand elements to it (f32
@@ -212,7 +270,7 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
 /// caller's.
 void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
                            PrimitiveType storage, int64_t bytes, int64_t total,
-                           const char* name);
+                           const char* name, int64_t alignment = 16);
 
 /// The main loop and epilogue on tensor cores (config.warps_m/warps_n),
 /// for the dot's tensor-core input.
@@ -238,7 +296,15 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
 /// else dynamic (so that a tiling may use what the GPU lets a block opt
 /// into). Both sides of a kernel get the same kind, at the same offsets.
 llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
-                       const char* name);
+                       const char* name, int64_t alignment = 16);
+
+/// Whether both sides of `dot` with `c` may take tensor maps as far as
+/// the dot tells (PlanTensorMap but for the parameters' alignment): the
+/// kernel then lays its tiles out 1024-byte aligned for TMA, with one
+/// 8-byte mbarrier per stage after the rhs tiles, whether or not the
+/// parameters turn out aligned.
+bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
+                              const TiledGemmConfig& c);
 
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
 PrimitiveType TensorCoreStorageType(TensorCoreInput input);

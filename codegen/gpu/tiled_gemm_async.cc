@@ -39,6 +39,10 @@ const HloInstruction* ViewedParameter(const HloInstruction* operand) {
 
 }  // namespace
 
+const HloInstruction* ViewedFusionParameter(const HloInstruction* operand) {
+  return ViewedParameter(operand);
+}
+
 bool AsyncCopyableOperand(const HloInstruction* operand,
                           const std::vector<int64_t>& k, PrimitiveType storage,
                           const TiledGemmConfig& c) {

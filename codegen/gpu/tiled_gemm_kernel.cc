@@ -136,10 +136,16 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c) {
 }
 
 llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
-                       const char* name) {
+                       const char* name, int64_t alignment) {
   return total > kMaxStaticSharedBytes
-             ? k.target.DynamicSharedArray(k.b, bytes, 16, name)
-             : k.target.SharedArray(k.b, bytes, 16, name);
+             ? k.target.DynamicSharedArray(k.b, bytes, alignment, name)
+             : k.target.SharedArray(k.b, bytes, alignment, name);
+}
+
+bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
+                              const TiledGemmConfig& c) {
+  return PlanTensorMap(dot, /*lhs=*/true, c, 0, 16).has_value() &&
+         PlanTensorMap(dot, /*lhs=*/false, c, 0, 16).has_value();
 }
 
 namespace {
@@ -423,7 +429,11 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   if (!config.has_value() || !dot.has_value()) return 0;
   const tiled_gemm::TileLayout t =
       tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
-  return config->stages * (t.lhs_bytes + t.rhs_bytes);
+  // TMA tilings: 1024-byte multiples, then one mbarrier per stage.
+  const int64_t barriers =
+      tiled_gemm::TiledGemmTakesTensorMaps(**dot, *config) ? 8 * config->stages
+                                                           : 0;
+  return config->stages * (t.lhs_bytes + t.rhs_bytes) + barriers;
 }
 
 bool TiledGemmTakesF8(const HloInstruction& dot,
@@ -499,11 +509,43 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
   const int64_t grid = v.batch * tiles_m * tiles_n;
   const int64_t threads = c.threads();
 
+  // TMA: a tensor map per side after the pointer parameters, when both
+  // sides' parameters allow one.
+  std::vector<TensorMapParam> maps;
+  std::vector<KernelParam> all_params = params;
+  if (c.tma == 1) {
+    const std::vector<KernelArgument> args = KernelArguments(hlo);
+    for (bool lhs : {true, false}) {
+      const HloInstruction* parameter =
+          tiled_gemm::ViewedFusionParameter((*dot)->operand(lhs ? 0 : 1));
+      const int64_t a =
+          parameter == nullptr
+              ? -1
+              : KernelArgumentIndex(args, false, parameter->parameter_number(),
+                                    -1);
+      std::optional<TensorMapParam> map;
+      if (a >= 0 && a < static_cast<int64_t>(params.size())) {
+        map = tiled_gemm::PlanTensorMap(**dot, lhs, c, a, params[a].alignment);
+      }
+      if (map.has_value()) maps.push_back(*map);
+    }
+    if (maps.size() != 2) maps.clear();
+    for (size_t i = 0; i < maps.size(); ++i) {
+      KernelParam p;
+      p.tensor_map = true;
+      all_params.push_back(p);
+    }
+  }
   llvm::IRBuilder<> b(module.getContext());
   ElementalEmitter emitter(b, module);
   KernelScope k{target, module, nullptr, b, emitter, {}};
-  if (absl::Status s = BeginKernel(k, hlo, name, params, threads); !s.ok()) {
+  if (absl::Status s = BeginKernel(k, hlo, name, all_params, threads);
+      !s.ok()) {
     return s;
+  }
+  std::vector<llvm::Value*> map_params;
+  for (size_t i = params.size(); i < all_params.size(); ++i) {
+    map_params.push_back(k.function->getArg(i));
   }
   llvm::Value* block = BlockIndex64(k);
   tiled_gemm::BlockOrigin origin;
@@ -515,12 +557,15 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
   origin.batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
   const HloInstruction* root = ComputedRoot(hlo);
   absl::Status s =
-      c.warpgroups() ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root, origin)
+      c.warpgroups() ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root, origin,
+                                                 maps, map_params)
       : c.tensor_cores()
           ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
           : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
   if (!s.ok()) return s;
-  return EndKernel(k, grid, threads, /*cooperative=*/true);
+  LaunchDims dims = EndKernel(k, grid, threads, /*cooperative=*/true);
+  dims.tensor_maps = maps;
+  return dims;
 }
 
 }  // namespace xlite::codegen::gpu

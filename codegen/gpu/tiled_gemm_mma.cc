@@ -151,7 +151,7 @@ void MmaStep(KernelScope& k, MmaKind kind, const WarpPlace& p, const Side& lhs,
 
 void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
                            PrimitiveType to, int64_t bytes, int64_t total,
-                           const char* name) {
+                           const char* name, int64_t alignment) {
   llvm::IRBuilderBase& b = k.b;
   s.type = ValueType(to, b.getContext());
   const PrimitiveType from = s.operand->shape().element_type();
@@ -162,7 +162,7 @@ void PrepareTensorCoreSide(KernelScope& k, Side& s, TensorCoreInput input,
     if (!y.ok() || input != TensorCoreInput::kTF32) return y;
     return RoundToTf32(b, *y);
   };
-  s.shared = TileArray(k, bytes, total, name);  // every stage
+  s.shared = TileArray(k, bytes, total, name, alignment);  // every stage
 }
 
 absl::Status EmitMmaGemm(KernelScope& k, const GemmView& v,

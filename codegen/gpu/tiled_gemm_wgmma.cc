@@ -94,20 +94,32 @@ llvm::Value* Descriptor(KernelScope& k, const Side& s, llvm::Value* buffer,
 absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
                            const TiledGemmConfig& c, TensorCoreInput input,
                            const HloInstruction* root,
-                           const BlockOrigin& origin) {
+                           const BlockOrigin& origin,
+                           const std::vector<TensorMapParam>& maps,
+                           const std::vector<llvm::Value*>& map_params) {
   llvm::IRBuilderBase& b = k.b;
   const TileLayout layout = TileLayoutOf(v, c);
   Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
   Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
-  const int64_t total = c.stages * (layout.lhs_bytes + layout.rhs_bytes);
+  // A TMA tiling's tiles are 1024-byte aligned (the swizzle's period),
+  // its mbarriers after the rhs tiles (TiledGemmSharedBytes).
+  const bool tma_layout = TiledGemmTakesTensorMaps(*v.dot, c);
+  const int64_t barrier_bytes = tma_layout ? 8 * c.stages : 0;
+  const int64_t align = tma_layout ? 1024 : 16;
+  const int64_t total =
+      c.stages * (layout.lhs_bytes + layout.rhs_bytes) + barrier_bytes;
   const PrimitiveType lhs_storage =
       TileStorageType(*v.dot, /*lhs=*/true, input, c);
   const PrimitiveType rhs_storage =
       TileStorageType(*v.dot, /*lhs=*/false, input, c);
   PrepareTensorCoreSide(k, lhs, input, lhs_storage, c.stages * layout.lhs_bytes,
-                        total, "gemm_lhs_tile");
-  PrepareTensorCoreSide(k, rhs, input, rhs_storage, c.stages * layout.rhs_bytes,
-                        total, "gemm_rhs_tile");
+                        total, "gemm_lhs_tile", align);
+  PrepareTensorCoreSide(k, rhs, input, rhs_storage,
+                        c.stages * layout.rhs_bytes + barrier_bytes, total,
+                        "gemm_rhs_tile", align);
+  llvm::Value* barriers =
+      b.CreateGEP(b.getInt8Ty(), rhs.shared,
+                  {b.getInt64(c.stages * layout.rhs_bytes)});
   for (Side* s : {&lhs, &rhs}) {
     // MN-major where M or N is the operand's minor dimension (16-bit
     // types): 8 K rows of 8 elements along M or N per core matrix, the
@@ -121,6 +133,10 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   }
   PlanAsyncCopy(k, c, lhs);
   PlanAsyncCopy(k, c, rhs);
+  if (maps.size() == 2 && map_params.size() == 2) {
+    UseTensorMap(v, c, maps[0], map_params[0], lhs);
+    UseTensorMap(v, c, maps[1], map_params[1], rhs);
+  }
   llvm::Value* tid = ThreadIndex64(k);
   const GroupPlace p = PlaceOf(b, c, tid);
   WgmmaShape shape;
@@ -142,16 +158,28 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   // On the pipelined loop each step's group stays in flight until the
   // next step's wgmma-s are issued (wait_group 1); elsewhere it is waited
   // for at once (wait_group 0).
-  const int64_t in_flight = PipelinesTiles(c, lhs, rhs) ? 1 : 0;
-  absl::Status s = EmitMainLoop(
-      k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes, origin, tid,
-      in_flight, [&](llvm::Value* a_tile, llvm::Value* b_tile) {
+  const bool tma = lhs.tma.has_value();
+  const int64_t in_flight = tma || PipelinesTiles(c, lhs, rhs) ? 1 : 0;
+  auto descriptor = [&](const Side& s, llvm::Value* tile, llvm::Value* row0,
+                        int64_t step) {
+    return s.tma.has_value() ? TmaDescriptor(k, c, s, tile, row0, step)
+                             : Descriptor(k, s, tile, row0, step);
+  };
+  auto loop = [&](const MultiplyStep& multiply) {
+    return tma ? EmitTmaPipelinedLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
+                                      layout.rhs_bytes, barriers, origin, tid,
+                                      in_flight, multiply)
+               : EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
+                              layout.rhs_bytes, origin, tid, in_flight,
+                              multiply);
+  };
+  absl::Status s = loop([&](llvm::Value* a_tile, llvm::Value* b_tile) {
         std::vector<llvm::Value*> d;
         for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
         d = k.target.WgmmaFence(b, d);
         for (int64_t step = 0; step < steps; ++step) {
-          d = k.target.Wgmma(b, shape, Descriptor(k, lhs, a_tile, p.row0, step),
-                             Descriptor(k, rhs, b_tile, p.col0, step), d);
+          d = k.target.Wgmma(b, shape, descriptor(lhs, a_tile, p.row0, step),
+                             descriptor(rhs, b_tile, p.col0, step), d);
         }
         k.target.WgmmaCommit(b);
         d = k.target.WgmmaWait(b, in_flight, d);

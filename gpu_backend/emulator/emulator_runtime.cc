@@ -10,6 +10,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/emulator/async_copy_queue.h"
+#include "gpu_backend/emulator/mbarrier_table.h"
+#include "gpu_backend/emulator/tma_box.h"
 #include "gpu_backend/emulator/warp_ldmatrix.h"
 #include "gpu_backend/emulator/warp_mma.h"
 #include "gpu_backend/emulator/warpgroup_mma.h"
@@ -29,6 +31,7 @@ enum class FiberState {
   kLdMatrix,
   kMma,
   kWgmma,
+  kMbarrier,
   kDone
 };
 
@@ -44,6 +47,9 @@ struct Fiber {
   // At an ldmatrix: the lane's row address and its registers out.
   const uint8_t* ld_row = nullptr;
   int32_t* ld_out = nullptr;
+  // At an mbarrier wait: the barrier's shared offset and the parity.
+  int64_t mbarrier = 0;
+  int32_t parity = 0;
 };
 
 // The block being run on this host thread.
@@ -58,6 +64,7 @@ struct Block {
   std::vector<AsyncCopyQueue> copies;    // per thread
   std::vector<WgmmaQueue> wgmmas;        // per warpgroup
   std::vector<int64_t> wgmma_commits;    // per thread: groups committed
+  MbarrierTable mbarriers;               // and the bulk copies on them
   ucontext_t scheduler;
   std::string misuse;     // a barrier or shuffle in a non-cooperative kernel
   std::string mma_error;  // an mma some lanes of its warp cannot join
@@ -217,7 +224,35 @@ std::string UnlandedCopyInto(const Block& b, const Fiber& f) {
                           "it before the barrier)");
     }
   }
+  const bool bulk_hit = b.mbarriers.AnyPending([&](int64_t at, int32_t bytes) {
+    bool near = false;
+    for (const WgmmaSpan& s : spans) near |= at < s.hi && at + bytes > s.lo;
+    return near && WgmmaReadsAny(f.kind, f.desc_a, f.desc_b, at, at + bytes);
+  });
+  if (bulk_hit) {
+    return "a wgmma reads shared memory that a cp.async.bulk.tensor has not "
+           "landed in yet (no wait on its mbarrier before the wgmma)";
+  }
   return "";
+}
+
+// Releases the threads waiting on an mbarrier whose phase they wait for
+// has completed (landing its bulk copies when every arrival is in); true
+// if any.
+bool ReleaseMbarrierWaits(Block& b) {
+  bool released = false;
+  for (Fiber& f : *b.fibers) {
+    if (f.state != FiberState::kMbarrier) continue;
+    std::string error;
+    if (b.mbarriers.TryWait(f.mbarrier, f.parity, b.shared, error)) {
+      f.state = FiberState::kReady;
+      released = true;
+    } else if (!error.empty()) {
+      b.mma_error = error;
+      return false;
+    }
+  }
+  return released;
 }
 
 // Issues the wgmma of every warpgroup (4 warps from a multiple of 4)
@@ -309,7 +344,8 @@ absl::Status RunCooperativeBlock(Block& b) {
       at_barrier += f.state == FiberState::kBarrier;
       at_shuffle +=
           f.state == FiberState::kShuffle || f.state == FiberState::kLdMatrix ||
-          f.state == FiberState::kMma || f.state == FiberState::kWgmma;
+          f.state == FiberState::kMma || f.state == FiberState::kWgmma ||
+          f.state == FiberState::kMbarrier;
     }
     // Errors the threads' calls found (a wgmma wait, a cp.async into a
     // wgmma's operands) before the block may end.
@@ -322,6 +358,7 @@ absl::Status RunCooperativeBlock(Block& b) {
     if (b.mma_error.empty() && ReleaseLdMatrices(b)) continue;
     if (ReleaseMmas(b)) continue;
     if (b.mma_error.empty() && ReleaseWgmmas(b)) continue;
+    if (b.mma_error.empty() && ReleaseMbarrierWaits(b)) continue;
     if (!b.mma_error.empty()) {
       return absl::InternalError(
           absl::StrCat("block ", b.block_id, ": ", b.mma_error));
@@ -342,7 +379,8 @@ absl::Status RunCooperativeBlock(Block& b) {
         "block ", b.block_id, ": threads deadlock: ", at_barrier,
         " wait at a barrier and ", at_shuffle,
         " at a warp shuffle, mma or wgmma that lanes of their warp (or "
-        "warpgroup) never reach"));
+        "warpgroup) never reach, or at an mbarrier whose phase never "
+        "completes"));
   }
 }
 
@@ -376,6 +414,7 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
     for (AsyncCopyQueue& q : b.copies) q.Clear();
     for (WgmmaQueue& q : b.wgmmas) q.Clear();
     std::fill(b.wgmma_commits.begin(), b.wgmma_commits.end(), 0);
+    b.mbarriers.Clear();
     if (launch.cooperative) {
       status = RunCooperativeBlock(b);
       continue;
@@ -407,6 +446,13 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
        reinterpret_cast<void*>(&xlite_emu_cp_async_commit)},
       {"xlite_emu_cp_async_wait",
        reinterpret_cast<void*>(&xlite_emu_cp_async_wait)},
+      {"xlite_emu_mbarrier_init",
+       reinterpret_cast<void*>(&xlite_emu_mbarrier_init)},
+      {"xlite_emu_mbarrier_arrive_expect_tx",
+       reinterpret_cast<void*>(&xlite_emu_mbarrier_arrive_expect_tx)},
+      {"xlite_emu_mbarrier_wait",
+       reinterpret_cast<void*>(&xlite_emu_mbarrier_wait)},
+      {"xlite_emu_tma_load", reinterpret_cast<void*>(&xlite_emu_tma_load)},
   };
 }
 
@@ -558,4 +604,96 @@ extern "C" void xlite_emu_cp_async_wait(int32_t pending) {
   } else {
     q.WaitGroup(pending);
   }
+}
+
+namespace {
+
+// The shared offset of `p`, or an error naming `what` when it is not in
+// the block's shared memory or the kernel does not cooperate.
+bool SharedOffset(const void* p, const char* what, int64_t& at) {
+  auto* b = current;
+  at = static_cast<const uint8_t*>(p) - b->shared;
+  if (b->fibers == nullptr) {
+    b->misuse = absl::StrCat("a kernel launched without cooperation ran ",
+                             what);
+    return false;
+  }
+  if (at < 0 || at >= b->shared_bytes) {
+    if (b->mma_error.empty()) {
+      b->mma_error = absl::StrCat("thread ", b->thread, ": ", what,
+                                  " on an address outside shared memory");
+    }
+    return false;
+  }
+  return true;
+}
+
+void Report(const std::string& error) {
+  auto* b = current;
+  if (!error.empty() && b->mma_error.empty()) {
+    b->mma_error = absl::StrCat("thread ", b->thread, ": ", error);
+  }
+}
+
+}  // namespace
+
+extern "C" void xlite_emu_mbarrier_init(void* bar, int32_t count) {
+  int64_t at = 0;
+  if (SharedOffset(bar, "mbarrier.init", at)) {
+    Report(current->mbarriers.Init(at, count));
+  }
+}
+
+extern "C" void xlite_emu_mbarrier_arrive_expect_tx(void* bar, int32_t bytes) {
+  int64_t at = 0;
+  if (SharedOffset(bar, "mbarrier.arrive.expect_tx", at)) {
+    Report(current->mbarriers.ArriveExpectTx(at, bytes));
+  }
+}
+
+extern "C" void xlite_emu_mbarrier_wait(void* bar, int32_t parity) {
+  int64_t at = 0;
+  if (!SharedOffset(bar, "mbarrier.try_wait", at)) return;
+  auto* b = current;
+  std::string error;
+  if (b->mbarriers.TryWait(at, parity, b->shared, error)) return;
+  if (!error.empty()) {
+    Report(error);
+    return;
+  }
+  // Blocked until ReleaseMbarrierWaits finds the phase complete.
+  auto& f = (*b->fibers)[b->thread];
+  f.mbarrier = at;
+  f.parity = parity;
+  xlite::gpu::emulator::Yield(FiberState::kMbarrier);
+}
+
+extern "C" void xlite_emu_tma_load(void* dst, const void* map,
+                                   const int32_t* coords, void* bar) {
+  int64_t at = 0, bar_at = 0;
+  if (!SharedOffset(dst, "cp.async.bulk.tensor", at) ||
+      !SharedOffset(bar, "cp.async.bulk.tensor's mbarrier", bar_at)) {
+    return;
+  }
+  auto* b = current;
+  std::vector<xlite::gpu::emulator::MbarrierTable::Chunk> chunks;
+  const auto& m =
+      *static_cast<const xlite::gpu::emulator::EmulatedTensorMap*>(map);
+  std::string error = xlite::gpu::emulator::GatherTmaBox(
+      m, coords, at, b->shared_bytes, chunks);
+  for (const auto& c : chunks) {
+    if (!error.empty()) break;
+    for (const xlite::gpu::emulator::WgmmaQueue& q : b->wgmmas) {
+      if (!q.Reads(c.at, c.at + 16)) continue;
+      error = absl::StrCat("a cp.async.bulk.tensor writes shared bytes ", c.at,
+                           "..", c.at + 15,
+                           ", which a wgmma in flight (not yet waited for) "
+                           "reads");
+      break;
+    }
+  }
+  if (error.empty()) {
+    error = b->mbarriers.AddCopy(bar_at, std::move(chunks));
+  }
+  Report(error);
 }

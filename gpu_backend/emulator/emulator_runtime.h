@@ -24,7 +24,10 @@
 //     GPU's starts undefined: a kernel reading what it never wrote fails
 //     here instead of passing on zeros);
 //   - asynchronous copies (cp.async) land only when their thread waits
-//     for them (async_copy_queue.h), never at a barrier;
+//     for them (async_copy_queue.h), never at a barrier; bulk tensor
+//     copies (TMA) land when a thread waits on their mbarrier after the
+//     phase's arrivals (mbarrier_table.h), and a thread waiting on one
+//     blocks like one at a barrier;
 // threads run in order of their ids between switches, so runs are
 // deterministic. Threads that can reach no barrier or shuffle together
 // (a deadlock) are reported as an error, never a hang. Kernels that do not
@@ -70,6 +73,16 @@ void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,
                         int32_t copy);
 void xlite_emu_cp_async_commit();
 void xlite_emu_cp_async_wait(int32_t pending);
+/// mbarrier.init with `count` arrivals; mbarrier.arrive.expect_tx of
+/// `bytes`; a wait until the phase of `parity` has completed
+/// (mbarrier_table.h).
+void xlite_emu_mbarrier_init(void* bar, int32_t count);
+void xlite_emu_mbarrier_arrive_expect_tx(void* bar, int32_t bytes);
+void xlite_emu_mbarrier_wait(void* bar, int32_t parity);
+/// cp.async.bulk.tensor of `map`'s (an EmulatedTensorMap) box at `coords`
+/// into shared `dst`, completing on the mbarrier `bar` (tma_box.h).
+void xlite_emu_tma_load(void* dst, const void* map, const int32_t* coords,
+                        void* bar);
 }
 
 namespace xlite::gpu::emulator {

@@ -55,6 +55,15 @@ class EmulatorTarget : public codegen::KernelTarget {
       llvm::IRBuilderBase& b, int64_t pending,
       const std::vector<llvm::Value*>& acc) override;
   void FenceProxyAsyncShared(llvm::IRBuilderBase& b) override;
+  void MbarrierInit(llvm::IRBuilderBase& b, llvm::Value* bar,
+                    int64_t count) override;
+  void MbarrierArriveExpectTx(llvm::IRBuilderBase& b, llvm::Value* bar,
+                              int64_t bytes) override;
+  void MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
+                    llvm::Value* parity) override;
+  void TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst, llvm::Value* map,
+                     const std::vector<llvm::Value*>& coords,
+                     llvm::Value* bar) override;
   llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
                              llvm::Value* pointer) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,

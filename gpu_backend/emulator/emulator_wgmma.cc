@@ -97,6 +97,49 @@ std::vector<llvm::Value*> EmulatorTarget::WgmmaWait(
 
 void EmulatorTarget::FenceProxyAsyncShared(llvm::IRBuilderBase&) {}
 
+void EmulatorTarget::MbarrierInit(llvm::IRBuilderBase& b, llvm::Value* bar,
+                                  int64_t count) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_mbarrier_init", b.getVoidTy(),
+                                     b.getPtrTy(), b.getInt32Ty()),
+               {bar, b.getInt32(static_cast<int32_t>(count))});
+}
+
+void EmulatorTarget::MbarrierArriveExpectTx(llvm::IRBuilderBase& b,
+                                            llvm::Value* bar, int64_t bytes) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(
+      m.getOrInsertFunction("xlite_emu_mbarrier_arrive_expect_tx",
+                            b.getVoidTy(), b.getPtrTy(), b.getInt32Ty()),
+      {bar, b.getInt32(static_cast<int32_t>(bytes))});
+}
+
+void EmulatorTarget::MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
+                                  llvm::Value* parity) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_mbarrier_wait", b.getVoidTy(),
+                                     b.getPtrTy(), b.getInt32Ty()),
+               {bar, parity});
+}
+
+void EmulatorTarget::TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst,
+                                   llvm::Value* map,
+                                   const std::vector<llvm::Value*>& coords,
+                                   llvm::Value* bar) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  llvm::Type* array = llvm::ArrayType::get(b.getInt32Ty(), 5);
+  llvm::BasicBlock& entry = b.GetInsertBlock()->getParent()->getEntryBlock();
+  llvm::IRBuilder<> at(&entry, entry.getFirstInsertionPt());
+  llvm::Value* slots = at.CreateAlloca(array);
+  for (size_t i = 0; i < coords.size(); ++i) {
+    b.CreateStore(coords[i], b.CreateConstGEP2_32(array, slots, 0, i));
+  }
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_tma_load", b.getVoidTy(),
+                                     b.getPtrTy(), b.getPtrTy(), b.getPtrTy(),
+                                     b.getPtrTy()),
+               {dst, map, slots, bar});
+}
+
 llvm::Value* EmulatorTarget::SharedAddress(llvm::IRBuilderBase& b,
                                            llvm::Value* pointer) {
   llvm::Module& m = *b.GetInsertBlock()->getModule();

@@ -35,18 +35,39 @@ Matrix Decode(uint64_t desc) {
   return m;
 }
 
-// The byte of element (row, k) of a K-major operand without swizzling:
+// Swizzle mode 1: the 128-byte swizzle, which moves the 16-byte chunk
+// (address bits 4-6) by the 128-byte row within 1024 bytes (bits 7-9).
+constexpr int kSwizzle128B = 1;
+
+int64_t Swizzle128B(int64_t at) { return at ^ (((at >> 7) & 7) << 4); }
+
+// The byte of element (row, k) of a K-major operand. Without swizzling:
 // core matrices of 8 rows x 16 bytes, rows contiguous; LBO between core
-// matrices along K, SBO along the rows (M or N).
+// matrices along K, SBO along the rows (M or N). 128-byte swizzled: rows
+// of 128 bytes along K (the instruction's K within one), 8 of them
+// contiguous, SBO between those groups along M or N; LBO unused.
 int64_t KMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
+  if (m.swizzle == kSwizzle128B) {
+    return Swizzle128B(m.start + (row / 8) * m.sbo + (row % 8) * 128 +
+                       k * bytes);
+  }
   const int64_t per = 16 / bytes;
   return m.start + (row / 8) * m.sbo + (k / per) * m.lbo + (row % 8) * 16 +
          (k % per) * bytes;
 }
 
-// The same for an MN-major operand (16-bit types): core matrices of 8
-// rows along K x 16 bytes along M or N; LBO along K, SBO along M or N.
+// The same for an MN-major operand (16-bit types). Without swizzling:
+// core matrices of 8 rows along K x 16 bytes along M or N; LBO along K,
+// SBO along M or N. 128-byte swizzled: rows of 128 bytes along M or N,
+// one per K, 8 K rows contiguous; LBO between 128-byte blocks along M or
+// N, SBO between groups of 8 K rows.
 int64_t MnMajorByte(const Matrix& m, int64_t row, int64_t k, int bytes) {
+  if (m.swizzle == kSwizzle128B) {
+    const int64_t per_row = 128 / bytes;
+    return Swizzle128B(m.start + (row / per_row) * m.lbo +
+                       (row % per_row) * bytes + (k % 8) * 128 +
+                       (k / 8) * m.sbo);
+  }
   const int64_t per = 16 / bytes;
   return m.start + (row / per) * m.sbo + (k / 8) * m.lbo + (k % 8) * 16 +
          (row % per) * bytes;
@@ -81,9 +102,10 @@ std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
                         const uint8_t* shared, int64_t shared_bytes,
                         std::vector<float>& out) {
   const Matrix m = Decode(desc);
-  if (m.swizzle != 0 || m.base_offset != 0) {
+  if ((m.swizzle != 0 && m.swizzle != kSwizzle128B) || m.base_offset != 0) {
     return absl::StrCat("wgmma: the ", name,
-                        " descriptor asks for a swizzled layout (mode ",
+                        " descriptor asks for a 64- or 32-byte swizzle or a "
+                        "base offset (mode ",
                         m.swizzle, ", base offset ", m.base_offset,
                         "), which the emulator does not model");
   }

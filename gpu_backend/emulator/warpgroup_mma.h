@@ -4,7 +4,8 @@
 // What one warpgroup-wide `wgmma.mma_async.sync.aligned.m64nNkK` with
 // both operands in shared memory computes, for the emulator: the two
 // matrix descriptors are decoded here from the PTX ISA's "Matrix
-// Descriptor Format" and "Shared Memory Matrix Layout" (no swizzling;
+// Descriptor Format" and "Shared Memory Matrix Layout" (no swizzling or
+// the 128-byte swizzle, applied to the shared address as TMA writes it;
 // K-major, or MN-major for transposed f16 and bf16 operands),
 // independently of the emitter's encoder (codegen/gpu/wgmma_layout.h), and
 // the 128 threads' accumulators are read and written by the ISA's

@@ -50,7 +50,8 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 
 bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
-      warps_n < 0 || stages < 1 || stages > 4 || wgmma < 0 || wgmma > 1) {
+      warps_n < 0 || stages < 1 || stages > 4 || wgmma < 0 || wgmma > 1 ||
+      tma < 0 || tma > 1 || (tma == 1 && (wgmma != 1 || stages < 3))) {
     return false;
   }
   if (wgmma == 1) {
@@ -82,12 +83,15 @@ std::string TiledGemmConfig::ToString() const {
     absl::StrAppend(&s, " simt threads ", thread_m, "x", thread_n);
   }
   if (stages > 1) absl::StrAppend(&s, " stages ", stages);
+  if (tma == 1) absl::StrAppend(&s, " tma");
   return s;
 }
 
 std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
-  const std::vector<absl::string_view> words =
+  std::vector<absl::string_view> words =
       absl::StrSplit(text, ' ', absl::SkipEmpty());
+  const bool tma = !words.empty() && words.back() == "tma";
+  if (tma) words.pop_back();
   if (words.size() != 4 && words.size() != 6) return std::nullopt;
   auto sizes = [](absl::string_view w, std::vector<int64_t>& out) {
     for (absl::string_view part : absl::StrSplit(w, 'x')) {
@@ -122,6 +126,7 @@ std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
        c.stages < 2)) {
     return std::nullopt;
   }
+  c.tma = tma ? 1 : 0;
   if (!c.IsValid()) return std::nullopt;
   return c;
 }
@@ -182,6 +187,7 @@ std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
   }
   if (c.warpgroups()) absl::StrAppend(&warps, R"(,"wgmma":1)");
   if (c.stages > 1) absl::StrAppend(&warps, R"(,"stages":)", c.stages);
+  if (c.tma == 1) absl::StrAppend(&warps, R"(,"tma":1)");
   return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
                       kTiledGemmFusionKind, R"(","block_m":)", c.block_m,
                       R"(,"block_n":)", c.block_n, R"(,"block_k":)", c.block_k,
@@ -217,7 +223,8 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"warps_m", &c.warps_m},
         {"warps_n", &c.warps_n},
         {"stages", &c.stages},
-        {"wgmma", &c.wgmma}}) {
+        {"wgmma", &c.wgmma},
+        {"tma", &c.tma}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

@@ -53,6 +53,11 @@ struct TiledGemmConfig {
   int64_t warps_n = 0;
   int64_t stages = 1;
   int64_t wgmma = 0;
+  /// 1: the warpgroup pipeline's tiles arrive by TMA (cp.async.bulk.tensor
+  /// from tensor maps, 128-byte swizzled, completing on mbarriers) where
+  /// both operands allow it, else by cp.async; warpgroup tilings of 3 or 4
+  /// stages only ("tma":1, " tma" after the stages).
+  int64_t tma = 0;
 
   bool tensor_cores() const { return warps_m > 0; }
   bool warpgroups() const { return tensor_cores() && wgmma == 1; }
@@ -66,7 +71,7 @@ struct TiledGemmConfig {
   /// type allows), at least one thread, at most 1024, 1 to 4 stages.
   bool IsValid() const;
   /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4",
-  /// "128x128x64 wgmma groups 2x1 stages 4".
+  /// "128x128x64 wgmma groups 2x1 stages 4", "... stages 4 tma".
   std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };

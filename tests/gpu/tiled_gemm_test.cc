@@ -63,10 +63,15 @@ std::string Name(const Case& c) {
 // The forced tilings: "simt" (CUDA cores, the default tiling), tensor
 // cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
 // "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2", "_s3"
-// or "_s4".
-std::optional<TiledGemmConfig> Tiling(const std::string& name) {
-  if (name.empty()) return std::nullopt;
+// or "_s4", and (warpgroups) "_tma" after it for TMA tiles.
+std::optional<TiledGemmConfig> Tiling(const std::string& full) {
+  if (full.empty()) return std::nullopt;
   TiledGemmConfig c;
+  std::string name = full;
+  if (name.size() > 4 && name.substr(name.size() - 4) == "_tma") {
+    c.tma = 1;
+    name.resize(name.size() - 4);
+  }
   if (name.size() > 3 && name.substr(name.size() - 3, 2) == "_s") {
     c.stages = name.back() - '0';
   }
@@ -330,6 +335,32 @@ std::vector<Case> WarpgroupCases() {
       mixed.k = 272;
       mixed.tiling = "wgmma128x64x64_2x1_s3";
       cases.push_back(mixed);
+    }
+  }
+  // TMA tiles (128-byte swizzled, mbarriers): K-major (tb, batch_tb;
+  // 1-byte f8 and s8, 2-byte bf16 and f16) and MN-major (nn, batch: N
+  // minor; ta, colmajor: M minor) operands, K and M / N tails, warpgroup
+  // columns of 64 and 128; sides TMA cannot take (f32, an M- or N-minor
+  // f8 operand) fall back to cp.async or registers.
+  for (const char* tiling :
+       {"wgmma128x128x64_2x1_s4_tma", "wgmma128x64x64_2x1_s3_tma",
+        "wgmma64x128x128_1x1_s3_tma"}) {
+    for (const char* type : {"bf16", "f16", "s8", "f8e4m3fn", "f32"}) {
+      // f32 tiles past 128x64x64 s3 exceed the GPU's shared memory.
+      if (type[1] == '3' &&
+          std::string(tiling) != "wgmma128x64x64_2x1_s3_tma") {
+        continue;
+      }
+      for (const char* form : {"tb", "nn", "batch_tb", "batch", "ta"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.m = 72;
+        c.n = 136;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
     }
   }
   // N = 256 per warpgroup: 128 accumulators per thread.
@@ -833,6 +864,60 @@ TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
 // is refused, saying why.
 // A tiling of 3 stages whose rhs tile is not a cp.async copy (N-minor)
 // runs the two-stage loop in its first two buffers, with the right answer.
+// TMA tilings pass each side as a tensor map (after the pointers) where
+// the operands allow, 128-byte swizzled, and assemble for sm_90a with
+// bulk tensor copies and mbarriers; the shared memory estimate (tiles
+// 1024-byte aligned, then the mbarriers) is ptxas's figure.
+TEST(TiledGemmTma, TensorMapsBulkCopiesAndMbarriers) {
+  for (const char* form : {"tb", "nn", "batch", "ta"}) {
+    Case c;
+    c.type = "bf16";
+    c.form = form;
+    c.m = 72;
+    c.n = 136;
+    c.k = 272;
+    c.tiling = "wgmma128x128x64_2x1_s4_tma";
+    auto emu = Compile(Module(c), gpu::GpuCodeTarget::kEmulator, "h100",
+                       c.tiling);
+    ASSERT_TRUE(emu.ok()) << form << ": " << emu.status();
+    int64_t kernels = 0;
+    for (const runtime::Thunk& t : (*emu)->thunks()) {
+      if (t.kind != runtime::Thunk::Kind::kKernel || t.tensor_maps.empty()) {
+        continue;
+      }
+      ++kernels;
+      ASSERT_EQ(t.tensor_maps.size(), 2u) << form;
+      for (const runtime::TensorMapDescription& m : t.tensor_maps) {
+        EXPECT_TRUE(m.swizzle_128b);
+        EXPECT_EQ(m.element_bytes, 2);
+        EXPECT_EQ(m.box[0] * m.element_bytes, 128) << form;
+      }
+    }
+    EXPECT_EQ(kernels, 1) << form;
+    if (!gpu::FindPtxas().ok()) continue;
+    auto exe =
+        Compile(Module(c), gpu::GpuCodeTarget::kNvptx, "h100", c.tiling);
+    ASSERT_TRUE(exe.ok()) << form << ": " << exe.status();
+    const std::string& ptx = (*exe)->ptx();
+    EXPECT_NE(ptx.find("cp.async.bulk.tensor."), std::string::npos) << form;
+    EXPECT_NE(ptx.find("mbarrier.try_wait.parity"), std::string::npos);
+    EXPECT_NE(ptx.find("mbarrier.arrive.expect_tx"), std::string::npos);
+    EXPECT_EQ(ptx.find("cp.async.commit_group"), std::string::npos) << form;
+    EXPECT_FALSE((*exe)->cubin().empty());
+    for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
+      for (const HloInstruction* h :
+           (*exe)->module().entry_computation()->instructions()) {
+        if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
+        const int64_t estimate = codegen::gpu::TiledGemmSharedBytes(*h);
+        EXPECT_EQ(r.static_shared_bytes + r.dynamic_shared_bytes, estimate)
+            << form;
+        EXPECT_EQ(r.spill_bytes, 0) << form;
+        EXPECT_EQ(r.wgmma_serialized, "") << form;
+      }
+    }
+  }
+}
+
 TEST(TiledGemmTiling, ThreeStagesWithoutAsyncTilesRunTwo) {
   Case c;
   c.type = "bf16";

@@ -1,0 +1,69 @@
+#ifndef XLITE_GPU_BACKEND_EMULATOR_MBARRIER_TABLE_H_
+#define XLITE_GPU_BACKEND_EMULATOR_MBARRIER_TABLE_H_
+
+// One emulated block's mbarrier objects (PTX ISA "Parallel Synchronization
+// and Communication Instructions: mbarrier") and the bulk tensor copies
+// (cp.async.bulk.tensor, TMA) that complete transactions on them, keyed by
+// the barrier's shared-memory offset.
+//
+// A barrier's current phase completes when its pending arrivals reach
+// zero and its transaction count is zero again; it then starts the next
+// phase with the count it was initialized with. arrive.expect_tx adds
+// bytes to the transaction count and arrives. A bulk copy is recorded
+// when issued (its source bytes as they are then: sources are read-only
+// inputs) and lands (writing shared memory and completing its bytes) only
+// when a thread waits on its barrier after every arrival of the phase —
+// so a kernel that reads a stage without waiting reads the shared memory
+// fill, here as on a GPU where it would be a race.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace xlite::gpu::emulator {
+
+class MbarrierTable {
+ public:
+  /// One bulk copy's bytes and where they land (shared offsets), in
+  /// 16-byte chunks.
+  struct Chunk {
+    int64_t at = 0;
+    uint8_t bytes[16] = {};
+  };
+
+  /// mbarrier.init: a new barrier at `at` expecting `count` arrivals per
+  /// phase, in phase 0; "" or an error.
+  std::string Init(int64_t at, int64_t count);
+  /// mbarrier.arrive.expect_tx: `bytes` more transactions, one arrival.
+  std::string ArriveExpectTx(int64_t at, int64_t bytes);
+  /// A bulk copy completing `chunks`' bytes on the barrier at `at`.
+  std::string AddCopy(int64_t at, std::vector<Chunk> chunks);
+  /// mbarrier.try_wait.parity: whether the phase of parity `parity` has
+  /// completed, landing the copies into `shared` first when every
+  /// arrival of the current phase is in. Sets `error` when the barrier is
+  /// not there.
+  bool TryWait(int64_t at, int32_t parity, uint8_t* shared, std::string& error);
+  /// Whether `hits(at, bytes)` holds for a chunk not landed yet.
+  bool AnyPending(
+      const std::function<bool(int64_t at, int32_t bytes)>& hits) const;
+  /// Forgets every barrier (a new block).
+  void Clear() { barriers_.clear(); }
+
+ private:
+  struct Barrier {
+    int64_t count = 0;
+    int64_t pending = 0;  // arrivals still expected this phase
+    int64_t tx = 0;       // transaction bytes expected, not yet landed
+    int64_t phase = 0;
+    std::vector<std::vector<Chunk>> copies;  // not landed
+  };
+  Barrier* Find(int64_t at, const char* what, std::string& error);
+
+  std::map<int64_t, Barrier> barriers_;
+};
+
+}  // namespace xlite::gpu::emulator
+
+#endif  // XLITE_GPU_BACKEND_EMULATOR_MBARRIER_TABLE_H_
