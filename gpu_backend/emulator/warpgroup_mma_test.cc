@@ -420,11 +420,13 @@ void ExpectError(const Problem& p, int32_t op, uint64_t desc_a, uint64_t desc_b,
   EXPECT_NE(RunWgmma(p, op, desc_a, desc_b, shared_bytes, false, r), "");
 }
 
+// The 64- and 32-byte swizzles (modes 2 and 3) and base offsets are not
+// modelled (the 128-byte swizzle, mode 1, is: TMA tiles use it).
 TEST(WarpgroupMma, SwizzleAndBaseOffsetAreErrors) {
   const Problem p = MakeProblem(kBF16, 64, PairedK(16), PairedK(16 + 2048));
   const uint64_t a = Descriptor(p.la), b = Descriptor(p.lb);
   const int64_t bytes = static_cast<int64_t>(p.shared.size());
-  for (uint64_t mode = 1; mode < 4; ++mode) {
+  for (uint64_t mode = 2; mode < 4; ++mode) {
     SCOPED_TRACE(testing::Message() << "swizzle " << mode);
     ExpectError(p, Op(p), a | mode << 62, b, bytes);
     ExpectError(p, Op(p), a, b | mode << 62, bytes);
