@@ -18,6 +18,7 @@
 #include "cpu_backend/sibling_fusion.h"
 #include "cpu_backend/tree_reduction.h"
 #include "cpu_backend/unfuse_non_elemental.h"
+#include "cpu_backend/widening_converts.h"
 #include "hlo/text/printer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -87,6 +88,11 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
     std::unique_ptr<HloModule> module, const CompileOptions& options,
     CacheEntry* keep) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
+  if (options.fold_widening_converts) {
+    if (absl::Status s = FoldWideningConverts(*module).status(); !s.ok()) {
+      return s;
+    }
+  }
   if (options.run_passes) {
     if (absl::Status s = RunCpuPassPipeline(*module); !s.ok()) return s;
   }

@@ -25,6 +25,11 @@
 namespace xlite::cpu {
 
 struct CompileOptions {
+  /// Fold the converts that read a narrow operation's unrounded value
+  /// before anything else (widening_converts.h), as XLA:CPU's float
+  /// normalization does; off only for a module folded already (hlo-opt
+  /// folds before its pipeline). The fold must run once.
+  bool fold_widening_converts = true;
   /// Run the cpu pass pipeline first (hlo-run --run_passes).
   bool run_passes = true;
   /// Keep the optimized LLVM IR text (for hlo-opt --stage=llvm).

@@ -9,6 +9,7 @@
 #include "cpu_backend/executable.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
+#include "cpu_backend/widening_converts.h"
 #include "hlo/ir/opcode.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -110,6 +111,10 @@ absl::StatusOr<AotLibrary> CompileAotLibrary(std::unique_ptr<HloModule> module,
   absl::StatusOr<CInterface> interface = BuildCInterface(*module, entry_name);
   if (!interface.ok()) return interface.status();
   library.interface = *std::move(interface);
+  // Before anything rewrites the module, as Compile does.
+  if (absl::Status s = FoldWideningConverts(*module).status(); !s.ok()) {
+    return s;
+  }
   if (options.run_passes) {
     if (absl::Status s = RunCpuPassPipeline(*module); !s.ok()) return s;
   }

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/executable.h"
+#include "cpu_backend/widening_converts.h"
 #include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
@@ -119,6 +120,25 @@ testing::ResultTolerance ToleranceFor(const HloModule& module,
   return tolerance;
 }
 
+// The module the interpreter runs as the reference, or nullptr for the
+// module itself. Tiled GEMMs on the gpu multiply f32 on TF32 tensor cores:
+// the reference rounds those operands the same way. The cpu computes
+// narrow floats as XLA:CPU does, a convert to the wide type reading the
+// unrounded value (cpu_backend/widening_converts.h): so does the reference.
+absl::StatusOr<std::unique_ptr<HloModule>> ReferenceModule(
+    const HloModule& module, const DifferentialOptions& options) {
+  if (options.backend == Backend::kCpu) {
+    std::unique_ptr<HloModule> widened = module.Clone();
+    absl::StatusOr<bool> changed = cpu::FoldWideningConverts(*widened);
+    if (!changed.ok()) return changed.status();
+    return *changed ? std::move(widened) : nullptr;
+  }
+  if (options.gemm_backend != gpu::GemmBackend::kTiled) return nullptr;
+  std::unique_ptr<HloModule> tf32 = WithTf32DotOperands(module);
+  if (tf32 == nullptr) return absl::InternalError("could not round to TF32");
+  return tf32;
+}
+
 }  // namespace
 
 DifferentialResult RunDifferential(const std::string& text,
@@ -150,18 +170,13 @@ DifferentialResult RunDifferential(const std::string& text,
   }
   EvaluatorOptions evaluator;
   evaluator.max_loop_iterations = 1000;
-  // Tiled GEMMs on the gpu multiply f32 on TF32 tensor cores: the
-  // reference rounds those operands the same way.
-  std::unique_ptr<HloModule> tf32;
-  if (options.backend == Backend::kGpuEmulator &&
-      options.gemm_backend == gpu::GemmBackend::kTiled) {
-    tf32 = WithTf32DotOperands(**module);
-    if (tf32 == nullptr) {
-      return fail(Outcome::kInterpreterError, "could not round to TF32");
-    }
+  absl::StatusOr<std::unique_ptr<HloModule>> reference =
+      ReferenceModule(**module, options);
+  if (!reference.ok()) {
+    return fail(Outcome::kInterpreterError, reference.status().message());
   }
-  absl::StatusOr<Literal> want =
-      EvaluateModule(tf32 != nullptr ? *tf32 : **module, args, evaluator);
+  absl::StatusOr<Literal> want = EvaluateModule(
+      *reference != nullptr ? **reference : **module, args, evaluator);
   if (!want.ok()) {
     return fail(Outcome::kInterpreterError, want.status().message());
   }
