@@ -196,6 +196,10 @@ class KernelTarget {
   /// transaction bytes (bulk copies completing on it), and one arrival.
   virtual void MbarrierArriveExpectTx(llvm::IRBuilderBase& b, llvm::Value* bar,
                                       int64_t bytes) = 0;
+  /// mbarrier.arrive: one arrival on the current phase of `bar` (release
+  /// semantics: this thread's earlier reads and writes, its waited-for
+  /// wgmma-s' included, happen before the phase completes).
+  virtual void MbarrierArrive(llvm::IRBuilderBase& b, llvm::Value* bar) = 0;
   /// Waits until the phase of `bar` of parity `parity` (i32, 0 or 1) has
   /// completed (mbarrier.try_wait.parity until it holds); what its bulk
   /// copies wrote is then visible to the thread and to wgmma.

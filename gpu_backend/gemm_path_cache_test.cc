@@ -52,7 +52,17 @@ TEST(TiledGemmConfigText, RoundTrips) {
   mma.warps_n = 2;
   mma.stages = 2;
   TiledGemmConfig simt;  // the defaults: 64x64x16 simt threads 4x4
-  for (const TiledGemmConfig& c : {mma, simt}) {
+  TiledGemmConfig ws;    // 128x128x64 wgmma groups 2x1 stages 4 tma ws
+  ws.block_m = ws.block_n = 128;
+  ws.block_k = 64;
+  ws.warps_m = 2;
+  ws.warps_n = 1;
+  ws.wgmma = ws.tma = ws.ws = 1;
+  ws.stages = 4;
+  EXPECT_EQ(ws.ToString(), "128x128x64 wgmma groups 2x1 stages 4 tma ws");
+  EXPECT_EQ(ws.launch_threads(true), 288);
+  EXPECT_EQ(ws.launch_threads(false), 256);
+  for (const TiledGemmConfig& c : {mma, simt, ws}) {
     std::optional<TiledGemmConfig> back = ParseTiledGemmConfig(c.ToString());
     ASSERT_TRUE(back.has_value()) << c.ToString();
     EXPECT_EQ(*back, c) << c.ToString();
@@ -60,7 +70,9 @@ TEST(TiledGemmConfigText, RoundTrips) {
   for (const char* bad :
        {"", "cublaslt", "128x64 mma warps 2x2", "128x64x32 mma warps 2x2x1",
         "128x64x32 wgmma warps 2x2", "128x64x32 mma warps 2x2 stages 1",
-        "128x64x32 mma warps 3x2", "-1x64x32 mma warps 2x2"}) {
+        "128x64x32 mma warps 3x2", "-1x64x32 mma warps 2x2",
+        "128x128x64 wgmma groups 2x1 stages 4 ws",
+        "128x128x64 wgmma groups 2x1 stages 4 ws tma"}) {
     EXPECT_FALSE(ParseTiledGemmConfig(bad).has_value()) << bad;
   }
 }
@@ -241,6 +253,26 @@ TEST(GemmPathVariants, WritesEachPathOfEachDistinctRegion) {
     EXPECT_EQ(GemmRegionFingerprint(*region), entry.path().filename());
   }
   EXPECT_EQ(seen, 2);
+}
+
+// The opt-in TMA and warp-specialized forms of the heuristic's warpgroup
+// pipelines are measured too, so a device can pick them.
+TEST(GemmPathVariants, MeasuresTmaAndWarpSpecializedForms) {
+  std::unique_ptr<HloModule> module = Parse(DotModule(1024, 1024, 1024));
+  const std::filesystem::path dir =
+      std::filesystem::path(testing::TempDir()) / "variants_tma";
+  absl::StatusOr<int64_t> regions =
+      WriteGemmPathVariants(*module, H100(), dir.string(), /*device=*/false);
+  ASSERT_TRUE(regions.ok()) << regions.status();
+  ASSERT_EQ(*regions, 1);
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (!entry.is_directory()) continue;
+    const std::string paths = ReadFile(entry.path() / "paths.txt");
+    EXPECT_TRUE(absl::StrContains(paths, " wgmma groups ")) << paths;
+    EXPECT_TRUE(absl::StrContains(paths, " tma\n")) << paths;
+    EXPECT_TRUE(absl::StrContains(paths, " tma ws\n")) << paths;
+    EXPECT_FALSE(absl::StrContains(paths, "# ")) << paths;
+  }
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/gpu/kernel_emitter.h"
 #include "gpu_backend/gemm_backend_choice.h"
 #include "gpu_backend/gemm_path_cache.h"
 #include "gpu_backend/gpu_pipeline.h"
@@ -44,8 +45,30 @@ absl::StatusOr<std::vector<TiledGemmConfig>> Proposals(
   if (dot == nullptr) return absl::InternalError("a region without a dot");
   absl::StatusOr<HloInstruction*> fusion = FuseTiledGemmDot(dot, spec);
   if (!fusion.ok()) return fusion.status();
-  return ProposeTiledGemmConfigs(*FindDot(*(*fusion)->fused_computation()),
-                                 spec);
+  const HloInstruction& fused = *FindDot(*(*fusion)->fused_computation());
+  absl::StatusOr<std::vector<TiledGemmConfig>> proposed =
+      ProposeTiledGemmConfigs(fused, spec);
+  if (!proposed.ok()) return proposed.status();
+  std::vector<TiledGemmConfig> out;
+  for (size_t i = 0; i < proposed->size() && out.size() < kMaxTilings; ++i) {
+    out.push_back((*proposed)[i]);
+  }
+  // The TMA and warp-specialized forms of the warpgroup pipelines among
+  // them, which the heuristic does not propose until a device has timed
+  // them (here).
+  const size_t first = out.size();
+  for (size_t i = 0; i < first; ++i) {
+    TiledGemmConfig tma = out[i];
+    if (!tma.warpgroups() || tma.stages < 3 || tma.tma == 1) continue;
+    tma.tma = 1;
+    if (!tma.IsValid() || !codegen::gpu::TiledGemmTakesTensorMaps(fused, tma)) {
+      continue;
+    }
+    out.push_back(tma);
+    tma.ws = 1;
+    if (tma.IsValid()) out.push_back(tma);
+  }
+  return out;
 }
 
 absl::Status WriteFile(const std::filesystem::path& path,
@@ -133,7 +156,7 @@ absl::Status WriteRegion(const HloModule& region, const GpuTargetSpec& spec,
   absl::StatusOr<std::vector<TiledGemmConfig>> proposals =
       Proposals(region, spec);
   if (!proposals.ok()) return proposals.status();
-  for (size_t i = 0; i < proposals->size() && i < kMaxTilings; ++i) {
+  for (size_t i = 0; i < proposals->size(); ++i) {
     const TiledGemmConfig& c = (*proposals)[i];
     const std::string file = absl::StrCat("tiled_", i, ".xlx");
     absl::StatusOr<bool> written =

@@ -14,9 +14,12 @@
 //                                    script makes them on the device)
 //   DIR/<fingerprint>/cublaslt.xlx   the library path (GEMM rewriter)
 //   DIR/<fingerprint>/tiled_<i>.xlx  the tiled path with the heuristic's
-//                                    i-th proposal (its first 4; those
-//                                    that do not compile are listed as
-//                                    comments with the reason)
+//                                    i-th proposal (its first 4, then the
+//                                    TMA and warp-specialized forms of
+//                                    its 3-4-stage warpgroup pipelines
+//                                    whose operands take tensor maps;
+//                                    those that do not compile are
+//                                    listed as comments with the reason)
 //   DIR/<fingerprint>/paths.txt      "<file> <path>" per executable, the
 //                                    path as the cache names it
 // and DIR/gpu.txt holds the spec's name (the cache's gpu field).

@@ -83,8 +83,8 @@ std::string MmaRateType(TensorCoreInput input) {
 // Blocks of `c` one SM holds at once, by threads and shared memory.
 int64_t ResidentBlocks(const TiledGemmConfig& c, int64_t shared_bytes,
                        const GpuTargetSpec& spec) {
-  int64_t resident =
-      std::min<int64_t>(32, 2048 / std::max<int64_t>(1, c.threads()));
+  int64_t resident = std::min<int64_t>(
+      32, 2048 / std::max<int64_t>(1, c.launch_threads(true)));
   const int64_t sm_shared = spec.shared_memory_per_sm > 0
                                 ? spec.shared_memory_per_sm
                                 : spec.shared_memory_per_block;

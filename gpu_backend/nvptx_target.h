@@ -57,6 +57,7 @@ class NvptxTarget : public codegen::KernelTarget {
                     int64_t count) override;
   void MbarrierArriveExpectTx(llvm::IRBuilderBase& b, llvm::Value* bar,
                               int64_t bytes) override;
+  void MbarrierArrive(llvm::IRBuilderBase& b, llvm::Value* bar) override;
   void MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
                     llvm::Value* parity) override;
   void TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst, llvm::Value* map,

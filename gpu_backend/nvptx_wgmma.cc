@@ -161,6 +161,11 @@ void NvptxTarget::MbarrierArriveExpectTx(llvm::IRBuilderBase& b,
           "r,r");
 }
 
+void NvptxTarget::MbarrierArrive(llvm::IRBuilderBase& b, llvm::Value* bar) {
+  TiedAsm(b, "mbarrier.arrive.shared::cta.b64 _, [$0];", {},
+          {SharedAddress(b, bar)}, "r");
+}
+
 void NvptxTarget::MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
                                llvm::Value* parity) {
   // try_wait suspends the thread for a while; loop until it holds.
@@ -194,8 +199,8 @@ void NvptxTarget::TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst,
     absl::StrAppend(&constraints, ",r");
   }
   absl::StrAppend(&constraints, ",r");
-  std::vector<llvm::Value*> inputs = {
-      SharedAddress(b, dst), b.CreatePtrToInt(map, b.getInt64Ty())};
+  std::vector<llvm::Value*> inputs = {SharedAddress(b, dst),
+                                      b.CreatePtrToInt(map, b.getInt64Ty())};
   inputs.insert(inputs.end(), coords.begin(), coords.end());
   inputs.push_back(SharedAddress(b, bar));
   TiedAsm(b,

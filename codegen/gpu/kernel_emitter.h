@@ -136,6 +136,14 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion);
 bool TiledGemmCopiesTilesAsync(const HloInstruction& dot,
                                const TiledGemmConfig& config);
 
+/// Whether both sides of `dot` with `c` (c.tma) may take tensor maps as
+/// far as the dot tells (PlanTensorMap but for the parameters'
+/// alignment): the kernel then lays its tiles out 1024-byte aligned for
+/// TMA, with its mbarriers after the rhs tiles (TmaBarrierBytes), whether
+/// or not the parameters turn out aligned.
+bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
+                              const TiledGemmConfig& c);
+
 /// Whether the tiled GEMM kernel of `dot` with `config` multiplies f8
 /// operands as they are (1-byte tiles, the tensor cores' f8 rate): a
 /// warpgroup tiling (sm_90a; wgmma's e4m3 and e5m2 kinds, which are

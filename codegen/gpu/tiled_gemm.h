@@ -217,8 +217,8 @@ std::optional<TensorMapParam> PlanTensorMap(const HloInstruction& dot, bool lhs,
 
 /// Sets `s.tma` for the map `map` (PlanTensorMap's) at kernel parameter
 /// value `param`, and the side's 128-byte swizzled layout.
-void UseTensorMap(const GemmView& v, const TiledGemmConfig& c,
-                  const TensorMapParam& map, llvm::Value* param, Side& s);
+void UseTensorMap(const TiledGemmConfig& c, const TensorMapParam& map,
+                  llvm::Value* param, Side& s);
 
 /// The i64 wgmma descriptor of rows `row0` on (along M or N) of a TMA
 /// side's tile in `buffer`, at the `step`-th wgmma K step.
@@ -241,6 +241,24 @@ absl::Status EmitTmaPipelinedLoop(KernelScope& k, const GemmView& v,
                                   const BlockOrigin& origin, llvm::Value* tid,
                                   int64_t in_flight,
                                   const MultiplyStep& multiply);
+
+/// The warp-specialized TMA loop over K (c.ws; both sides' s.tma): the
+/// block's warpgroups (c.threads() threads, the consumers) and one
+/// producer warp after them. Each stage has a "full" mbarrier (the
+/// producer's arrival and the tiles' bytes) and an "empty" one (an arrival
+/// from every consumer thread), 2 * stages of them at `barriers`. The
+/// producer's first thread issues step kt into stage kt % stages once
+/// the step before there is released (empty phase kt / stages - 1); the
+/// consumers wait for step kt (full phase kt / stages), multiply it
+/// leaving its wgmma-s in flight (so step kt - 1's are done) and release
+/// step kt - 1's stage; no block barrier in the loop. Then the consumers,
+/// alone, run `epilogue` (the producer warp has nothing left to do).
+absl::Status EmitWarpSpecializedLoop(
+    KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
+    const Side& lhs, const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
+    llvm::Value* barriers, const BlockOrigin& origin, llvm::Value* tid,
+    const MultiplyStep& multiply,
+    const std::function<absl::Status()>& epilogue);
 
 /// The epilogue at result element (batch, m, n), when m < M and n < N:
 /// `acc` rounded to the dot's type is given to the elemental emitter as
@@ -298,13 +316,11 @@ TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
 llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
                        const char* name, int64_t alignment = 16);
 
-/// Whether both sides of `dot` with `c` may take tensor maps as far as
-/// the dot tells (PlanTensorMap but for the parameters' alignment): the
-/// kernel then lays its tiles out 1024-byte aligned for TMA, with one
-/// 8-byte mbarrier per stage after the rhs tiles, whether or not the
-/// parameters turn out aligned.
-bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
-                              const TiledGemmConfig& c);
+/// The mbarriers' bytes after a TMA tiling's tiles: 8 per stage, twice
+/// that with a producer warp (c.ws: "full" and "empty" ones).
+inline int64_t TmaBarrierBytes(const TiledGemmConfig& c) {
+  return 8 * c.stages * (c.ws == 1 ? 2 : 1);
+}
 
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.
 PrimitiveType TensorCoreStorageType(TensorCoreInput input);

@@ -142,12 +142,6 @@ llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
              : k.target.SharedArray(k.b, bytes, alignment, name);
 }
 
-bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
-                              const TiledGemmConfig& c) {
-  return PlanTensorMap(dot, /*lhs=*/true, c, 0, 16).has_value() &&
-         PlanTensorMap(dot, /*lhs=*/false, c, 0, 16).has_value();
-}
-
 namespace {
 
 // Whether the operand's physically minor dimension (ignoring size 1) is a
@@ -429,11 +423,17 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   if (!config.has_value() || !dot.has_value()) return 0;
   const tiled_gemm::TileLayout t =
       tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
-  // TMA tilings: 1024-byte multiples, then one mbarrier per stage.
-  const int64_t barriers =
-      tiled_gemm::TiledGemmTakesTensorMaps(**dot, *config) ? 8 * config->stages
-                                                           : 0;
+  // TMA tilings: 1024-byte multiples, then the mbarriers.
+  const int64_t barriers = TiledGemmTakesTensorMaps(**dot, *config)
+                               ? tiled_gemm::TmaBarrierBytes(*config)
+                               : 0;
   return config->stages * (t.lhs_bytes + t.rhs_bytes) + barriers;
+}
+
+bool TiledGemmTakesTensorMaps(const HloInstruction& dot,
+                              const TiledGemmConfig& c) {
+  return tiled_gemm::PlanTensorMap(dot, /*lhs=*/true, c, 0, 16).has_value() &&
+         tiled_gemm::PlanTensorMap(dot, /*lhs=*/false, c, 0, 16).has_value();
 }
 
 bool TiledGemmTakesF8(const HloInstruction& dot,
@@ -507,8 +507,6 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
   const int64_t tiles_m = (v.m + c.block_m - 1) / c.block_m;
   const int64_t tiles_n = (v.n + c.block_n - 1) / c.block_n;
   const int64_t grid = v.batch * tiles_m * tiles_n;
-  const int64_t threads = c.threads();
-
   // TMA: a tensor map per side after the pointer parameters, when both
   // sides' parameters allow one.
   std::vector<TensorMapParam> maps;
@@ -536,6 +534,8 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
       all_params.push_back(p);
     }
   }
+  // A warp-specialized tiling's producer warp needs the maps.
+  const int64_t threads = c.launch_threads(!maps.empty());
   llvm::IRBuilder<> b(module.getContext());
   ElementalEmitter emitter(b, module);
   KernelScope k{target, module, nullptr, b, emitter, {}};
@@ -556,12 +556,12 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
                           b.getInt64(c.block_m));
   origin.batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
   const HloInstruction* root = ComputedRoot(hlo);
-  absl::Status s =
-      c.warpgroups() ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root, origin,
-                                                 maps, map_params)
-      : c.tensor_cores()
-          ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
-          : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
+  absl::Status s = c.warpgroups()
+                       ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root,
+                                                   origin, maps, map_params)
+                   : c.tensor_cores()
+                       ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
+                       : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
   if (!s.ok()) return s;
   LaunchDims dims = EndKernel(k, grid, threads, /*cooperative=*/true);
   dims.tensor_maps = maps;

@@ -84,8 +84,8 @@ std::optional<TensorMapParam> PlanTensorMap(const HloInstruction& dot, bool lhs,
   return map;
 }
 
-void UseTensorMap(const GemmView& v, const TiledGemmConfig& c,
-                  const TensorMapParam& map, llvm::Value* param, Side& s) {
+void UseTensorMap(const TiledGemmConfig& c, const TensorMapParam& map,
+                  llvm::Value* param, Side& s) {
   TmaSource t;
   t.map = param;
   t.dims = MinorFirst(s.operand->shape());
@@ -102,7 +102,6 @@ void UseTensorMap(const GemmView& v, const TiledGemmConfig& c,
   // Side::Offset is not used: nothing stages these tiles through threads.
   s.core_sbo = kSwizzleAtom;
   s.core_lbo = s.mn_major ? c.block_k * kSwizzleBytes : 16;
-  (void)v;
 }
 
 llvm::Value* TmaDescriptor(KernelScope& k, const TiledGemmConfig& c,
@@ -163,6 +162,75 @@ void IssueTmaTile(KernelScope& k, const TiledGemmConfig& c, const Side& s,
   }
 }
 
+// The ring of `stages` tile buffers and their "full" mbarriers (then, on
+// the warp-specialized loop, the "empty" ones) of a TMA main loop.
+struct TmaRing {
+  KernelScope& k;
+  const TiledGemmConfig& c;
+  const Side& lhs;
+  const Side& rhs;
+  int64_t lhs_bytes, rhs_bytes;
+  llvm::Value* barriers;
+  const BlockOrigin& origin;
+
+  // The stage's full barrier (empty: its empty one).
+  llvm::Value* Bar(llvm::Value* stage, bool empty = false) const {
+    llvm::IRBuilderBase& b = k.b;
+    llvm::Value* index =
+        empty ? b.CreateAdd(stage, b.getInt64(c.stages)) : stage;
+    return b.CreateGEP(b.getInt8Ty(), barriers,
+                       {b.CreateMul(index, b.getInt64(8))});
+  }
+  llvm::Value* Buffer(bool is_lhs, llvm::Value* stage) const {
+    llvm::IRBuilderBase& b = k.b;
+    return b.CreateGEP(
+        b.getInt8Ty(), is_lhs ? lhs.shared : rhs.shared,
+        {b.CreateMul(stage, b.getInt64(is_lhs ? lhs_bytes : rhs_bytes))});
+  }
+  // One thread arms stage `stage`'s full barrier for both tiles and
+  // copies K step `kt` into it.
+  void Issue(llvm::Value* kt, llvm::Value* stage) const {
+    llvm::IRBuilderBase& b = k.b;
+    llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
+    k.target.MbarrierArriveExpectTx(b, Bar(stage), lhs_bytes + rhs_bytes);
+    IssueTmaTile(k, c, lhs, origin, origin.m0, k0, Buffer(true, stage),
+                 Bar(stage));
+    IssueTmaTile(k, c, rhs, origin, origin.n0, k0, Buffer(false, stage),
+                 Bar(stage));
+  }
+  // Waits for K step `kt`'s tiles (phase kt / stages of its stage's full
+  // barrier); returns the stage.
+  llvm::Value* WaitFull(llvm::Value* kt) const {
+    llvm::IRBuilderBase& b = k.b;
+    llvm::Value* stage = b.CreateURem(kt, b.getInt64(c.stages));
+    k.target.MbarrierWait(b, Bar(stage),
+                          Parity(b.CreateUDiv(kt, b.getInt64(c.stages))));
+    return stage;
+  }
+  llvm::Value* Parity(llvm::Value* phase) const {
+    return k.b.CreateTrunc(k.b.CreateURem(phase, k.b.getInt64(2)),
+                           k.b.getInt32Ty());
+  }
+  // Thread 0 initializes the full barriers (one arrival: the issuing
+  // thread's) and, when `consumers` > 0, the empty ones (an arrival from
+  // each consumer thread); a block barrier follows.
+  absl::Status Init(llvm::Value* tid, int64_t consumers) const {
+    llvm::IRBuilderBase& b = k.b;
+    absl::Status s =
+        EmitIf(k, b.CreateICmpEQ(tid, b.getInt64(0)), [&]() -> absl::Status {
+          for (int64_t st = 0; st < c.stages; ++st) {
+            k.target.MbarrierInit(b, Bar(b.getInt64(st)), 1);
+            if (consumers > 0) {
+              k.target.MbarrierInit(b, Bar(b.getInt64(st), true), consumers);
+            }
+          }
+          return absl::OkStatus();
+        });
+    if (s.ok()) k.target.Barrier(b);
+    return s;
+  }
+};
+
 }  // namespace
 
 absl::Status EmitTmaPipelinedLoop(KernelScope& k, const GemmView& v,
@@ -179,35 +247,12 @@ absl::Status EmitTmaPipelinedLoop(KernelScope& k, const GemmView& v,
     return absl::InternalError("a TMA pipeline without tensor maps or steps");
   }
   const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
-  auto bar = [&](llvm::Value* stage) {
-    return b.CreateGEP(b.getInt8Ty(), barriers,
-                       {b.CreateMul(stage, b.getInt64(8))});
-  };
-  auto buffer = [&](const Side& s, int64_t bytes, llvm::Value* stage) {
-    return b.CreateGEP(b.getInt8Ty(), s.shared,
-                       {b.CreateMul(stage, b.getInt64(bytes))});
-  };
-  // Thread 0 arms stage `stage`'s barrier and copies step `kt` into it.
-  auto issue = [&](llvm::Value* kt, llvm::Value* stage) {
-    llvm::Value* k0 = b.CreateMul(kt, b.getInt64(c.block_k));
-    k.target.MbarrierArriveExpectTx(b, bar(stage), lhs_bytes + rhs_bytes);
-    IssueTmaTile(k, c, lhs, origin, origin.m0, k0,
-                 buffer(lhs, lhs_bytes, stage), bar(stage));
-    IssueTmaTile(k, c, rhs, origin, origin.n0, k0,
-                 buffer(rhs, rhs_bytes, stage), bar(stage));
-  };
+  const TmaRing ring{k, c, lhs, rhs, lhs_bytes, rhs_bytes, barriers, origin};
+  if (absl::Status s = ring.Init(tid, /*consumers=*/0); !s.ok()) return s;
   llvm::Value* leader = b.CreateICmpEQ(tid, b.getInt64(0));
   absl::Status s = EmitIf(k, leader, [&]() -> absl::Status {
-    for (int64_t st = 0; st < stages; ++st) {
-      k.target.MbarrierInit(b, bar(b.getInt64(st)), 1);
-    }
-    return absl::OkStatus();
-  });
-  if (!s.ok()) return s;
-  k.target.Barrier(b);
-  s = EmitIf(k, leader, [&]() -> absl::Status {
     for (int64_t step = 0; step < std::min(ahead_steps, k_tiles); ++step) {
-      issue(b.getInt64(step), b.getInt64(step));
+      ring.Issue(b.getInt64(step), b.getInt64(step));
     }
     return absl::OkStatus();
   });
@@ -215,26 +260,88 @@ absl::Status EmitTmaPipelinedLoop(KernelScope& k, const GemmView& v,
   return EmitForLoop(
       b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
       [&](llvm::Value* kt) -> absl::Status {
-        llvm::Value* now = b.CreateURem(kt, b.getInt64(stages));
-        llvm::Value* parity = b.CreateTrunc(
-            b.CreateURem(b.CreateUDiv(kt, b.getInt64(stages)), b.getInt64(2)),
-            b.getInt32Ty());
-        k.target.MbarrierWait(b, bar(now), parity);
+        llvm::Value* now = ring.WaitFull(kt);
         k.target.Barrier(b);
         llvm::Value* ahead = b.CreateAdd(kt, b.getInt64(ahead_steps));
-        if (absl::Status s =
-                EmitIf(k,
-                       b.CreateAnd(leader,
-                                   b.CreateICmpULT(ahead, b.getInt64(k_tiles))),
-                       [&]() -> absl::Status {
-                         issue(ahead, b.CreateURem(ahead, b.getInt64(stages)));
-                         return absl::OkStatus();
-                       });
+        if (absl::Status s = EmitIf(
+                k,
+                b.CreateAnd(leader,
+                            b.CreateICmpULT(ahead, b.getInt64(k_tiles))),
+                [&]() -> absl::Status {
+                  ring.Issue(ahead, b.CreateURem(ahead, b.getInt64(stages)));
+                  return absl::OkStatus();
+                });
             !s.ok()) {
           return s;
         }
-        multiply(buffer(lhs, lhs_bytes, now), buffer(rhs, rhs_bytes, now));
+        multiply(ring.Buffer(true, now), ring.Buffer(false, now));
         return absl::OkStatus();
+      });
+}
+
+absl::Status EmitWarpSpecializedLoop(
+    KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
+    const Side& lhs, const Side& rhs, int64_t lhs_bytes, int64_t rhs_bytes,
+    llvm::Value* barriers, const BlockOrigin& origin, llvm::Value* tid,
+    const MultiplyStep& multiply,
+    const std::function<absl::Status()>& epilogue) {
+  llvm::IRBuilderBase& b = k.b;
+  const int64_t stages = c.stages;
+  if (!lhs.tma.has_value() || !rhs.tma.has_value() || c.ws != 1) {
+    return absl::InternalError(
+        "a warp-specialized pipeline without tensor maps");
+  }
+  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
+  const int64_t consumers = c.threads();
+  const TmaRing ring{k, c, lhs, rhs, lhs_bytes, rhs_bytes, barriers, origin};
+  if (absl::Status s = ring.Init(tid, consumers); !s.ok()) return s;
+  // The producer: the first thread after the warpgroups. Step kt goes
+  // into stage kt % stages once the consumers have released the step
+  // before in that stage (phase kt / stages - 1 of its empty barrier).
+  absl::Status s = EmitIf(
+      k, b.CreateICmpEQ(tid, b.getInt64(consumers)), [&]() -> absl::Status {
+        return EmitForLoop(
+            b, b.getInt64(0), b.getInt64(k_tiles), "produce",
+            [&](llvm::Value* kt) -> absl::Status {
+              llvm::Value* round = b.CreateUDiv(kt, b.getInt64(stages));
+              llvm::Value* stage = b.CreateURem(kt, b.getInt64(stages));
+              if (absl::Status s = EmitIf(
+                      k, b.CreateICmpUGE(kt, b.getInt64(stages)),
+                      [&]() -> absl::Status {
+                        k.target.MbarrierWait(
+                            b, ring.Bar(stage, /*empty=*/true),
+                            ring.Parity(b.CreateSub(round, b.getInt64(1))));
+                        return absl::OkStatus();
+                      });
+                  !s.ok()) {
+                return s;
+              }
+              ring.Issue(kt, stage);
+              return absl::OkStatus();
+            });
+      });
+  if (!s.ok()) return s;
+  // The consumers: wait for step kt, multiply it (its wgmma-s stay in
+  // flight, step kt - 1's are done), release step kt - 1's stage.
+  return EmitIf(
+      k, b.CreateICmpULT(tid, b.getInt64(consumers)), [&]() -> absl::Status {
+        absl::Status s = EmitForLoop(
+            b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
+            [&](llvm::Value* kt) -> absl::Status {
+              llvm::Value* now = ring.WaitFull(kt);
+              multiply(ring.Buffer(true, now), ring.Buffer(false, now));
+              return EmitIf(
+                  k, b.CreateICmpUGE(kt, b.getInt64(1)), [&]() -> absl::Status {
+                    llvm::Value* before =
+                        b.CreateURem(b.CreateAdd(kt, b.getInt64(stages - 1)),
+                                     b.getInt64(stages));
+                    k.target.MbarrierArrive(b,
+                                            ring.Bar(before, /*empty=*/true));
+                    return absl::OkStatus();
+                  });
+            });
+        if (!s.ok()) return s;
+        return epilogue();
       });
 }
 

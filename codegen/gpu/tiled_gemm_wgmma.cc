@@ -24,6 +24,7 @@
 // Thread i of a warpgroup holds WN / 2 accumulators, in the layout
 // codegen/kernel_target.h gives.
 
+#include "codegen/gpu/kernel_emitter.h"
 #include "codegen/gpu/tiled_gemm.h"
 #include "codegen/gpu/wgmma_layout.h"
 #include "codegen/scalar_ops.h"
@@ -89,6 +90,33 @@ llvm::Value* Descriptor(KernelScope& k, const Side& s, llvm::Value* buffer,
   return WgmmaDescriptor(b, address, s.core_lbo, s.core_sbo);
 }
 
+// Writes the warpgroup's accumulators `acc` through the epilogue.
+// Register r: row 16 warp + g + 8 ((r / 2) % 2), column 8 (r / 4) +
+// 2 t + r % 2 of the warpgroup's tile.
+absl::Status StoreAccumulators(KernelScope& k, const GemmView& v,
+                               const HloInstruction* root,
+                               const BlockOrigin& origin, const GroupPlace& p,
+                               const std::vector<llvm::AllocaInst*>& acc) {
+  llvm::IRBuilderBase& b = k.b;
+  llvm::Value* m_thread = b.CreateAdd(
+      origin.m0,
+      b.CreateAdd(p.row0,
+                  b.CreateAdd(b.CreateMul(p.warp, b.getInt64(16)), p.g)));
+  llvm::Value* n_thread = b.CreateAdd(
+      origin.n0, b.CreateAdd(p.col0, b.CreateMul(p.t, b.getInt64(2))));
+  for (int64_t r = 0; r < p.cols / 2; ++r) {
+    llvm::Value* m = b.CreateAdd(m_thread, b.getInt64(8 * ((r / 2) % 2)));
+    llvm::Value* n = b.CreateAdd(n_thread, b.getInt64(8 * (r / 4) + r % 2));
+    if (absl::Status st =
+            StoreResult(k, v, root, origin.batch, m, n,
+                        b.CreateLoad(acc[r]->getAllocatedType(), acc[r]));
+        !st.ok()) {
+      return st;
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
@@ -104,7 +132,7 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   // A TMA tiling's tiles are 1024-byte aligned (the swizzle's period),
   // its mbarriers after the rhs tiles (TiledGemmSharedBytes).
   const bool tma_layout = TiledGemmTakesTensorMaps(*v.dot, c);
-  const int64_t barrier_bytes = tma_layout ? 8 * c.stages : 0;
+  const int64_t barrier_bytes = tma_layout ? TmaBarrierBytes(c) : 0;
   const int64_t align = tma_layout ? 1024 : 16;
   const int64_t total =
       c.stages * (layout.lhs_bytes + layout.rhs_bytes) + barrier_bytes;
@@ -117,9 +145,8 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   PrepareTensorCoreSide(k, rhs, input, rhs_storage,
                         c.stages * layout.rhs_bytes + barrier_bytes, total,
                         "gemm_rhs_tile", align);
-  llvm::Value* barriers =
-      b.CreateGEP(b.getInt8Ty(), rhs.shared,
-                  {b.getInt64(c.stages * layout.rhs_bytes)});
+  llvm::Value* barriers = b.CreateGEP(
+      b.getInt8Ty(), rhs.shared, {b.getInt64(c.stages * layout.rhs_bytes)});
   for (Side* s : {&lhs, &rhs}) {
     // MN-major where M or N is the operand's minor dimension (16-bit
     // types): 8 K rows of 8 elements along M or N per core matrix, the
@@ -134,8 +161,8 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   PlanAsyncCopy(k, c, lhs);
   PlanAsyncCopy(k, c, rhs);
   if (maps.size() == 2 && map_params.size() == 2) {
-    UseTensorMap(v, c, maps[0], map_params[0], lhs);
-    UseTensorMap(v, c, maps[1], map_params[1], rhs);
+    UseTensorMap(c, maps[0], map_params[0], lhs);
+    UseTensorMap(c, maps[1], map_params[1], rhs);
   }
   llvm::Value* tid = ThreadIndex64(k);
   const GroupPlace p = PlaceOf(b, c, tid);
@@ -165,51 +192,41 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
     return s.tma.has_value() ? TmaDescriptor(k, c, s, tile, row0, step)
                              : Descriptor(k, s, tile, row0, step);
   };
-  auto loop = [&](const MultiplyStep& multiply) {
-    return tma ? EmitTmaPipelinedLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
-                                      layout.rhs_bytes, barriers, origin, tid,
-                                      in_flight, multiply)
-               : EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
-                              layout.rhs_bytes, origin, tid, in_flight,
-                              multiply);
+  // After the loop: wait for the last step's group, write the result.
+  auto epilogue = [&]() -> absl::Status {
+    if (in_flight != 0) {
+      std::vector<llvm::Value*> d;
+      for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
+      d = k.target.WgmmaWait(b, 0, d);
+      for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
+    }
+    return StoreAccumulators(k, v, root, origin, p, acc);
   };
-  absl::Status s = loop([&](llvm::Value* a_tile, llvm::Value* b_tile) {
-        std::vector<llvm::Value*> d;
-        for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
-        d = k.target.WgmmaFence(b, d);
-        for (int64_t step = 0; step < steps; ++step) {
-          d = k.target.Wgmma(b, shape, descriptor(lhs, a_tile, p.row0, step),
-                             descriptor(rhs, b_tile, p.col0, step), d);
-        }
-        k.target.WgmmaCommit(b);
-        d = k.target.WgmmaWait(b, in_flight, d);
-        for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
-      });
-  if (!s.ok()) return s;
-  if (in_flight != 0) {  // the last step's group
+  MultiplyStep multiply = [&](llvm::Value* a_tile, llvm::Value* b_tile) {
     std::vector<llvm::Value*> d;
     for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
-    d = k.target.WgmmaWait(b, 0, d);
-    for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
-  }
-  // Register r: row 16 warp + g + 8 ((r / 2) % 2), column 8 (r / 4) +
-  // 2 t + r % 2 of the warpgroup's tile.
-  llvm::Value* m_thread = b.CreateAdd(
-      origin.m0,
-      b.CreateAdd(p.row0,
-                  b.CreateAdd(b.CreateMul(p.warp, b.getInt64(16)), p.g)));
-  llvm::Value* n_thread = b.CreateAdd(
-      origin.n0, b.CreateAdd(p.col0, b.CreateMul(p.t, b.getInt64(2))));
-  for (int64_t r = 0; r < p.cols / 2; ++r) {
-    llvm::Value* m = b.CreateAdd(m_thread, b.getInt64(8 * ((r / 2) % 2)));
-    llvm::Value* n = b.CreateAdd(n_thread, b.getInt64(8 * (r / 4) + r % 2));
-    if (absl::Status st = StoreResult(k, v, root, origin.batch, m, n,
-                                      b.CreateLoad(acc_type, acc[r]));
-        !st.ok()) {
-      return st;
+    d = k.target.WgmmaFence(b, d);
+    for (int64_t step = 0; step < steps; ++step) {
+      d = k.target.Wgmma(b, shape, descriptor(lhs, a_tile, p.row0, step),
+                         descriptor(rhs, b_tile, p.col0, step), d);
     }
+    k.target.WgmmaCommit(b);
+    d = k.target.WgmmaWait(b, in_flight, d);
+    for (size_t i = 0; i < acc.size(); ++i) b.CreateStore(d[i], acc[i]);
+  };
+  if (tma && c.ws == 1) {
+    return EmitWarpSpecializedLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
+                                   layout.rhs_bytes, barriers, origin, tid,
+                                   multiply, epilogue);
   }
-  return absl::OkStatus();
+  absl::Status s =
+      tma ? EmitTmaPipelinedLoop(k, v, c, lhs, rhs, layout.lhs_bytes,
+                                 layout.rhs_bytes, barriers, origin, tid,
+                                 in_flight, multiply)
+          : EmitMainLoop(k, v, c, lhs, rhs, layout.lhs_bytes, layout.rhs_bytes,
+                         origin, tid, in_flight, multiply);
+  if (!s.ok()) return s;
+  return epilogue();
 }
 
 }  // namespace xlite::codegen::gpu::tiled_gemm

@@ -450,6 +450,8 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
        reinterpret_cast<void*>(&xlite_emu_mbarrier_init)},
       {"xlite_emu_mbarrier_arrive_expect_tx",
        reinterpret_cast<void*>(&xlite_emu_mbarrier_arrive_expect_tx)},
+      {"xlite_emu_mbarrier_arrive",
+       reinterpret_cast<void*>(&xlite_emu_mbarrier_arrive)},
       {"xlite_emu_mbarrier_wait",
        reinterpret_cast<void*>(&xlite_emu_mbarrier_wait)},
       {"xlite_emu_tma_load", reinterpret_cast<void*>(&xlite_emu_tma_load)},
@@ -614,8 +616,8 @@ bool SharedOffset(const void* p, const char* what, int64_t& at) {
   auto* b = current;
   at = static_cast<const uint8_t*>(p) - b->shared;
   if (b->fibers == nullptr) {
-    b->misuse = absl::StrCat("a kernel launched without cooperation ran ",
-                             what);
+    b->misuse =
+        absl::StrCat("a kernel launched without cooperation ran ", what);
     return false;
   }
   if (at < 0 || at >= b->shared_bytes) {
@@ -648,6 +650,13 @@ extern "C" void xlite_emu_mbarrier_arrive_expect_tx(void* bar, int32_t bytes) {
   int64_t at = 0;
   if (SharedOffset(bar, "mbarrier.arrive.expect_tx", at)) {
     Report(current->mbarriers.ArriveExpectTx(at, bytes));
+  }
+}
+
+extern "C" void xlite_emu_mbarrier_arrive(void* bar) {
+  int64_t at = 0;
+  if (SharedOffset(bar, "mbarrier.arrive", at)) {
+    Report(current->mbarriers.Arrive(at));
   }
 }
 

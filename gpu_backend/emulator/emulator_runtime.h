@@ -74,10 +74,11 @@ void xlite_emu_cp_async(void* dst, const void* src, int32_t bytes,
 void xlite_emu_cp_async_commit();
 void xlite_emu_cp_async_wait(int32_t pending);
 /// mbarrier.init with `count` arrivals; mbarrier.arrive.expect_tx of
-/// `bytes`; a wait until the phase of `parity` has completed
-/// (mbarrier_table.h).
+/// `bytes`; mbarrier.arrive; a wait until the phase of `parity` has
+/// completed (mbarrier_table.h).
 void xlite_emu_mbarrier_init(void* bar, int32_t count);
 void xlite_emu_mbarrier_arrive_expect_tx(void* bar, int32_t bytes);
+void xlite_emu_mbarrier_arrive(void* bar);
 void xlite_emu_mbarrier_wait(void* bar, int32_t parity);
 /// cp.async.bulk.tensor of `map`'s (an EmulatedTensorMap) box at `coords`
 /// into shared `dst`, completing on the mbarrier `bar` (tma_box.h).

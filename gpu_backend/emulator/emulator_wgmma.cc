@@ -114,6 +114,13 @@ void EmulatorTarget::MbarrierArriveExpectTx(llvm::IRBuilderBase& b,
       {bar, b.getInt32(static_cast<int32_t>(bytes))});
 }
 
+void EmulatorTarget::MbarrierArrive(llvm::IRBuilderBase& b, llvm::Value* bar) {
+  llvm::Module& m = *b.GetInsertBlock()->getModule();
+  b.CreateCall(m.getOrInsertFunction("xlite_emu_mbarrier_arrive", b.getVoidTy(),
+                                     b.getPtrTy()),
+               {bar});
+}
+
 void EmulatorTarget::MbarrierWait(llvm::IRBuilderBase& b, llvm::Value* bar,
                                   llvm::Value* parity) {
   llvm::Module& m = *b.GetInsertBlock()->getModule();
@@ -134,10 +141,10 @@ void EmulatorTarget::TensorMapLoad(llvm::IRBuilderBase& b, llvm::Value* dst,
   for (size_t i = 0; i < coords.size(); ++i) {
     b.CreateStore(coords[i], b.CreateConstGEP2_32(array, slots, 0, i));
   }
-  b.CreateCall(m.getOrInsertFunction("xlite_emu_tma_load", b.getVoidTy(),
-                                     b.getPtrTy(), b.getPtrTy(), b.getPtrTy(),
-                                     b.getPtrTy()),
-               {dst, map, slots, bar});
+  b.CreateCall(
+      m.getOrInsertFunction("xlite_emu_tma_load", b.getVoidTy(), b.getPtrTy(),
+                            b.getPtrTy(), b.getPtrTy(), b.getPtrTy()),
+      {dst, map, slots, bar});
 }
 
 llvm::Value* EmulatorTarget::SharedAddress(llvm::IRBuilderBase& b,

@@ -43,6 +43,21 @@ std::string MbarrierTable::ArriveExpectTx(int64_t at, int64_t bytes) {
   return "";
 }
 
+std::string MbarrierTable::Arrive(int64_t at) {
+  std::string error;
+  Barrier* b = Find(at, "mbarrier.arrive", error);
+  if (b == nullptr) return error;
+  if (b->pending == 0) {
+    return absl::StrCat("mbarrier at shared byte ", at,
+                        ": more arrivals than its count in one phase");
+  }
+  if (--b->pending == 0 && b->tx == 0 && b->copies.empty()) {
+    ++b->phase;
+    b->pending = b->count;
+  }
+  return "";
+}
+
 std::string MbarrierTable::AddCopy(int64_t at, std::vector<Chunk> chunks) {
   std::string error;
   Barrier* b = Find(at, "cp.async.bulk.tensor completing", error);

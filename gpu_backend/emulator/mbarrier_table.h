@@ -38,6 +38,11 @@ class MbarrierTable {
   std::string Init(int64_t at, int64_t count);
   /// mbarrier.arrive.expect_tx: `bytes` more transactions, one arrival.
   std::string ArriveExpectTx(int64_t at, int64_t bytes);
+  /// mbarrier.arrive: one arrival. The last one of a phase with no
+  /// transactions pending completes it at once (a barrier the threads only
+  /// arrive on, as a pipeline's "empty" barriers); one with transactions
+  /// completes when a thread waits (TryWait).
+  std::string Arrive(int64_t at);
   /// A bulk copy completing `chunks`' bytes on the barrier at `at`.
   std::string AddCopy(int64_t at, std::vector<Chunk> chunks);
   /// mbarrier.try_wait.parity: whether the phase of parity `parity` has

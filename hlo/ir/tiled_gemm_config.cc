@@ -51,7 +51,8 @@ std::optional<int64_t> Field(absl::string_view json, absl::string_view name) {
 bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
       warps_n < 0 || stages < 1 || stages > 4 || wgmma < 0 || wgmma > 1 ||
-      tma < 0 || tma > 1 || (tma == 1 && (wgmma != 1 || stages < 3))) {
+      tma < 0 || tma > 1 || (tma == 1 && (wgmma != 1 || stages < 3)) ||
+      ws < 0 || ws > 1 || (ws == 1 && tma != 1)) {
     return false;
   }
   if (wgmma == 1) {
@@ -70,7 +71,7 @@ bool TiledGemmConfig::IsValid() const {
              block_n % thread_n != 0) {
     return false;
   }
-  return threads() >= 1 && threads() <= 1024;
+  return threads() >= 1 && launch_threads(true) <= 1024;
 }
 
 std::string TiledGemmConfig::ToString() const {
@@ -84,12 +85,15 @@ std::string TiledGemmConfig::ToString() const {
   }
   if (stages > 1) absl::StrAppend(&s, " stages ", stages);
   if (tma == 1) absl::StrAppend(&s, " tma");
+  if (ws == 1) absl::StrAppend(&s, " ws");
   return s;
 }
 
 std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
   std::vector<absl::string_view> words =
       absl::StrSplit(text, ' ', absl::SkipEmpty());
+  const bool ws = !words.empty() && words.back() == "ws";
+  if (ws) words.pop_back();
   const bool tma = !words.empty() && words.back() == "tma";
   if (tma) words.pop_back();
   if (words.size() != 4 && words.size() != 6) return std::nullopt;
@@ -127,6 +131,7 @@ std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
     return std::nullopt;
   }
   c.tma = tma ? 1 : 0;
+  c.ws = ws ? 1 : 0;
   if (!c.IsValid()) return std::nullopt;
   return c;
 }
@@ -188,6 +193,7 @@ std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
   if (c.warpgroups()) absl::StrAppend(&warps, R"(,"wgmma":1)");
   if (c.stages > 1) absl::StrAppend(&warps, R"(,"stages":)", c.stages);
   if (c.tma == 1) absl::StrAppend(&warps, R"(,"tma":1)");
+  if (c.ws == 1) absl::StrAppend(&warps, R"(,"ws":1)");
   return absl::StrCat(R"({"fusion_backend_config":{"kind":")",
                       kTiledGemmFusionKind, R"(","block_m":)", c.block_m,
                       R"(,"block_n":)", c.block_n, R"(,"block_k":)", c.block_k,
@@ -224,7 +230,8 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"warps_n", &c.warps_n},
         {"stages", &c.stages},
         {"wgmma", &c.wgmma},
-        {"tma", &c.tma}}) {
+        {"tma", &c.tma},
+        {"ws", &c.ws}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

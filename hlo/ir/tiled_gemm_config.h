@@ -58,6 +58,13 @@ struct TiledGemmConfig {
   /// both operands allow it, else by cp.async; warpgroup tilings of 3 or 4
   /// stages only ("tma":1, " tma" after the stages).
   int64_t tma = 0;
+  /// 1: warp-specialized TMA pipeline ("ws":1, " ws" after " tma"; TMA
+  /// tilings only): one more warp, the producer, issues every K step's
+  /// copies as soon as the consumers' "empty" mbarrier frees its stage,
+  /// while the warpgroups (the consumers) only wait for "full" mbarriers
+  /// and multiply, with no block barrier in the loop. The producer warp
+  /// exists only when the kernel takes tensor maps (launch_threads).
+  int64_t ws = 0;
 
   bool tensor_cores() const { return warps_m > 0; }
   bool warpgroups() const { return tensor_cores() && wgmma == 1; }
@@ -65,13 +72,18 @@ struct TiledGemmConfig {
     if (!tensor_cores()) return (block_m / thread_m) * (block_n / thread_n);
     return warps_m * warps_n * (warpgroups() ? 128 : 32);
   }
+  /// The block's threads with a producer warp (ws), when there is one.
+  int64_t launch_threads(bool producer) const {
+    return threads() + (producer && ws == 1 ? 32 : 0);
+  }
   /// Sizes divide evenly (warp tiles into 16x8 pieces and block_k into
   /// 32, the largest K of an mma; warpgroup tiles into 64 rows and 8 to
   /// 256 columns, in steps of 8 up to 32 and of 16 past, the N every wgmma
   /// type allows), at least one thread, at most 1024, 1 to 4 stages.
   bool IsValid() const;
   /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4",
-  /// "128x128x64 wgmma groups 2x1 stages 4", "... stages 4 tma".
+  /// "128x128x64 wgmma groups 2x1 stages 4", "... stages 4 tma",
+  /// "... stages 4 tma ws".
   std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };

@@ -22,11 +22,16 @@ std::string Name(const Case& c) {
 // The forced tilings: "simt" (CUDA cores, the default tiling), tensor
 // cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
 // "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2", "_s3"
-// or "_s4", and (warpgroups) "_tma" after it for TMA tiles.
+// or "_s4", and (warpgroups) "_tma" after it for TMA tiles, "_tma_ws"
+// for TMA tiles with a producer warp.
 std::optional<TiledGemmConfig> Tiling(const std::string& full) {
   if (full.empty()) return std::nullopt;
   TiledGemmConfig c;
   std::string name = full;
+  if (name.size() > 3 && name.substr(name.size() - 3) == "_ws") {
+    c.ws = 1;
+    name.resize(name.size() - 3);
+  }
   if (name.size() > 4 && name.substr(name.size() - 4) == "_tma") {
     c.tma = 1;
     name.resize(name.size() - 4);

@@ -29,8 +29,8 @@ std::string Name(const Case& c);
 /// The forced tilings: "simt" (CUDA cores, the default tiling), tensor
 /// cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
 /// "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2",
-/// "_s3" or "_s4", and (warpgroups) "_tma" after it for TMA tiles;
-/// nullopt for "" (a bad name is a test failure).
+/// "_s3" or "_s4", and (warpgroups) "_tma" after it for TMA tiles ("_tma_ws"
+/// with a producer warp); nullopt for "" (a bad name is a test failure).
 std::optional<TiledGemmConfig> Tiling(const std::string& name);
 
 /// The dot's result type for operands of `type`.

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "codegen/gpu/kernel_emitter.h"
@@ -248,6 +249,35 @@ std::vector<Case> WarpgroupCases() {
         c.tiling = tiling;
         cases.push_back(c);
       }
+    }
+  }
+  // Warp-specialized TMA tiles (a producer warp, full and empty
+  // mbarriers): K-major and MN-major operands with tails; K of one step,
+  // of fewer steps than stages, and of several rounds of the stages.
+  for (const char* tiling :
+       {"wgmma128x128x64_2x1_s4_tma_ws", "wgmma64x128x128_1x1_s3_tma_ws"}) {
+    for (const char* type : {"bf16", "s8", "f8e4m3fn"}) {
+      for (const char* form : {"tb", "nn", "batch", "ta"}) {
+        if (type[0] != 'b' && form[0] != 't') continue;  // f8, s8: K-major
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.m = 72;
+        c.n = 136;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+    for (int64_t k : {48, 144, 528}) {
+      Case c;
+      c.type = "f16";
+      c.form = "tb";
+      c.m = 136;
+      c.n = 72;
+      c.k = k;
+      c.tiling = tiling;
+      cases.push_back(c);
     }
   }
   // N = 256 per warpgroup: 128 accumulators per thread.
@@ -753,53 +783,65 @@ TEST(TiledGemmTiling, TensorCoresWhereTheDotAllowsThem) {
 // runs the two-stage loop in its first two buffers, with the right answer.
 // TMA tilings pass each side as a tensor map (after the pointers) where
 // the operands allow, 128-byte swizzled, and assemble for sm_90a with
-// bulk tensor copies and mbarriers; the shared memory estimate (tiles
+// bulk tensor copies and mbarriers (warp-specialized: a producer warp
+// more and "empty" mbarriers); the shared memory estimate (tiles
 // 1024-byte aligned, then the mbarriers) is ptxas's figure.
 TEST(TiledGemmTma, TensorMapsBulkCopiesAndMbarriers) {
-  for (const char* form : {"tb", "nn", "batch", "ta"}) {
-    Case c;
-    c.type = "bf16";
-    c.form = form;
-    c.m = 72;
-    c.n = 136;
-    c.k = 272;
-    c.tiling = "wgmma128x128x64_2x1_s4_tma";
-    auto emu = Compile(Module(c), gpu::GpuCodeTarget::kEmulator, "h100",
-                       c.tiling);
-    ASSERT_TRUE(emu.ok()) << form << ": " << emu.status();
-    int64_t kernels = 0;
-    for (const runtime::Thunk& t : (*emu)->thunks()) {
-      if (t.kind != runtime::Thunk::Kind::kKernel || t.tensor_maps.empty()) {
-        continue;
+  for (const char* tiling :
+       {"wgmma128x128x64_2x1_s4_tma", "wgmma128x128x64_2x1_s4_tma_ws"}) {
+    for (const char* form : {"tb", "nn", "batch", "ta"}) {
+      const bool ws = absl::EndsWith(tiling, "_ws");
+      Case c;
+      c.type = "bf16";
+      c.form = form;
+      c.m = 72;
+      c.n = 136;
+      c.k = 272;
+      c.tiling = tiling;
+      auto emu =
+          Compile(Module(c), gpu::GpuCodeTarget::kEmulator, "h100", c.tiling);
+      ASSERT_TRUE(emu.ok()) << form << ": " << emu.status();
+      int64_t kernels = 0;
+      for (const runtime::Thunk& t : (*emu)->thunks()) {
+        if (t.kind != runtime::Thunk::Kind::kKernel || t.tensor_maps.empty()) {
+          continue;
+        }
+        ++kernels;
+        ASSERT_EQ(t.tensor_maps.size(), 2u) << form;
+        for (const runtime::TensorMapDescription& m : t.tensor_maps) {
+          EXPECT_TRUE(m.swizzle_128b);
+          EXPECT_EQ(m.element_bytes, 2);
+          EXPECT_EQ(m.box[0] * m.element_bytes, 128) << form;
+        }
       }
-      ++kernels;
-      ASSERT_EQ(t.tensor_maps.size(), 2u) << form;
-      for (const runtime::TensorMapDescription& m : t.tensor_maps) {
-        EXPECT_TRUE(m.swizzle_128b);
-        EXPECT_EQ(m.element_bytes, 2);
-        EXPECT_EQ(m.box[0] * m.element_bytes, 128) << form;
-      }
-    }
-    EXPECT_EQ(kernels, 1) << form;
-    if (!gpu::FindPtxas().ok()) continue;
-    auto exe =
-        Compile(Module(c), gpu::GpuCodeTarget::kNvptx, "h100", c.tiling);
-    ASSERT_TRUE(exe.ok()) << form << ": " << exe.status();
-    const std::string& ptx = (*exe)->ptx();
-    EXPECT_NE(ptx.find("cp.async.bulk.tensor."), std::string::npos) << form;
-    EXPECT_NE(ptx.find("mbarrier.try_wait.parity"), std::string::npos);
-    EXPECT_NE(ptx.find("mbarrier.arrive.expect_tx"), std::string::npos);
-    EXPECT_EQ(ptx.find("cp.async.commit_group"), std::string::npos) << form;
-    EXPECT_FALSE((*exe)->cubin().empty());
-    for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
-      for (const HloInstruction* h :
-           (*exe)->module().entry_computation()->instructions()) {
-        if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
-        const int64_t estimate = codegen::gpu::TiledGemmSharedBytes(*h);
-        EXPECT_EQ(r.static_shared_bytes + r.dynamic_shared_bytes, estimate)
-            << form;
-        EXPECT_EQ(r.spill_bytes, 0) << form;
-        EXPECT_EQ(r.wgmma_serialized, "") << form;
+      EXPECT_EQ(kernels, 1) << form;
+      if (!gpu::FindPtxas().ok()) continue;
+      auto exe =
+          Compile(Module(c), gpu::GpuCodeTarget::kNvptx, "h100", c.tiling);
+      ASSERT_TRUE(exe.ok()) << form << ": " << exe.status();
+      const std::string& ptx = (*exe)->ptx();
+      EXPECT_NE(ptx.find("cp.async.bulk.tensor."), std::string::npos) << form;
+      EXPECT_NE(ptx.find("mbarrier.try_wait.parity"), std::string::npos);
+      EXPECT_NE(ptx.find("mbarrier.arrive.expect_tx"), std::string::npos);
+      EXPECT_EQ(ptx.find("cp.async.commit_group"), std::string::npos) << form;
+      // The producer warp's "empty" mbarriers; the launch has its 32 threads.
+      EXPECT_EQ(
+          ptx.find("mbarrier.arrive.shared::cta.b64") != std::string::npos, ws)
+          << form;
+      EXPECT_NE(ptx.find(ws ? ".reqntid 288" : ".reqntid 256"),
+                std::string::npos)
+          << form;
+      EXPECT_FALSE((*exe)->cubin().empty());
+      for (const gpu::KernelResources& r : (*exe)->kernel_resources()) {
+        for (const HloInstruction* h :
+             (*exe)->module().entry_computation()->instructions()) {
+          if (h->name() != r.instruction || !IsTiledGemmFusion(*h)) continue;
+          const int64_t estimate = codegen::gpu::TiledGemmSharedBytes(*h);
+          EXPECT_EQ(r.static_shared_bytes + r.dynamic_shared_bytes, estimate)
+              << form;
+          EXPECT_EQ(r.spill_bytes, 0) << form;
+          EXPECT_EQ(r.wgmma_serialized, "") << form;
+        }
       }
     }
   }
