@@ -436,9 +436,49 @@ def eigh_svd_cases():
                    _svd_reconstruction, [a], 256)
 
 
+def _bits(x):
+    """A float result as its bit pattern, so that it compares exactly."""
+    return lax.bitcast_convert_type(
+        x, {2: jnp.uint16, 4: jnp.uint32, 8: jnp.uint64}[x.dtype.itemsize])
+
+
+def edge_cases():
+    """Semantics XLA:CPU pins down at the edges, each once a difference:
+    u64 indices past INT64_MAX (XLA compares them unsigned: the largest
+    start, a dropped scatter window) and reduce-precision (NaN stays NaN
+    with no mantissa bits; f16 and the f8 types reduce on f16's bits, so
+    f16 subnormals round at their fixed position)."""
+    x = np.arange(60, dtype=np.float32).reshape(10, 6)
+    big = np.uint64(2 ** 64 - 1)
+    yield ("dynamic_slice/u64_past_int64_max", lambda a, s: lax.dynamic_slice(
+        a, (s, s), (4, 3)), [x, big], 1)
+    yield ("dynamic_update_slice/u64_past_int64_max",
+           lambda a, s: lax.dynamic_update_slice(
+               a, jnp.ones((4, 3), a.dtype), (s, np.uint64(1))), [x, big], 1)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(1,), inserted_window_dims=(0,),
+        scatter_dims_to_operand_dims=(0,))
+    yield ("scatter/u64_past_int64_max_dropped", lambda a, i: lax.scatter_add(
+        a, i, jnp.ones((2, 6), a.dtype), dnums),
+        [x, np.array([[2 ** 64 - 1], [3]], np.uint64)], 1)
+    nan = np.array([np.nan, -np.nan, 3.0, 5.0, -np.inf, 1e30], np.float32)
+    for e in (1, 8):
+        yield (f"reduce_precision/nan_e{e}m0/float32", lambda a, e=e: jnp.isnan(
+            lax.reduce_precision(a, e, 0)), [nan], 1)
+    half = np.arange(0x7C00, dtype=np.uint16).view(np.float16)
+    half = np.concatenate([half, -half])
+    for e, m in ((8, 7), (5, 2), (6, 5), (4, 3), (5, 10), (8, 0)):
+        yield (f"reduce_precision/e{e}m{m}/float16",
+               lambda a, e=e, m=m: _bits(lax.reduce_precision(a, e, m)),
+               [half], 1)
+    f8 = np.arange(0x7F, dtype=np.uint8).view(ml_dtypes.float8_e4m3fn)
+    yield ("reduce_precision/e3m1/float8_e4m3fn", lambda a: lax.bitcast_convert_type(
+        lax.reduce_precision(a, 3, 1), jnp.uint8), [f8], 1)
+
+
 def all_cases():
     for gen in (elementwise_cases, convert_cases, reduction_cases, dot_cases,
                 conv_cases, indexing_cases, sort_cases, control_flow_cases,
                 rng_cases, window_and_shape_cases, fft_and_linalg_cases,
-                eigh_svd_cases):
+                eigh_svd_cases, edge_cases):
         yield from gen()
