@@ -78,14 +78,16 @@ typename Out::Storage ConvertOne(typename In::Storage s) {
       }
       return static_cast<float>(v);
     } else {
-      // Narrow floats: from f64 with ml_dtypes' rounding, else from f32
-      // (every other source is exact in f32, or rounds there as XLA does).
+      // Narrow floats round once: from f64 as XLA:CPU converts it
+      // (ConvertFromF64), else from f32 (every other source is exact in
+      // f32, or rounds there as XLA does).
       if constexpr (std::is_same_v<typename In::Storage, double>) {
-        return static_cast<typename Out::Storage>(EncodeFromF64(Out::kType, v));
+        return static_cast<typename Out::Storage>(
+            ConvertFromF64(Out::kType, v));
       } else if constexpr (kIsInt<In>) {
-        return Out::Store(static_cast<float>(x));
+        return Out::StoreOnce(static_cast<float>(x));
       } else {
-        return Out::Store(static_cast<float>(v));
+        return Out::StoreOnce(static_cast<float>(v));
       }
     }
   } else {  // complex out

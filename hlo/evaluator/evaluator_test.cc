@@ -130,6 +130,45 @@ ENTRY e {
             "f8e4m3fn[4] {nan, 0.102, -448, nan}");
 }
 
+// XLA:CPU computes the f8 types (f8e8m0fnu aside) and f4e2m1fn in f16: an
+// operation's result rounds to f16 and then to the type. sqrt(0.96875) is
+// 0.98425..., which f16 rounds to 0.984375, the f8e3m4 tie between 0.96875
+// and 1 that goes to the even 1 (rounded once it would be 0.96875). A
+// convert rounds once.
+TEST(Elementwise, F8ComputesInF16) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  p = f8e3m4[1] parameter(0)
+  ROOT r = f8e3m4[1] sqrt(p)
+})";
+  EXPECT_EQ(Eval(m, {"f8e3m4[1] {0.96875}"}), "f8e3m4[1] {1}");
+  const std::string convert = R"(HloModule m
+ENTRY e {
+  p = f32[1] parameter(0)
+  ROOT r = f8e3m4[1] convert(p)
+})";
+  EXPECT_EQ(Eval(convert, {"f32[1] {0.984250009}"}), "f8e3m4[1] {0.969}");
+}
+
+// As XLA:CPU converts from f64: f16 (and bf16) through f32, so
+// -12.84765668 is -12.84375 (rounded once it is -12.8515625); the f8 types
+// once, directly, so -431.99999178 is -416 (through f32 it would be the
+// tie -432 and go to the even -448).
+TEST(Convert, F64ToNarrowAsXlaCpu) {
+  const std::string half = R"(HloModule m
+ENTRY e {
+  p = f64[1] parameter(0)
+  ROOT r = f16[1] convert(p)
+})";
+  EXPECT_EQ(Eval(half, {"f64[1] {-12.84765668}"}), "f16[1] {-12.844}");
+  const std::string f8 = R"(HloModule m
+ENTRY e {
+  p = f64[1] parameter(0)
+  ROOT r = f8e4m3fn[1] convert(p)
+})";
+  EXPECT_EQ(Eval(f8, {"f64[1] {-431.99999178020505}"}), "f8e4m3fn[1] {-416}");
+}
+
 TEST(Convert, BitcastConvertAndReducePrecision) {
   const std::string m = R"(HloModule m
 ENTRY e {

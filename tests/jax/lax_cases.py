@@ -474,6 +474,69 @@ def edge_cases():
     f8 = np.arange(0x7F, dtype=np.uint8).view(ml_dtypes.float8_e4m3fn)
     yield ("reduce_precision/e3m1/float8_e4m3fn", lambda a: lax.bitcast_convert_type(
         lax.reduce_precision(a, 3, 1), jnp.uint8), [f8], 1)
+    yield from narrow_float_cases()
+
+
+
+def _narrow_midpoints(dtype, rng):
+    """The midpoints between neighbouring finite values of a narrow float
+    (between powers of two for f8e8m0fnu, whose ties are at 1.5 * 2^k),
+    each also nudged 2^-20 and 2^-40 (relative) either way, in f64."""
+    width = np.dtype(dtype).itemsize * 8 if dtype != ml_dtypes.float4_e2m1fn else 4
+    if width == 4:
+        v = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
+    else:
+        v = np.arange(2 ** width, dtype={8: np.uint8, 16: np.uint16}[width]
+                      ).view(dtype).astype(np.float64)
+    v = np.unique(v[np.isfinite(v)])
+    if dtype == ml_dtypes.float8_e8m0fnu:
+        m = v[v >= 2.0 ** -126][:-1] * 1.5
+    else:
+        v = np.unique(np.concatenate([v, -v]))
+        m = (v[1:] + v[:-1]) / 2
+    if m.size > 4000:
+        m = rng.choice(m, 4000, replace=False)
+    return np.concatenate([m * (1 + d) for d in
+                           (0, 2.0 ** -20, -2.0 ** -20, 2.0 ** -40, -2.0 ** -40)])
+
+
+def narrow_float_cases():
+    """XLA:CPU's narrow-float rounding, each once a difference: the f8 types
+    but f8e8m0fnu, and f4e2m1fn, compute in f16 (an op's result rounds to
+    f16, then to the type; a convert rounds once); an f64 convert rounds to
+    f16 and bf16 through f32 and to the f8/f4 types once, directly. Op
+    results compare as values (NaN payloads and signs differ), converts
+    bit for bit."""
+    rng = np.random.default_rng(20)
+    u8 = lambda x: lax.bitcast_convert_type(x, jnp.uint8)
+    for dtype in (ml_dtypes.float8_e3m4, ml_dtypes.float8_e4m3fn,
+                  ml_dtypes.float8_e5m2, ml_dtypes.float8_e4m3b11fnuz):
+        v = np.arange(256, dtype=np.uint8).view(dtype)
+        name = np.dtype(dtype).name
+        for op, f in (("sqrt", lax.sqrt), ("exp", lax.exp),
+                      ("log1p", lax.log1p)):
+            yield (f"f16_compute/{op}/{name}", f, [v], 1)
+        x, y = np.repeat(v, 256), np.tile(v, 256)
+        for op, f in (("atan2", lax.atan2), ("pow", lax.pow),
+                      ("add", lax.add), ("div", lax.div)):
+            yield f"f16_compute/{op}/{name}", f, [x, y], 1
+        mids = _narrow_midpoints(dtype, rng)
+        yield (f"convert_once/float32/{name}",
+               lambda a, t=dtype: u8(a.astype(t)), [mids.astype(np.float32)], 1)
+    for dtype in (np.float16, ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                  ml_dtypes.float8_e5m2, ml_dtypes.float8_e3m4,
+                  ml_dtypes.float8_e4m3fnuz, ml_dtypes.float4_e2m1fn,
+                  ml_dtypes.float8_e8m0fnu):
+        mids = _narrow_midpoints(dtype, rng)
+        if dtype == ml_dtypes.bfloat16:  # XLA:CPU flushes f32 subnormals
+            mids = mids[np.abs(mids) >= 2.0 ** -126]
+        yield (f"convert_f64/{np.dtype(dtype).name}",
+               lambda a, t=dtype: _bits(a.astype(t)) if np.dtype(t).itemsize == 2
+               else lax.bitcast_convert_type(a.astype(t), jnp.uint8)
+               if t != ml_dtypes.float4_e2m1fn else a.astype(t),
+               [mids], 1)
+    yield ("convert_f64/float16/-12.84765668", lambda a: _bits(a.astype(jnp.float16)),
+           [np.array([-12.84765668, 12.84765668])], 1)
 
 
 def all_cases():
