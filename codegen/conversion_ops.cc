@@ -7,6 +7,7 @@
 #include "codegen/complex_ops.h"
 #include "codegen/float_codec.h"
 #include "codegen/scalar_ops.h"
+#include "hlo/ir/float_types.h"
 #include "llvm/IR/Intrinsics.h"
 
 namespace xlite::codegen {
@@ -99,24 +100,39 @@ llvm::Value* EmitFromBits(llvm::IRBuilderBase& b, PrimitiveType type,
 llvm::Value* EmitReducePrecision(llvm::IRBuilderBase& b, PrimitiveType type,
                                  llvm::Value* value, int64_t exponent_bits,
                                  int64_t mantissa_bits) {
+  // A NaN stays the same NaN (mantissa_bits 0 included), as XLA:CPU keeps it.
   const int e = static_cast<int>(exponent_bits);
   if (type == PrimitiveType::kF64) {
     const int m = static_cast<int>(mantissa_bits);
     llvm::Value* bits = EmitReduceBits<uint64_t, 52, 11>(
         b, b.CreateBitCast(value, b.getInt64Ty()), e, m);
-    llvm::Value* nan =
-        m > 0 ? value : llvm::ConstantFP::getInfinity(b.getDoubleTy());
-    return b.CreateSelect(b.CreateFCmpUNO(value, value), nan,
+    return b.CreateSelect(b.CreateFCmpUNO(value, value), value,
                           b.CreateBitCast(bits, b.getDoubleTy()));
   }
-  // Everything narrower reduces in f32 (mantissa at most 23) and rounds
-  // back to its type.
+  // f16, and the f8/f4 types XLA:CPU computes in f16, reduce on f16's bits
+  // (exact for them), so f16 subnormals round at their fixed position and
+  // exponent_bits >= 5 leaves the exponent alone.
+  const FloatFormat* format = GetFloatFormat(type);
+  if (type == PrimitiveType::kF16 ||
+      (format != nullptr && format->total_bits() <= 8 &&
+       type != PrimitiveType::kF8E8M0FNU)) {
+    const int m = static_cast<int>(std::min<int64_t>(mantissa_bits, 10));
+    llvm::Value* x = EmitToComputeFloat(b, type, value);
+    llvm::Value* half = type == PrimitiveType::kF16
+                            ? value
+                            : EmitEncodeFromF32(b, PrimitiveType::kF16, x);
+    llvm::Value* bits = EmitReduceBits<uint16_t, 10, 5>(b, half, e, m);
+    llvm::Value* reduced =
+        b.CreateSelect(b.CreateFCmpUNO(x, x), x,
+                       EmitDecodeToF32(b, PrimitiveType::kF16, bits));
+    return EmitFromComputeFloat(b, type, reduced);
+  }
+  // bf16 and f8e8m0fnu reduce in f32 (mantissa at most 23) and round back.
   const int m = static_cast<int>(std::min<int64_t>(mantissa_bits, 23));
   llvm::Value* x = EmitToComputeFloat(b, type, value);
   llvm::Value* bits = EmitReduceBits<uint32_t, 23, 8>(
       b, b.CreateBitCast(x, b.getInt32Ty()), e, m);
-  llvm::Value* nan = m > 0 ? x : llvm::ConstantFP::getInfinity(b.getFloatTy());
-  llvm::Value* reduced = b.CreateSelect(b.CreateFCmpUNO(x, x), nan,
+  llvm::Value* reduced = b.CreateSelect(b.CreateFCmpUNO(x, x), x,
                                         b.CreateBitCast(bits, b.getFloatTy()));
   return EmitFromComputeFloat(b, type, reduced);
 }

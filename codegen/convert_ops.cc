@@ -1,7 +1,7 @@
 // convert: every pair of element types, as hlo/evaluator/convert.cc's
 // ConvertOne. Floats go to integers through double (NaN -> 0, saturating,
 // truncating); integers wrap; narrow floats round once from f32 (or from f64
-// as EncodeFromF64 does); 64-bit integers round directly to f32.
+// as ConvertFromF64 does); 64-bit integers round directly to f32.
 
 #include <cmath>
 #include <limits>

@@ -293,8 +293,20 @@ llvm::Value* EmitEncodeFromF32(llvm::IRBuilderBase& b, PrimitiveType type,
 
 llvm::Value* EmitEncodeFromF64(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value) {
-  if (type == PrimitiveType::kF16) return EmitEncode(b, type, value);
-  return EmitEncodeFromF32(b, type, b.CreateFPTrunc(value, b.getFloatTy()));
+  llvm::Value* narrowed = b.CreateFPTrunc(value, b.getFloatTy());
+  if (type == PrimitiveType::kF16 || type == PrimitiveType::kBF16) {
+    return EmitEncodeFromF32(b, type, narrowed);
+  }
+  llvm::Value* once = EmitEncode(b, type, value);
+  if (type != PrimitiveType::kF8E8M0FNU) return once;
+  // Positive values below f32's smallest normal as their f32 value.
+  llvm::Value* tiny = b.CreateFCmpOLT(
+      value, llvm::ConstantFP::get(value->getType(),
+                                   std::numeric_limits<float>::min()));
+  llvm::Value* positive =
+      b.CreateFCmpOGT(value, llvm::ConstantFP::get(value->getType(), 0.0));
+  return b.CreateSelect(b.CreateAnd(positive, tiny),
+                        EmitEncodeFromF32(b, type, narrowed), once);
 }
 
 PrimitiveType ComputeFloatType(PrimitiveType type) {
@@ -312,6 +324,10 @@ llvm::Value* EmitToComputeFloat(llvm::IRBuilderBase& b, PrimitiveType type,
 llvm::Value* EmitFromComputeFloat(llvm::IRBuilderBase& b, PrimitiveType type,
                                   llvm::Value* value) {
   if (!IsNarrowFloat(type)) return value;
+  if (ComputesInF16(type)) {
+    value = EmitDecodeToF32(b, PrimitiveType::kF16,
+                            EmitEncode(b, PrimitiveType::kF16, value));
+  }
   return EmitEncodeFromF32(b, type, value);
 }
 

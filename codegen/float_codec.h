@@ -19,8 +19,8 @@ llvm::Value* EmitDecodeToF32(llvm::IRBuilderBase& b, PrimitiveType type,
 llvm::Value* EmitEncodeFromF32(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value);
 
-/// EncodeFromF64: double -> bits (iN); f16 rounds once, the others through
-/// f32, as ml_dtypes does.
+/// ConvertFromF64 (XLA:CPU's convert): double -> bits (iN); f16 and bf16
+/// round through f32, the f8 and f4 types once.
 llvm::Value* EmitEncodeFromF64(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value);
 
@@ -31,7 +31,9 @@ PrimitiveType ComputeFloatType(PrimitiveType type);
 /// A float value of `type` as its compute type (decodes narrow floats).
 llvm::Value* EmitToComputeFloat(llvm::IRBuilderBase& b, PrimitiveType type,
                                 llvm::Value* value);
-/// A compute-type value stored back as `type` (rounds narrow floats).
+/// A compute-type value stored back as `type` (rounds narrow floats, as
+/// EncodeOpResultFromF32: the f8/f4 types XLA:CPU computes in f16 through
+/// f16).
 llvm::Value* EmitFromComputeFloat(llvm::IRBuilderBase& b, PrimitiveType type,
                                   llvm::Value* value);
 

@@ -1,5 +1,7 @@
 #include "codegen/ir_array.h"
 
+#include <limits>
+
 #include "codegen/scalar_ops.h"
 #include "llvm/IR/Function.h"
 
@@ -107,7 +109,14 @@ llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
 
 llvm::Value* IndexToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
                           llvm::Value* value) {
-  if (value->getType()->getIntegerBitWidth() == 64) return value;
+  if (value->getType()->getIntegerBitWidth() == 64) {
+    if (type != PrimitiveType::kU64) return value;
+    // A u64 above INT64_MAX saturates: XLA compares it unsigned, so it is
+    // past every bound (clamped to the last start, or a skipped window).
+    return b.CreateSelect(b.CreateICmpSLT(value, b.getInt64(0)),
+                          b.getInt64(std::numeric_limits<int64_t>::max()),
+                          value);
+  }
   return IsSignedInteger(type) ? b.CreateSExt(value, b.getInt64Ty())
                                : b.CreateZExt(value, b.getInt64Ty());
 }

@@ -63,7 +63,8 @@ llvm::Value* LinearizeRowMajor(llvm::IRBuilderBase& b, const Index& index,
                                const Shape& shape);
 
 /// An integer scalar of `type` (an index operand) as i64: signed types
-/// sign-extend, unsigned ones zero-extend.
+/// sign-extend, unsigned ones zero-extend, a u64 above INT64_MAX saturates
+/// to INT64_MAX (out of bounds, as XLA's unsigned comparison has it).
 llvm::Value* IndexToInt64(llvm::IRBuilderBase& b, PrimitiveType type,
                           llvm::Value* value);
 

@@ -6,6 +6,7 @@
 
 #include "hlo/evaluator/element_types.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/float_types.h"
 
 namespace xlite::eval {
 namespace {
@@ -77,14 +78,16 @@ typename Out::Storage ConvertOne(typename In::Storage s) {
       }
       return static_cast<float>(v);
     } else {
-      // Narrow floats: from f64 with ml_dtypes' rounding, else from f32
-      // (every other source is exact in f32, or rounds there as XLA does).
+      // Narrow floats round once: from f64 as XLA:CPU converts it
+      // (ConvertFromF64), else from f32 (every other source is exact in
+      // f32, or rounds there as XLA does).
       if constexpr (std::is_same_v<typename In::Storage, double>) {
-        return static_cast<typename Out::Storage>(EncodeFromF64(Out::kType, v));
+        return static_cast<typename Out::Storage>(
+            ConvertFromF64(Out::kType, v));
       } else if constexpr (kIsInt<In>) {
-        return Out::Store(static_cast<float>(x));
+        return Out::StoreOnce(static_cast<float>(x));
       } else {
-        return Out::Store(static_cast<float>(v));
+        return Out::StoreOnce(static_cast<float>(v));
       }
     }
   } else {  // complex out
@@ -109,14 +112,17 @@ void ConvertLoop(const Literal& in, Literal& out) {
 
 // Reduces a float's precision to `exponent_bits` and `mantissa_bits`
 // (round to nearest even; overflow to infinity, underflow to zero),
-// working on the bits of U (uint32 for f32, uint64 for f64).
-template <typename F, typename U, int kMantissa, int kExponent>
-F ReducePrecision(F input, int exponent_bits, int mantissa_bits) {
-  if (std::isnan(input)) {
-    return mantissa_bits > 0 ? input : std::numeric_limits<F>::infinity();
+// working on the bits of U (uint16 for f16, uint32 for f32, uint64 for
+// f64): the rounding acts on the bit pattern, so a subnormal rounds at its
+// fixed position. A NaN stays the same NaN, mantissa_bits 0 included, as
+// XLA:CPU computes it.
+template <typename U, int kMantissa, int kExponent>
+U ReducePrecisionBits(U bits, int exponent_bits, int mantissa_bits) {
+  constexpr U kExponentMask = ((U{1} << kExponent) - 1) << kMantissa;
+  constexpr U kMantissaMask = (U{1} << kMantissa) - 1;
+  if ((bits & kExponentMask) == kExponentMask && (bits & kMantissaMask) != 0) {
+    return bits;
   }
-  U bits;
-  std::memcpy(&bits, &input, sizeof(F));
   if (mantissa_bits < kMantissa) {
     const U last_bit_mask = U{1} << (kMantissa - mantissa_bits);
     const U base_bias = (last_bit_mask >> 1) - 1;
@@ -137,6 +143,15 @@ F ReducePrecision(F input, int exponent_bits, int mantissa_bits) {
       bits = bits & sign_mask;
     }
   }
+  return bits;
+}
+
+template <typename F, typename U, int kMantissa, int kExponent>
+F ReducePrecision(F input, int exponent_bits, int mantissa_bits) {
+  U bits;
+  std::memcpy(&bits, &input, sizeof(F));
+  bits = ReducePrecisionBits<U, kMantissa, kExponent>(bits, exponent_bits,
+                                                      mantissa_bits);
   F out;
   std::memcpy(&out, &bits, sizeof(F));
   return out;
@@ -279,15 +294,27 @@ absl::StatusOr<Literal> EvalReducePrecision(const HloInstruction& hlo,
   if (!IsFloatingPoint(type) || IsComplex(type)) {
     return InstructionError(hlo, "reduce-precision needs a float operand");
   }
-  // Every narrower float is exact in f32; reduce there and store back.
+  // f16, and the f8/f4 types XLA:CPU computes in f16, reduce on f16's
+  // bits (their values are exact in f16); bf16 and f8e8m0fnu on f32's.
+  const bool in_f16 =
+      type == PrimitiveType::kF16 || (GetFloatFormat(type) != nullptr &&
+                                      GetFloatFormat(type)->total_bits() <= 8 &&
+                                      type != PrimitiveType::kF8E8M0FNU);
   DispatchArrayType(type, [&](auto tr) {
     using Tr = decltype(tr);
     if constexpr (kIsFloat<Tr>) {
       const auto* x = Data<Tr>(operand);
       auto* y = MutableData<Tr>(out);
       for (int64_t i = 0; i < n; ++i) {
-        y[i] = Tr::Store(ReducePrecision<float, uint32_t, 23, 8>(
-            static_cast<float>(Tr::Load(x[i])), e, std::min(m, 23)));
+        const float v = static_cast<float>(Tr::Load(x[i]));
+        if (in_f16 && !std::isnan(v)) {
+          const uint16_t h = ReducePrecisionBits<uint16_t, 10, 5>(
+              FloatToHalf(v), e, std::min(m, 10));
+          y[i] = Tr::Store(HalfToFloat(h));
+        } else {
+          y[i] = Tr::Store(
+              ReducePrecision<float, uint32_t, 23, 8>(v, e, std::min(m, 23)));
+        }
       }
     }
     return 0;

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "hlo/evaluator/internal.h"
 
@@ -19,7 +20,17 @@ std::vector<int64_t> Strides(absl::Span<const int64_t> dims) {
   return strides;
 }
 
-int64_t ScalarIndex(const Literal& literal) { return literal.GetAsInt64(0); }
+int64_t IndexAt(const Literal& literal, int64_t i) {
+  if (literal.shape().element_type() == PrimitiveType::kU64) {
+    const uint64_t u = literal.GetAsUint64(i);
+    return u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+               ? std::numeric_limits<int64_t>::max()
+               : static_cast<int64_t>(u);
+  }
+  return literal.GetAsInt64(i);
+}
+
+int64_t ScalarIndex(const Literal& literal) { return IndexAt(literal, 0); }
 
 absl::Status CheckAllocatable(const Shape& shape) {
   constexpr int64_t kLimit = int64_t{8} << 30;

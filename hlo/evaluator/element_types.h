@@ -5,8 +5,9 @@
 // Literal (Storage) and what C++ type arithmetic happens in (Compute), with
 // the conversions between them. Narrow floats compute in float and round
 // back after every operation, which is what XLA's CPU backend does after
-// float normalization; sub-byte integers compute in 32 bits and wrap to
-// their width.
+// float normalization (the f8 types but f8e8m0fnu, and f4e2m1fn, through
+// f16: XLA:CPU computes them in f16); sub-byte integers compute in 32 bits and
+// wrap to their width.
 
 #include <complex>
 #include <cstdint>
@@ -86,6 +87,15 @@ struct NarrowFloatTraits {
       return FloatToBFloat16(c);
     } else if constexpr (T == PrimitiveType::kF16) {
       return FloatToHalf(c);
+    } else {
+      return static_cast<Storage>(EncodeOpResultFromF32(T, c));
+    }
+  }
+  // The f32 value rounded once (a convert); Store rounds an operation's
+  // result, through f16 for the types XLA:CPU computes in f16.
+  static Storage StoreOnce(Compute c) {
+    if constexpr (T == PrimitiveType::kBF16 || T == PrimitiveType::kF16) {
+      return Store(c);
     } else {
       return static_cast<Storage>(EncodeFromF32(T, c));
     }

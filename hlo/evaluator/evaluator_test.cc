@@ -130,6 +130,45 @@ ENTRY e {
             "f8e4m3fn[4] {nan, 0.102, -448, nan}");
 }
 
+// XLA:CPU computes the f8 types (f8e8m0fnu aside) and f4e2m1fn in f16: an
+// operation's result rounds to f16 and then to the type. sqrt(0.96875) is
+// 0.98425..., which f16 rounds to 0.984375, the f8e3m4 tie between 0.96875
+// and 1 that goes to the even 1 (rounded once it would be 0.96875). A
+// convert rounds once.
+TEST(Elementwise, F8ComputesInF16) {
+  const std::string m = R"(HloModule m
+ENTRY e {
+  p = f8e3m4[1] parameter(0)
+  ROOT r = f8e3m4[1] sqrt(p)
+})";
+  EXPECT_EQ(Eval(m, {"f8e3m4[1] {0.96875}"}), "f8e3m4[1] {1}");
+  const std::string convert = R"(HloModule m
+ENTRY e {
+  p = f32[1] parameter(0)
+  ROOT r = f8e3m4[1] convert(p)
+})";
+  EXPECT_EQ(Eval(convert, {"f32[1] {0.984250009}"}), "f8e3m4[1] {0.969}");
+}
+
+// As XLA:CPU converts from f64: f16 (and bf16) through f32, so
+// -12.84765668 is -12.84375 (rounded once it is -12.8515625); the f8 types
+// once, directly, so -431.99999178 is -416 (through f32 it would be the
+// tie -432 and go to the even -448).
+TEST(Convert, F64ToNarrowAsXlaCpu) {
+  const std::string half = R"(HloModule m
+ENTRY e {
+  p = f64[1] parameter(0)
+  ROOT r = f16[1] convert(p)
+})";
+  EXPECT_EQ(Eval(half, {"f64[1] {-12.84765668}"}), "f16[1] {-12.844}");
+  const std::string f8 = R"(HloModule m
+ENTRY e {
+  p = f64[1] parameter(0)
+  ROOT r = f8e4m3fn[1] convert(p)
+})";
+  EXPECT_EQ(Eval(f8, {"f64[1] {-431.99999178020505}"}), "f8e4m3fn[1] {-416}");
+}
+
 TEST(Convert, BitcastConvertAndReducePrecision) {
   const std::string m = R"(HloModule m
 ENTRY e {
@@ -146,6 +185,33 @@ ENTRY e {
   EXPECT_EQ(Eval(rp, {"f32[3] {1.3, 100000, 1e-10}"}), "f32[3] {1.25, inf, 0}");
 }
 
+// As XLA:CPU computes it: a NaN stays NaN with no mantissa bits left, and
+// f16 reduces on its own bits (a subnormal rounds at its fixed position;
+// exponent_bits >= 5 keeps f16's range).
+TEST(Convert, ReducePrecisionNanAndHalfBits) {
+  const std::string nan = R"(HloModule m
+ENTRY e {
+  p = f32[2] parameter(0)
+  ROOT r = f32[2] reduce-precision(p), exponent_bits=8, mantissa_bits=0
+})";
+  EXPECT_EQ(Eval(nan, {"f32[2] {nan, 3}"}), "f32[2] {nan, 2}");
+  const std::string wide = R"(HloModule m
+ENTRY e {
+  p = f16[3] parameter(0)
+  ROOT r = f16[3] reduce-precision(p), exponent_bits=8, mantissa_bits=7
+})";
+  // 4 * 2^-24 rounds away on its low three bits; 2^-14 is normal and stays.
+  EXPECT_EQ(Eval(wide, {"f16[3] {2.38418579e-07, 6.10351562e-05, 1}"}),
+            "f16[3] {0, 6.1035e-05, 1}");
+  const std::string same = R"(HloModule m
+ENTRY e {
+  p = f16[1] parameter(0)
+  ROOT r = f16[1] reduce-precision(p), exponent_bits=5, mantissa_bits=2
+})";
+  // 2^-15 is an f16 subnormal: f16's exponent is not reduced, so it stays.
+  EXPECT_EQ(Eval(same, {"f16[1] {-3.05175781e-05}"}), "f16[1] {-3.0518e-05}");
+}
+
 TEST(DataMovement, SlicesPadsAndEmpty) {
   const std::string ds = R"(HloModule m
 ENTRY e {
@@ -155,6 +221,16 @@ ENTRY e {
 })";
   EXPECT_EQ(Eval(ds, {"s32[5] {0, 1, 2, 3, 4}", "s32[] 9"}), "s32[2] {3, 4}");
   EXPECT_EQ(Eval(ds, {"s32[5] {0, 1, 2, 3, 4}", "s32[] -3"}), "s32[2] {0, 1}");
+  // A u64 start past INT64_MAX is a large start (XLA compares unsigned).
+  const std::string ds64 = R"(HloModule m
+ENTRY e {
+  p = s32[5] parameter(0)
+  i = u64[] parameter(1)
+  ROOT r = s32[2] dynamic-slice(p, i), dynamic_slice_sizes={2}
+})";
+  EXPECT_EQ(
+      Eval(ds64, {"s32[5] {0, 1, 2, 3, 4}", "u64[] 18446744073709551615"}),
+      "s32[2] {3, 4}");
   const std::string pad = R"(HloModule m
 ENTRY e {
   p = s32[4] parameter(0)

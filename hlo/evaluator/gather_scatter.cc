@@ -31,7 +31,7 @@ void IndexVector(const Literal& indices, int64_t index_vector_dim,
   for (int64_t k = 0; k < count; ++k) {
     const int64_t at =
         base + (index_vector_dim < rank ? k * strides[index_vector_dim] : 0);
-    (*out)[k] = indices.GetAsInt64(at);
+    (*out)[k] = IndexAt(indices, at);
   }
 }
 

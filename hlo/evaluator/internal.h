@@ -113,7 +113,13 @@ inline int64_t ElementBytes(const Shape& shape) {
   return StorageBytes(shape.element_type());
 }
 
-/// Integer scalar value of a literal (index operands of dynamic-slice etc.).
+/// Element `i` of an integer index operand (dynamic-slice starts, gather
+/// and scatter indices) as int64: a u64 above INT64_MAX saturates there, so
+/// it stays out of bounds (clamped to the last start, or skipped) as XLA
+/// compares it unsigned, instead of wrapping negative.
+int64_t IndexAt(const Literal& literal, int64_t i);
+
+/// IndexAt(literal, 0) of a scalar index operand.
 int64_t ScalarIndex(const Literal& literal);
 
 /// Physical (layout) order <-> the logical row-major order Literal uses.

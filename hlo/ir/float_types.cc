@@ -331,6 +331,33 @@ uint64_t EncodeFromF64(PrimitiveType type, double value) {
   }
 }
 
+uint64_t ConvertFromF64(PrimitiveType type, double value) {
+  if (type == PrimitiveType::kF16 || type == PrimitiveType::kBF16) {
+    return EncodeFromF32(type, static_cast<float>(value));
+  }
+  const FloatFormat* f = GetFloatFormat(type);
+  if (f == nullptr || type == PrimitiveType::kF32 ||
+      type == PrimitiveType::kF64) {
+    return EncodeFromF64(type, value);
+  }
+  if (std::isnan(value)) return NanBits(*f, std::signbit(value));
+  if (type == PrimitiveType::kF8E8M0FNU && value > 0 &&
+      value < std::numeric_limits<float>::min()) {
+    return EncodeFromF32(type, static_cast<float>(value));  // as its f32
+  }
+  return EncodeFinite(*f, value);
+}
+
+bool ComputesInF16(PrimitiveType type) {
+  return IsFloatingPoint(type) && BitWidth(type) <= 8 &&
+         type != PrimitiveType::kF8E8M0FNU;
+}
+
+uint64_t EncodeOpResultFromF32(PrimitiveType type, float value) {
+  if (ComputesInF16(type)) value = HalfToFloat(FloatToHalf(value));
+  return EncodeFromF32(type, value);
+}
+
 float BFloat16ToFloat(uint16_t bits) {
   return F32FromBits(static_cast<uint32_t>(bits) << 16);
 }

@@ -51,6 +51,21 @@ double DecodeToF64(PrimitiveType type, uint64_t bits);
 uint64_t EncodeFromF32(PrimitiveType type, float value);
 uint64_t EncodeFromF64(PrimitiveType type, double value);
 
+/// What XLA:CPU's `convert` op gives from f64 (EncodeFromF64 is the literal
+/// rounding, ml_dtypes'): f16 and bf16 round through f32 (twice), the f8
+/// and f4 types round once, directly from f64 (f8e8m0fnu takes a positive
+/// value below 2^-126 as its f32 value). f32 and f64 as EncodeFromF64.
+uint64_t ConvertFromF64(PrimitiveType type, double value);
+
+/// An elementwise operation's f32 result stored as `type`: XLA:CPU
+/// computes the f8 types but f8e8m0fnu, and f4e2m1fn, in f16, so their
+/// results round to f16 first and then to the type (twice); every other
+/// type rounds once, as EncodeFromF32.
+uint64_t EncodeOpResultFromF32(PrimitiveType type, float value);
+
+/// True for the types XLA:CPU computes in f16 (above).
+bool ComputesInF16(PrimitiveType type);
+
 /// The hot path of literals: f32 <-> f16 / bf16.
 inline float HalfToFloat(uint16_t bits) {
   return DecodeToF32(PrimitiveType::kF16, bits);

@@ -176,6 +176,35 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 // The facts block-scaling relies on, spelled out.
+// XLA:CPU's convert op from f64 and its f8 arithmetic (see the header).
+TEST(FloatTypes, ConvertFromF64AndOpResults) {
+  // f16 through f32: -12.84765668 -> f32 -12.8476567 -> f16 -12.84375.
+  EXPECT_EQ(ConvertFromF64(PrimitiveType::kF16, -12.84765668),
+            EncodeFromF32(PrimitiveType::kF16, -12.84375f));
+  EXPECT_EQ(EncodeFromF64(PrimitiveType::kF16, -12.84765668),
+            EncodeFromF32(PrimitiveType::kF16, -12.8515625f));
+  // f8 once: just below the tie 432 between 416 and 448.
+  EXPECT_EQ(ConvertFromF64(PrimitiveType::kF8E4M3FN, 431.99999178020505),
+            EncodeFromF32(PrimitiveType::kF8E4M3FN, 416.0f));
+  EXPECT_EQ(EncodeFromF64(PrimitiveType::kF8E4M3FN, 431.99999178020505),
+            EncodeFromF32(PrimitiveType::kF8E4M3FN, 448.0f));
+  EXPECT_EQ(ConvertFromF64(PrimitiveType::kF8E5M2, std::nan("")),
+            EncodeFromF32(PrimitiveType::kF8E5M2, std::nanf("")));
+  // f8e8m0fnu keeps EncodeFromF32's rule below 2^-126.
+  EXPECT_EQ(ConvertFromF64(PrimitiveType::kF8E8M0FNU, std::ldexp(1.5, -127)),
+            1u);
+  // An operation's result: f8e3m4 through f16, bf16 and f8e8m0fnu once.
+  EXPECT_EQ(EncodeOpResultFromF32(PrimitiveType::kF8E3M4, 0.98425f),
+            EncodeFromF32(PrimitiveType::kF8E3M4, 1.0f));
+  EXPECT_EQ(EncodeFromF32(PrimitiveType::kF8E3M4, 0.98425f),
+            EncodeFromF32(PrimitiveType::kF8E3M4, 0.96875f));
+  EXPECT_EQ(EncodeOpResultFromF32(PrimitiveType::kBF16, 1.00390625f),
+            EncodeFromF32(PrimitiveType::kBF16, 1.00390625f));
+  EXPECT_TRUE(ComputesInF16(PrimitiveType::kF4E2M1FN));
+  EXPECT_FALSE(ComputesInF16(PrimitiveType::kF8E8M0FNU));
+  EXPECT_FALSE(ComputesInF16(PrimitiveType::kF16));
+}
+
 TEST(FloatTypes, ScaleTypeFacts) {
   // f8e8m0fnu: 0xFF is NaN, there is no zero, 0x7F is 1.0.
   EXPECT_TRUE(std::isnan(DecodeToF32(PrimitiveType::kF8E8M0FNU, 0xFF)));

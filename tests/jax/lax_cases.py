@@ -436,9 +436,112 @@ def eigh_svd_cases():
                    _svd_reconstruction, [a], 256)
 
 
+def _bits(x):
+    """A float result as its bit pattern, so that it compares exactly."""
+    return lax.bitcast_convert_type(
+        x, {2: jnp.uint16, 4: jnp.uint32, 8: jnp.uint64}[x.dtype.itemsize])
+
+
+def edge_cases():
+    """Semantics XLA:CPU pins down at the edges, each once a difference:
+    u64 indices past INT64_MAX (XLA compares them unsigned: the largest
+    start, a dropped scatter window) and reduce-precision (NaN stays NaN
+    with no mantissa bits; f16 and the f8 types reduce on f16's bits, so
+    f16 subnormals round at their fixed position)."""
+    x = np.arange(60, dtype=np.float32).reshape(10, 6)
+    big = np.uint64(2 ** 64 - 1)
+    yield ("dynamic_slice/u64_past_int64_max", lambda a, s: lax.dynamic_slice(
+        a, (s, s), (4, 3)), [x, big], 1)
+    yield ("dynamic_update_slice/u64_past_int64_max",
+           lambda a, s: lax.dynamic_update_slice(
+               a, jnp.ones((4, 3), a.dtype), (s, np.uint64(1))), [x, big], 1)
+    dnums = lax.ScatterDimensionNumbers(
+        update_window_dims=(1,), inserted_window_dims=(0,),
+        scatter_dims_to_operand_dims=(0,))
+    yield ("scatter/u64_past_int64_max_dropped", lambda a, i: lax.scatter_add(
+        a, i, jnp.ones((2, 6), a.dtype), dnums),
+        [x, np.array([[2 ** 64 - 1], [3]], np.uint64)], 1)
+    nan = np.array([np.nan, -np.nan, 3.0, 5.0, -np.inf, 1e30], np.float32)
+    for e in (1, 8):
+        yield (f"reduce_precision/nan_e{e}m0/float32", lambda a, e=e: jnp.isnan(
+            lax.reduce_precision(a, e, 0)), [nan], 1)
+    half = np.arange(0x7C00, dtype=np.uint16).view(np.float16)
+    half = np.concatenate([half, -half])
+    for e, m in ((8, 7), (5, 2), (6, 5), (4, 3), (5, 10), (8, 0)):
+        yield (f"reduce_precision/e{e}m{m}/float16",
+               lambda a, e=e, m=m: _bits(lax.reduce_precision(a, e, m)),
+               [half], 1)
+    f8 = np.arange(0x7F, dtype=np.uint8).view(ml_dtypes.float8_e4m3fn)
+    yield ("reduce_precision/e3m1/float8_e4m3fn", lambda a: lax.bitcast_convert_type(
+        lax.reduce_precision(a, 3, 1), jnp.uint8), [f8], 1)
+    yield from narrow_float_cases()
+
+
+
+def _narrow_midpoints(dtype, rng):
+    """The midpoints between neighbouring finite values of a narrow float
+    (between powers of two for f8e8m0fnu, whose ties are at 1.5 * 2^k),
+    each also nudged 2^-20 and 2^-40 (relative) either way, in f64."""
+    width = np.dtype(dtype).itemsize * 8 if dtype != ml_dtypes.float4_e2m1fn else 4
+    if width == 4:
+        v = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)
+    else:
+        v = np.arange(2 ** width, dtype={8: np.uint8, 16: np.uint16}[width]
+                      ).view(dtype).astype(np.float64)
+    v = np.unique(v[np.isfinite(v)])
+    if dtype == ml_dtypes.float8_e8m0fnu:
+        m = v[v >= 2.0 ** -126][:-1] * 1.5
+    else:
+        v = np.unique(np.concatenate([v, -v]))
+        m = (v[1:] + v[:-1]) / 2
+    if m.size > 4000:
+        m = rng.choice(m, 4000, replace=False)
+    return np.concatenate([m * (1 + d) for d in
+                           (0, 2.0 ** -20, -2.0 ** -20, 2.0 ** -40, -2.0 ** -40)])
+
+
+def narrow_float_cases():
+    """XLA:CPU's narrow-float rounding, each once a difference: the f8 types
+    but f8e8m0fnu, and f4e2m1fn, compute in f16 (an op's result rounds to
+    f16, then to the type; a convert rounds once); an f64 convert rounds to
+    f16 and bf16 through f32 and to the f8/f4 types once, directly. Op
+    results compare as values (NaN payloads and signs differ), converts
+    bit for bit."""
+    rng = np.random.default_rng(20)
+    u8 = lambda x: lax.bitcast_convert_type(x, jnp.uint8)
+    for dtype in (ml_dtypes.float8_e3m4, ml_dtypes.float8_e4m3fn,
+                  ml_dtypes.float8_e5m2, ml_dtypes.float8_e4m3b11fnuz):
+        v = np.arange(256, dtype=np.uint8).view(dtype)
+        name = np.dtype(dtype).name
+        for op, f in (("sqrt", lax.sqrt), ("exp", lax.exp),
+                      ("log1p", lax.log1p)):
+            yield (f"f16_compute/{op}/{name}", f, [v], 1)
+        x, y = np.repeat(v, 256), np.tile(v, 256)
+        for op, f in (("atan2", lax.atan2), ("pow", lax.pow),
+                      ("add", lax.add), ("div", lax.div)):
+            yield f"f16_compute/{op}/{name}", f, [x, y], 1
+        mids = _narrow_midpoints(dtype, rng)
+        yield (f"convert_once/float32/{name}",
+               lambda a, t=dtype: u8(a.astype(t)), [mids.astype(np.float32)], 1)
+    for dtype in (np.float16, ml_dtypes.bfloat16, ml_dtypes.float8_e4m3fn,
+                  ml_dtypes.float8_e5m2, ml_dtypes.float8_e3m4,
+                  ml_dtypes.float8_e4m3fnuz, ml_dtypes.float4_e2m1fn,
+                  ml_dtypes.float8_e8m0fnu):
+        mids = _narrow_midpoints(dtype, rng)
+        if dtype == ml_dtypes.bfloat16:  # XLA:CPU flushes f32 subnormals
+            mids = mids[np.abs(mids) >= 2.0 ** -126]
+        yield (f"convert_f64/{np.dtype(dtype).name}",
+               lambda a, t=dtype: _bits(a.astype(t)) if np.dtype(t).itemsize == 2
+               else lax.bitcast_convert_type(a.astype(t), jnp.uint8)
+               if t != ml_dtypes.float4_e2m1fn else a.astype(t),
+               [mids], 1)
+    yield ("convert_f64/float16/-12.84765668", lambda a: _bits(a.astype(jnp.float16)),
+           [np.array([-12.84765668, 12.84765668])], 1)
+
+
 def all_cases():
     for gen in (elementwise_cases, convert_cases, reduction_cases, dot_cases,
                 conv_cases, indexing_cases, sort_cases, control_flow_cases,
                 rng_cases, window_and_shape_cases, fft_and_linalg_cases,
-                eigh_svd_cases):
+                eigh_svd_cases, edge_cases):
         yield from gen()
