@@ -408,10 +408,9 @@ const Rule kRules[] = {
         std::optional<double> v = UniformValue(h->operand(i + 1));
         if (!v.has_value()) return nullptr;
         const int64_t size = h->shape().dimensions(i);
-        // Not cast from the double (UB past 2^63): an s64 start that large
-        // clamps high; a u64 one is negative as XLA reads it, and clamps low.
-        const bool u64 = h->operand(i + 1)->shape().element_type() == PrimitiveType::kU64;
-        const int64_t wanted = *v >= 9.2e18 ? (u64 ? 0 : s.dimensions(i)) : *v <= 0 ? 0 : static_cast<int64_t>(*v);
+        // Not cast from the double (UB past 2^63): a start that large (s64,
+        // or u64 past 2^63, which XLA compares unsigned) clamps high.
+        const int64_t wanted = *v >= 9.2e18 ? s.dimensions(i) : *v <= 0 ? 0 : static_cast<int64_t>(*v);
         const int64_t start = std::clamp<int64_t>(wanted, 0, s.dimensions(i) - size);
         dims.push_back({start, start + size, 1});
       }

@@ -354,11 +354,15 @@ absl::Status RunCooperativeBlock(Block& b) {
           absl::StrCat("block ", b.block_id, ": ", b.mma_error));
     }
     if (done == b.block) return absl::OkStatus();
-    if (ReleaseShuffles(b)) continue;
-    if (b.mma_error.empty() && ReleaseLdMatrices(b)) continue;
-    if (ReleaseMmas(b)) continue;
-    if (b.mma_error.empty() && ReleaseWgmmas(b)) continue;
-    if (b.mma_error.empty() && ReleaseMbarrierWaits(b)) continue;
+    // Every kind of wait that can end ends in the same round, so that a
+    // thread released by an mbarrier (a producer warp) runs beside the
+    // warps that go on multiplying, as on a GPU, not only once they block.
+    bool progress = ReleaseShuffles(b);
+    if (b.mma_error.empty()) progress |= ReleaseLdMatrices(b);
+    progress |= ReleaseMmas(b);
+    if (b.mma_error.empty()) progress |= ReleaseWgmmas(b);
+    if (b.mma_error.empty()) progress |= ReleaseMbarrierWaits(b);
+    if (progress && b.mma_error.empty()) continue;
     if (!b.mma_error.empty()) {
       return absl::InternalError(
           absl::StrCat("block ", b.block_id, ": ", b.mma_error));

@@ -134,7 +134,8 @@ absl::StatusOr<std::unique_ptr<HloModule>> ReferenceModule(
     return *changed ? std::move(widened) : nullptr;
   }
   if (options.gemm_backend != gpu::GemmBackend::kTiled) return nullptr;
-  std::unique_ptr<HloModule> tf32 = WithTf32DotOperands(module);
+  std::unique_ptr<HloModule> tf32 =
+      WithTf32DotOperands(module, options.run_passes);
   if (tf32 == nullptr) return absl::InternalError("could not round to TF32");
   return tf32;
 }

@@ -82,7 +82,9 @@ TEST(GpuEmulatorDifferential, TiledGemmFusionsWithoutPasses) {
 
 // Every tiled GEMM fusion forced onto Hopper's warpgroups (wgmma, one or
 // two warpgroups, 1-4 stages: the multistage pipeline keeps a wgmma
-// group in flight where both tiles are copied), which the heuristic keeps
+// group in flight where both tiles are copied; TMA tiles, with and
+// without a producer warp, where the operands take tensor maps), which
+// the heuristic keeps
 // for GEMMs larger than these modules. Dots the warpgroups cannot
 // multiply (no tensor-core input) are refused, located; no other
 // outcome but a match.
@@ -90,7 +92,9 @@ TEST(GpuEmulatorDifferential, TiledGemmFusionsOnWarpgroups) {
   uint64_t first = 7000;
   for (const char* tiling :
        {"64x64x32 wgmma groups 1x1 stages 4", "128x64x64 wgmma groups 2x1",
-        "64x128x32 wgmma groups 1x2 stages 3"}) {
+        "64x128x32 wgmma groups 1x2 stages 3",
+        "64x64x64 wgmma groups 1x1 stages 4 tma",
+        "128x64x64 wgmma groups 2x1 stages 3 tma ws"}) {
     SCOPED_TRACE(tiling);
     DifferentialOptions options = TiledGemmOptions(true);
     options.tiled_gemm_config = ParseTiledGemmConfig(tiling);
