@@ -139,6 +139,19 @@ HloInstruction* OtherRoot(HloComputation* c, HloInstruction* x) {
   if (root == x) return inverted;
   return AddBroadcast(c, inverted, x->shape(), x->dimensions());
 }
+// Whether divide `h` divides by a constant or a broadcast, in f32 or f64
+// (XLA:CPU computes the narrow floats' division in f32 after widening, so
+// a narrow reciprocal would round differently), and is not itself a
+// reciprocal 1 / x or a division of constants (constant folding's).
+bool ReciprocalDivisor(const HloInstruction* h) {
+  if (Type(h) != PrimitiveType::kF32 && Type(h) != PrimitiveType::kF64) {
+    return false;
+  }
+  const HloInstruction* a = h->operand(0);
+  const HloInstruction* d = h->operand(1);
+  if (IsUniform(a, 1) || Is(a, HloOpcode::kConstant)) return false;
+  return Is(d, HloOpcode::kConstant) || Is(d, HloOpcode::kBroadcast);
+}
 HloInstruction* Commuted(HloInstruction* h, int constant_side,
                          double value) {
   // Returns the other operand if operand `constant_side` is uniformly
@@ -207,6 +220,17 @@ const Rule kRules[] = {
       HloInstruction* inverted = OtherRoot(c, Op(h, 1));
       if (inverted == nullptr) return nullptr;
       return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverted}); END_RULE
+    // divide(a, constant) -> multiply(a, divide(1, constant)) and
+    // divide(a, broadcast(b)) -> multiply(a, broadcast(divide(1, b))) for
+    // f32/f64, as XLA rewrites them (one reciprocal per divisor value): a
+    // quotient so computed can be an ulp off the rounded one, and matching
+    // XLA:CPU matters where a difference cancels, as in (x / 255 - mean).
+    RULE(kDivide, "divide-by-reciprocal") if (!ReciprocalDivisor(h)) return nullptr;
+      HloInstruction* d = Op(h, 1);
+      HloInstruction* b = Is(d, HloOpcode::kBroadcast) ? Op(d, 0) : d;
+      HloInstruction* inverse = New(c, HloOpcode::kDivide, b->shape(), {Filled(c, b, 1), b});
+      if (b != d) inverse = AddBroadcast(c, inverse, d->shape(), d->dimensions());
+      return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverse}); END_RULE
     // power(x, 0) -> 1.
     RULE(kPower, "power-zero") if (!IsFloat(h) || !IsUniform(h->operand(1), 0)) return nullptr;
       return Filled(c, h, 1); END_RULE
