@@ -139,12 +139,14 @@ HloInstruction* OtherRoot(HloComputation* c, HloInstruction* x) {
   if (root == x) return inverted;
   return AddBroadcast(c, inverted, x->shape(), x->dimensions());
 }
-// Whether divide `h` divides by a constant or a broadcast, in f32 or f64
-// (XLA:CPU computes the narrow floats' division in f32 after widening, so
-// a narrow reciprocal would round differently), and is not itself a
+// Whether divide `h` divides by a constant or a broadcast, in f16, f32 or
+// f64 (XLA:CPU widens bf16 and the f8 types to f32 before it rewrites, so
+// their reciprocal is not rounded to the narrow type), and is not itself a
 // reciprocal 1 / x or a division of constants (constant folding's).
 bool ReciprocalDivisor(const HloInstruction* h) {
-  if (Type(h) != PrimitiveType::kF32 && Type(h) != PrimitiveType::kF64) {
+  const PrimitiveType t = Type(h);
+  if (t != PrimitiveType::kF16 && t != PrimitiveType::kF32 &&
+      t != PrimitiveType::kF64) {
     return false;
   }
   const HloInstruction* a = h->operand(0);
@@ -222,7 +224,7 @@ const Rule kRules[] = {
       return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverted}); END_RULE
     // divide(a, constant) -> multiply(a, divide(1, constant)) and
     // divide(a, broadcast(b)) -> multiply(a, broadcast(divide(1, b))) for
-    // f32/f64, as XLA rewrites them (one reciprocal per divisor value): a
+    // f16/f32/f64, as XLA rewrites them (one reciprocal per divisor value): a
     // quotient so computed can be an ulp off the rounded one, and matching
     // XLA:CPU matters where a difference cancels, as in (x / 255 - mean).
     RULE(kDivide, "divide-by-reciprocal") if (!ReciprocalDivisor(h)) return nullptr;
