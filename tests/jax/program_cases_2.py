@@ -255,7 +255,8 @@ def einsum_patterns(a, b, c, v):
 def int_einsum(a, b):
     return (jnp.einsum("bij,bjk->bik", a, b,
                        preferred_element_type=jnp.int32),
-            jnp.einsum("bij,bjk->bk", a.astype(jnp.int16), b.astype(jnp.int16)),
+            jnp.einsum("bij,bjk->bk", a.astype(jnp.int16),
+                       b.astype(jnp.int16)),
             jnp.matmul(a, b), lax.dot_general(
                 a, b, (((2,), (1,)), ((0,), (0,))),
                 preferred_element_type=jnp.int64))
@@ -324,13 +325,16 @@ def pooling_more(x, x1, x3):
     avg_pad = lax.reduce_window(x, np.float32(0), lax.add, (1, 3, 3, 1),
                                 (1, 2, 2, 1),
                                 ((0, 0), (1, 1), (1, 1), (0, 0))) / 9.0
-    mn = lax.reduce_window(x, np.float32(np.inf), lax.min, (1, 2, 3, 1), (1, 3, 1, 1),
+    inf = np.float32(np.inf)
+    mn = lax.reduce_window(x, inf, lax.min, (1, 2, 3, 1), (1, 3, 1, 1),
                            "SAME")
-    p1 = lax.reduce_window(x1, np.float32(-np.inf), lax.max, (1, 4, 1), (1, 3, 1),
+    p1 = lax.reduce_window(x1, -inf, lax.max, (1, 4, 1), (1, 3, 1),
                            "SAME")
-    p3 = lax.reduce_window(x3, np.float32(0), lax.add, (1, 2, 2, 2, 1), (1, 2, 2, 2, 1),
+    p3 = lax.reduce_window(x3, np.float32(0), lax.add, (1, 2, 2, 2, 1),
+                           (1, 2, 2, 2, 1),
                            "VALID")
-    prod = lax.reduce_window(x1, np.float32(1), lax.mul, (1, 3, 1), (1, 1, 1), "VALID")
+    prod = lax.reduce_window(x1, np.float32(1), lax.mul, (1, 3, 1),
+                             (1, 1, 1), "VALID")
     global_max = jnp.max(x, (1, 2))
     return avg_pad, mn, p1, p3, prod, global_max
 
@@ -783,8 +787,8 @@ def all_cases():
            [normal(3, 4, 4, dtype=f64) + 2 * np.eye(4)], 2 ** 24)
     yield ("triangular_variants", triangular_variants,
            [normal(4, 4), normal(4, 3)], 1024)
-    yield "eigh_and_functions", eigh_and_functions, [normal(5, 5, dtype=f64)], \
-        2 ** 26
+    yield ("eigh_and_functions", eigh_and_functions,
+           [normal(5, 5, dtype=f64)], 2 ** 26)
     z = (normal(4, 4) + 1j * normal(4, 4)).astype(np.complex64)
     zb = (normal(4, 2) + 1j * normal(4, 2)).astype(np.complex64)
     yield "complex_linalg", complex_linalg, [z, zb], 4096

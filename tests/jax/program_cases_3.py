@@ -67,9 +67,9 @@ def select_piecewise(x, i):
                                                lambda v: v + 1]),
             jnp.choose(i, [x, -x, x * 10], mode="clip"), jnp.choose(
                 i, [x, -x, x * 10], mode="wrap"), jnp.where(x > 0, size=4),
-            jnp.put(x, jnp.array([0, 5, 5]), jnp.array([1.0, 2.0, 3.0]),
-                    inplace=False), jnp.take(x, jnp.array([[0, -1], [3, 9]]),
-                                             mode="wrap"))
+            jnp.put(x, jnp.array([0, 5, 5]),
+                    jnp.array([1.0, 2.0, 3.0], x.dtype), inplace=False),
+            jnp.take(x, jnp.array([[0, -1], [3, 9]]), mode="wrap"))
 
 
 def scatter_modes(x, idx, upd):
@@ -137,7 +137,7 @@ def image_preprocess(u8):
         u8, (0, 1)), jnp.max(u8, 2), jnp.cumsum(u8, 0, dtype=jnp.uint32)
 
 
-# --- Algorithms ---------------------------------------------------------------
+# --- Algorithms -------------------------------------------------------------
 
 
 def kmeans_steps(x, c0):
@@ -274,6 +274,75 @@ def ctc_grad(logits, labels):
     return f(logits), jax.grad(f)(logits)
 
 
+def vmapped_scatters(x, idx, upd):
+    add = jax.vmap(lambda r, i, u: r.at[i].add(u))
+    mx = jax.vmap(lambda r, i, u: r.at[i].max(u, mode="drop"))
+    st = jax.vmap(jax.vmap(lambda r, i, u: r.at[i].set(u), (None, 0, 0)),
+                  (0, None, None))
+    return add(x, idx, upd), mx(x, idx, upd), st(x, idx[0], upd[0])
+
+
+def ragged_and_grouped(x, w, sizes):
+    out = lax.ragged_dot(x, w, sizes)
+    g = jax.grad(lambda x, w: jnp.sum(lax.ragged_dot(x, w, sizes) ** 2),
+                 argnums=(0, 1))(x, w)
+    return out, g
+
+
+def shard_map_collectives(x):
+    from jax.sharding import Mesh, PartitionSpec as P
+    # One device, the one run_on makes the default: xlite's or XLA:CPU's.
+    dev = jax.config.jax_default_device or jax.devices()[0]
+    mesh = Mesh(np.array([dev]), ("d",))
+
+    def body(b):
+        s = lax.psum(b, "d")
+        m = lax.pmax(b.max(), "d")
+        return s * 2 + m, lax.axis_index("d") + jnp.zeros((1,), jnp.int32)
+    f = jax.shard_map(body, mesh=mesh, in_specs=P("d"),
+                      out_specs=(P("d"), P("d")))
+    return f(x)
+
+
+def tridiagonal_and_tensor_solves(dl, d, du, b, t):
+    dl = dl.at[0].set(0)
+    du = du.at[-1].set(0)
+    x = lax.linalg.tridiagonal_solve(dl, d + 4, du, b)
+    a = t.reshape(6, 6) + 6 * jnp.eye(6, dtype=t.dtype)
+    return x, jnp.linalg.tensorsolve(a.reshape(6, 2, 3), b[:, 0]), \
+        jnp.linalg.tensorinv(a.reshape(2, 3, 6), ind=2)
+
+
+def narrow_reductions(x):
+    h, b = x.astype(jnp.float16), x.astype(BF16)
+    return (jnp.sum(h), jnp.sum(b, 0), jnp.mean(h, 1), jnp.argmax(h, 1),
+            jnp.max(b), jnp.prod(h[:, :6] * 0.5 + 1, 1), jnp.var(b, 1),
+            jnp.cumsum(h[:, :40], 1), jnp.sort(b[0]), jnp.linalg.norm(h, 2,
+                                                                    1),
+            jnp.searchsorted(jnp.sort(b[1]), b[2]))
+
+
+def sort_key_types(a, b, c):
+    return (jnp.sort(a), jnp.argsort(b, stable=True), jnp.sort(c),
+            jnp.argsort(c, descending=True, stable=True),
+            lax.sort((c, a), num_keys=1), jnp.unique(b, size=5),
+            jnp.cumsum(c), lax.top_k(a.astype(jnp.int32), 3))
+
+
+def fft_f64(x):
+    z = jnp.fft.fft(x.astype(jnp.complex128))
+    return (z, jnp.fft.irfft(jnp.fft.rfft(x), x.shape[-1]),
+            jnp.fft.fftn(x.reshape(2, 3, -1)), jnp.abs(jnp.fft.ifft2(
+                z.reshape(4, -1))))
+
+
+def attention_gqa_window(q, k, v):
+    return (jax.nn.dot_product_attention(q, k, v, is_causal=True,
+                                         local_window_size=(2, 0)),
+            jax.nn.dot_product_attention(q, k, v, mask=jnp.tril(
+                jnp.ones((q.shape[1], k.shape[1]), bool), 1)[None, None]))
+
+
 def all_cases():
     yield "pad_modes", pad_modes, [normal(4, 5)], 1
     yield ("repeat_tile_roll", repeat_tile_roll,
@@ -322,3 +391,19 @@ def all_cases():
         [normal(6, 4), normal(3, 6)], 64
     yield ("ctc_grad", ctc_grad,
            [normal(8, 5), np.array([1, 3, 3, 2], np.int32)], 256)
+    yield ("vmapped_scatters", vmapped_scatters,
+           [normal(3, 6), ints(-2, 8, 3, 4), normal(3, 4)], 4)
+    yield ("ragged_and_grouped", ragged_and_grouped,
+           [normal(7, 4), normal(3, 4, 5), np.array([2, 0, 4], np.int32)],
+           64)
+    yield "shard_map_collectives", shard_map_collectives, [normal(6)], 1
+    yield ("tridiagonal_and_tensor_solves", tridiagonal_and_tensor_solves,
+           [normal(6), normal(6), normal(6), normal(6, 2), normal(36)], 4096)
+    yield "narrow_reductions", narrow_reductions, [normal(5, 70)], 4
+    yield ("sort_key_types", sort_key_types,
+           [ints(-128, 128, 20, dtype=np.int8),
+            ints(0, 2 ** 63, 20, dtype=np.uint64) // 2 ** 50,
+            ints(0, 2, 20).astype(bool)], 1)
+    yield "fft_f64", fft_f64, [normal(2, 24, dtype=np.float64)], 2 ** 16
+    yield ("attention_gqa_window", attention_gqa_window,
+           [normal(2, 5, 4, 8), normal(2, 5, 2, 8), normal(2, 5, 2, 8)], 64)

@@ -4,8 +4,9 @@ program_cases.py holds the programs (training steps, attention, conv nets,
 scans and loops, gathers and scatters, integer and conversion semantics,
 RNG, linear algebra), program_cases_2.py and program_cases_3.py more of
 them (jnp.linalg, jnp.fft, sorting and sets, jax.nn, jax.random, custom
-derivatives, padding and resizing, small algorithms); each is jitted on the xlite device and on the CPU
-device of one process and compared as lax_coverage.py compares.
+derivatives, padding and resizing, small algorithms); each is jitted on
+the xlite device and on the CPU device of one process and compared as
+lax_coverage.py compares.
 
   run_in_venv.sh tests/jax/program_coverage.py PLUGIN [-k SUBSTR]
 
