@@ -653,7 +653,8 @@ def higher_order(x, w):
     f = lambda x: jnp.sum(jnp.tanh(x @ w) ** 2) + jnp.sum(x ** 3)
     g = lambda x: jnp.tanh(x @ w)
     return (jax.hessian(f)(x), jax.jacfwd(g)(x), jax.jacrev(g)(x),
-            jax.grad(jax.grad(lambda s: jnp.sum(jnp.sin(s * x))))(1.5),
+            jax.grad(jax.grad(lambda s: jnp.sum(jnp.sin(s * x))))(
+                np.float32(1.5)),
             jax.jvp(jax.grad(f), (x,), (jnp.ones_like(x),))[1])
 
 
@@ -833,8 +834,10 @@ def all_cases():
            [normal(4, 6, 6, 3), normal(3, 3, 3, 6)], 64)
     yield ("conv_transpose_kernel", conv_transpose_kernel,
            [normal(2, 4, 5, 3), normal(3, 3, 3, 4)], 64)
+    # Loose: the f16 convolution's f32 sums cancel to near zero, where
+    # Eigen's summation order (README, Numerics) shows.
     yield ("conv_int_and_half", conv_int_and_half,
-           [normal(2, 7, 7, 4), normal(3, 3, 4, 5, scale=0.5)], 16)
+           [normal(2, 7, 7, 4), normal(3, 3, 4, 5, scale=0.5)], 256)
     yield ("pooling_more", pooling_more,
            [normal(2, 9, 8, 3), normal(2, 11, 4), normal(1, 4, 6, 4, 2)], 16)
     yield "lp_pool_grad", lp_pool_grad, [normal(2, 7, 6, 3)], 256
