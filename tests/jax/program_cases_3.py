@@ -343,6 +343,22 @@ def attention_gqa_window(q, k, v):
                 jnp.ones((q.shape[1], k.shape[1]), bool), 1)[None, None]))
 
 
+def index_dtypes_and_modes(x, i64, u8):
+    return (lax.dynamic_slice(x, (i64[0], i64[1]), (2, 3)),
+            lax.dynamic_update_slice(x, -x[:2, :2], (u8[0], u8[1])),
+            x.at[i64].get(mode="clip"),
+            jnp.take(x, u8, axis=1, mode="wrap"),
+            x[i64 % 4][:, u8 % 5], jnp.take_along_axis(
+                x, (u8 % 5)[None].astype(jnp.int64).repeat(4, 0), 1))
+
+
+def complex_scatter_eigh(z, h, idx):
+    hh = h @ jnp.conj(h.T) + 3 * jnp.eye(h.shape[0], dtype=h.dtype)
+    w, v = jnp.linalg.eigh(hh)
+    return (z.at[idx].add(z[:3] * 1j), z.at[idx].mul(2 - 1j), w,
+            jnp.abs(v), jnp.sort(jnp.abs(z)), jnp.cumsum(z[::-1]))
+
+
 def all_cases():
     yield "pad_modes", pad_modes, [normal(4, 5)], 1
     yield ("repeat_tile_roll", repeat_tile_roll,
@@ -407,3 +423,10 @@ def all_cases():
     yield "fft_f64", fft_f64, [normal(2, 24, dtype=np.float64)], 2 ** 16
     yield ("attention_gqa_window", attention_gqa_window,
            [normal(2, 5, 4, 8), normal(2, 5, 2, 8), normal(2, 5, 2, 8)], 64)
+    yield ("index_dtypes_and_modes", index_dtypes_and_modes,
+           [normal(4, 5), np.array([3, -1, 7], np.int64),
+            np.array([1, 200, 4], np.uint8)], 1)
+    zz = (normal(6) + 1j * normal(6)).astype(np.complex128)
+    hz = (normal(4, 4) + 1j * normal(4, 4)).astype(np.complex128)
+    yield ("complex_scatter_eigh", complex_scatter_eigh,
+           [zz, hz, np.array([0, 5, 0], np.int32)], 2 ** 20)
