@@ -386,7 +386,9 @@ TEST(KernelLoops, TransposedOperandsStagedByTileBitIdentical) {
   }
 }
 
-// Kernel chains: a row softmax and a layer norm (reductions along rows,
+// Kernel chains: a row softmax (its division by the row sum written as
+// algsimp leaves it, a multiply by the reciprocal, so that the evaluator
+// of the text is the reference) and a layer norm (reductions along rows,
 // elementwise ops reading them back per row) run block by block of rows,
 // each member's part in turn, bit for bit as kernel after kernel; a
 // transposed read of a chained result ends the chain.
@@ -408,8 +410,10 @@ ad { a = f32[] parameter(0)
   ex = f32[300,517] exponential(d)
   z = f32[] constant(0)
   s = f32[300] reduce(ex, z), dimensions={1}, to_apply=ad
-  sb = f32[300,517] broadcast(s), dimensions={0}
-  ROOT r = f32[300,517] divide(ex, sb)
+  one = f32[300] broadcast(f32[] constant(1)), dimensions={}
+  rs = f32[300] divide(one, s)
+  sb = f32[300,517] broadcast(rs), dimensions={0}
+  ROOT r = f32[300,517] multiply(ex, sb)
 })";
   const std::string layer_norm = reducers + R"(ENTRY e {
   x = f32[257,1000] parameter(0)

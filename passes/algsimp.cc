@@ -139,6 +139,21 @@ HloInstruction* OtherRoot(HloComputation* c, HloInstruction* x) {
   if (root == x) return inverted;
   return AddBroadcast(c, inverted, x->shape(), x->dimensions());
 }
+// Whether divide `h` divides by a constant or a broadcast, in f16, f32 or
+// f64 (XLA:CPU widens bf16 and the f8 types to f32 before it rewrites, so
+// their reciprocal is not rounded to the narrow type), and is not itself a
+// reciprocal 1 / x or a division of constants (constant folding's).
+bool ReciprocalDivisor(const HloInstruction* h) {
+  const PrimitiveType t = Type(h);
+  if (t != PrimitiveType::kF16 && t != PrimitiveType::kF32 &&
+      t != PrimitiveType::kF64) {
+    return false;
+  }
+  const HloInstruction* a = h->operand(0);
+  const HloInstruction* d = h->operand(1);
+  if (IsUniform(a, 1) || Is(a, HloOpcode::kConstant)) return false;
+  return Is(d, HloOpcode::kConstant) || Is(d, HloOpcode::kBroadcast);
+}
 HloInstruction* Commuted(HloInstruction* h, int constant_side,
                          double value) {
   // Returns the other operand if operand `constant_side` is uniformly
@@ -207,6 +222,17 @@ const Rule kRules[] = {
       HloInstruction* inverted = OtherRoot(c, Op(h, 1));
       if (inverted == nullptr) return nullptr;
       return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverted}); END_RULE
+    // divide(a, constant) -> multiply(a, divide(1, constant)) and
+    // divide(a, broadcast(b)) -> multiply(a, broadcast(divide(1, b))) for
+    // f16/f32/f64, as XLA rewrites them (one reciprocal per divisor value): a
+    // quotient so computed can be an ulp off the rounded one, and matching
+    // XLA:CPU matters where a difference cancels, as in (x / 255 - mean).
+    RULE(kDivide, "divide-by-reciprocal") if (!ReciprocalDivisor(h)) return nullptr;
+      HloInstruction* d = Op(h, 1);
+      HloInstruction* b = Is(d, HloOpcode::kBroadcast) ? Op(d, 0) : d;
+      HloInstruction* inverse = New(c, HloOpcode::kDivide, b->shape(), {Filled(c, b, 1), b});
+      if (b != d) inverse = AddBroadcast(c, inverse, d->shape(), d->dimensions());
+      return New(c, HloOpcode::kMultiply, h->shape(), {Op(h, 0), inverse}); END_RULE
     // power(x, 0) -> 1.
     RULE(kPower, "power-zero") if (!IsFloat(h) || !IsUniform(h->operand(1), 0)) return nullptr;
       return Filled(c, h, 1); END_RULE

@@ -2,8 +2,11 @@
 
 program_cases.py holds the programs (training steps, attention, conv nets,
 scans and loops, gathers and scatters, integer and conversion semantics,
-RNG, linear algebra); each is jitted on the xlite device and on the CPU
-device of one process and compared as lax_coverage.py compares.
+RNG, linear algebra), program_cases_2.py and program_cases_3.py more of
+them (jnp.linalg, jnp.fft, sorting and sets, jax.nn, jax.random, custom
+derivatives, padding and resizing, small algorithms); each is jitted on
+the xlite device and on the CPU device of one process and compared as
+lax_coverage.py compares.
 
   run_in_venv.sh tests/jax/program_coverage.py PLUGIN [-k SUBSTR]
 
@@ -18,7 +21,14 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lax_coverage import compare, run_on  # noqa: E402  (sets up jax)
 
 import jax  # noqa: E402
-from program_cases import all_cases  # noqa: E402
+import program_cases  # noqa: E402
+import program_cases_2  # noqa: E402
+import program_cases_3  # noqa: E402
+
+
+def all_cases():
+    for module in (program_cases, program_cases_2, program_cases_3):
+        yield from module.all_cases()
 
 
 def main():
@@ -29,7 +39,11 @@ def main():
     cases = [c for c in all_cases() if flags.k in c[0]]
     failures = {}
     for name, f, args, loose in cases:
-        want = run_on(cpu, f, args)
+        try:
+            want = run_on(cpu, f, args)
+        except Exception as e:  # the program itself is wrong
+            failures[name] = f"XLA:CPU fails: {type(e).__name__}: {e}"[:300]
+            continue
         try:
             got = run_on(xlite, f, args)
             problem = compare(got, want, loose)
