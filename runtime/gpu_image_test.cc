@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "runtime/gemm_description.h"
 #include "runtime/gpu_image_runner.h"
+#include "runtime/tensor_map_samples.h"
 
 namespace xlite::runtime {
 namespace {
@@ -225,9 +226,9 @@ GpuImage BlockScaledDotImage() {
   Thunk t;
   t.kind = Thunk::Kind::kBlockScaledDot;
   t.instruction = "cudnn-block-scaled-dot";
-  t.arguments = {Slice{alloc, 0, 8192},     Slice{alloc, 8192, 8192},
-                 Slice{alloc, 16384, 512},  Slice{alloc, 16896, 512},
-                 Slice{alloc, 17408, 4},    Slice{alloc, 65536, 65536},
+  t.arguments = {Slice{alloc, 0, 8192},    Slice{alloc, 8192, 8192},
+                 Slice{alloc, 16384, 512}, Slice{alloc, 16896, 512},
+                 Slice{alloc, 17408, 4},   Slice{alloc, 65536, 65536},
                  Slice{alloc, 17412, 0}};
   t.block_scaled_dot = std::make_shared<const BlockScaledDotDescription>(*dot);
   image.thunks.push_back(t);
@@ -371,20 +372,8 @@ GpuImage TensorMapImage() {
   t.block = 128;
   t.shared_bytes = 16384;
   t.arguments = {Slice{0, 0, 16}, Slice{3, 0, 1 << 20}};
-  TensorMapDescription big;
-  big.argument = 1;
-  big.element_bytes = 2;
-  big.dims = {64, 4096, 2};
-  big.strides = {2, 128, 524288};
-  big.box = {64, 128, 1};
-  big.swizzle_128b = true;
-  TensorMapDescription small;
-  small.argument = 0;
-  small.element_bytes = 4;
-  small.dims = {4};
-  small.strides = {4};
-  small.box = {4};
-  t.tensor_maps = {big, small};
+  t.tensor_maps = {runtime::testing::SwizzledTileMap(),
+                   runtime::testing::VectorMap(4, 4, 4)};
   image.thunks.push_back(t);
   return image;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "gpu_backend/emulator/emulator_device.h"
+#include "runtime/tensor_map_samples.h"
 
 namespace xlite::gpu::emulator {
 namespace {
@@ -32,20 +33,8 @@ Thunk KernelThunk() {
   t.instruction = "fusion.3";
   t.kernel = "capture";
   t.arguments = {Slice{0, 0, 64}, Slice{1, 0, 1 << 20}};
-  TensorMapDescription big;
-  big.argument = 1;
-  big.element_bytes = 2;
-  big.dims = {64, 4096, 2};
-  big.strides = {2, 128, 524288};
-  big.box = {64, 128, 1};
-  big.swizzle_128b = true;
-  TensorMapDescription small;
-  small.argument = 0;
-  small.element_bytes = 4;
-  small.dims = {16};
-  small.strides = {4};
-  small.box = {8};
-  t.tensor_maps = {big, small};
+  t.tensor_maps = {runtime::testing::SwizzledTileMap(),
+                   runtime::testing::VectorMap(4, 16, 8)};
   return t;
 }
 

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "runtime/tensor_map_samples.h"
+
 namespace xlite::runtime::cuda {
 namespace {
 
@@ -53,20 +55,8 @@ Thunk KernelThunk() {
   t.kind = Thunk::Kind::kKernel;
   t.kernel = "fusion_3";
   t.arguments = {Slice{0, 0, 64}, Slice{1, 0, 1 << 20}};
-  TensorMapDescription big;
-  big.argument = 1;
-  big.element_bytes = 2;
-  big.dims = {64, 4096, 2};
-  big.strides = {2, 128, 524288};
-  big.box = {64, 128, 1};
-  big.swizzle_128b = true;
-  TensorMapDescription small;
-  small.argument = 0;
-  small.element_bytes = 1;
-  small.dims = {64};
-  small.strides = {1};
-  small.box = {32};
-  t.tensor_maps = {big, small};
+  t.tensor_maps = {runtime::testing::SwizzledTileMap(),
+                   runtime::testing::VectorMap(1, 64, 32)};
   return t;
 }
 

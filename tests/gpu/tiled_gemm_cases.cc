@@ -121,4 +121,164 @@ std::string Module(const Case& c) {
   return text + "}\n";
 }
 
+Case MakeCase(const std::string& type, const std::string& form, int64_t m,
+              int64_t n, int64_t k, const std::string& tiling) {
+  Case c;
+  c.type = type;
+  c.form = form;
+  c.m = m;
+  c.n = n;
+  c.k = k;
+  c.tiling = tiling;
+  return c;
+}
+
+namespace {
+
+// Warpgroup tiles staged through registers or by cp.async.
+std::vector<Case> StagedWarpgroupCases() {
+  std::vector<Case> cases;
+  // Every tensor-core type, tiles
+  // staged through registers (nn: N-minor rhs; ta; colmajor; f32 and f8,
+  // which convert) or copied by cp.async (tb, batch_tb), one to four
+  // stages, one or two warpgroups along M or N, K tails.
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma64x128x32_1x2_s2",
+        "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16", "f32", "s8", "f8e4m3fn"}) {
+      // 4 stages of 128x64 f32 tiles on each side: 256 KiB, past h100's
+      // 227 KiB a block may have.
+      if (type[1] == '3' && std::string(tiling) == "wgmma128x128x64_2x1_s4") {
+        continue;
+      }
+      for (const char* form : {"nn", "tb", "ta", "batch_tb", "colmajor"}) {
+        Case c;
+        c.type = type;
+        c.form = form;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  for (const char* epilogue : {"bias_relu", "gelu", "convert_bf16"}) {
+    Case c;
+    c.type = "bf16";
+    c.form = "tb";
+    c.epilogue = epilogue;
+    c.tiling = "wgmma128x128x64_2x1_s4";
+    cases.push_back(c);
+  }
+  // MN-major tiles (transposed wgmma operands) copied by cp.async: M and
+  // N in whole 16-byte rows but not whole tiles, N-minor rhs (nn, batch),
+  // M-minor lhs (ta, colmajor).
+  for (const char* tiling : {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4",
+                             "wgmma128x64x32_2x1_s3"}) {
+    for (const char* type : {"bf16", "f16"}) {
+      for (const char* form : {"nn", "ta", "batch", "colmajor"}) {
+        cases.push_back(MakeCase(type, form, 72, 136, 272, tiling));
+      }
+    }
+  }
+  // Dots of two f8 operands multiply them as they are (e4m3, e5m2 and
+  // mixed wgmma kinds, 1-byte K-major tiles: cp.async for K-minor
+  // operands, through registers, transposed, for the others).
+  // 128x128x128 s4 is the heuristic's f8 tiling (3 K steps here: fewer
+  // than the stages).
+  for (const char* tiling :
+       {"wgmma64x64x32_1x1", "wgmma128x128x64_2x1_s4", "wgmma128x64x64_2x1_s3",
+        "wgmma128x128x128_2x1_s4"}) {
+    for (const char* types : {"f8e5m2", "f8e4m3fn_f8e5m2", "f8e5m2_f8e4m3fn"}) {
+      for (const char* form : {"tb", "nn", "batch_tb", "ta"}) {
+        Case c;
+        const std::string t = types;
+        c.type = t.substr(0, t.find('_'));
+        if (t.find('_') != std::string::npos) {
+          c.type_b = t.substr(t.find('_') + 1);
+        }
+        c.form = form;
+        c.m = 72;
+        c.k = 272;
+        c.tiling = tiling;
+        cases.push_back(c);
+      }
+    }
+  }
+  // f8 into bf16 (the epilogue's convert) on the heuristic's f8 tiling,
+  // and f8 beside bf16, which converts to bf16 and stays a bf16 wgmma.
+  {
+    Case c;
+    c.type = "f8e4m3fn";
+    c.form = "tb";
+    c.epilogue = "convert_bf16";
+    c.m = 72;
+    c.k = 272;
+    c.tiling = "wgmma128x128x128_2x1_s4";
+    cases.push_back(c);
+    for (const char* form : {"tb", "nn"}) {
+      Case mixed;
+      mixed.type = "f8e4m3fn";
+      mixed.type_b = "bf16";
+      mixed.form = form;
+      mixed.k = 272;
+      mixed.tiling = "wgmma128x64x64_2x1_s3";
+      cases.push_back(mixed);
+    }
+  }
+  // N = 256 per warpgroup: 128 accumulators per thread.
+  for (const char* form : {"tb", "nn"}) {
+    cases.push_back(
+        MakeCase("bf16", form, 72, 264, 80, "wgmma128x256x64_2x1_s3"));
+  }
+  return cases;
+}
+
+// Warpgroup tiles that arrive by TMA, with and without a producer warp.
+std::vector<Case> TmaWarpgroupCases() {
+  std::vector<Case> cases;
+  // TMA tiles (128-byte swizzled, mbarriers): K-major (tb, batch_tb;
+  // 1-byte f8 and s8, 2-byte bf16 and f16) and MN-major (nn, batch: N
+  // minor; ta, colmajor: M minor) operands, K and M / N tails, warpgroup
+  // columns of 64 and 128; sides TMA cannot take (f32, an M- or N-minor
+  // f8 operand) fall back to cp.async or registers.
+  for (const char* tiling :
+       {"wgmma128x128x64_2x1_s4_tma", "wgmma128x64x64_2x1_s3_tma",
+        "wgmma64x128x128_1x1_s3_tma"}) {
+    for (const char* type : {"bf16", "f16", "s8", "f8e4m3fn", "f32"}) {
+      // f32 tiles past 128x64x64 s3 exceed the GPU's shared memory.
+      if (type[1] == '3' &&
+          std::string(tiling) != "wgmma128x64x64_2x1_s3_tma") {
+        continue;
+      }
+      for (const char* form : {"tb", "nn", "batch_tb", "batch", "ta"}) {
+        cases.push_back(MakeCase(type, form, 72, 136, 272, tiling));
+      }
+    }
+  }
+  // Warp-specialized TMA tiles (a producer warp, full and empty
+  // mbarriers): K-major and MN-major operands with tails; K of one step,
+  // of fewer steps than stages, and of several rounds of the stages.
+  for (const char* tiling :
+       {"wgmma128x128x64_2x1_s4_tma_ws", "wgmma64x128x128_1x1_s3_tma_ws"}) {
+    for (const char* type : {"bf16", "s8", "f8e4m3fn"}) {
+      for (const char* form : {"tb", "nn", "batch", "ta"}) {
+        if (type[0] != 'b' && form[0] != 't') continue;  // f8, s8: K-major
+        cases.push_back(MakeCase(type, form, 72, 136, 272, tiling));
+      }
+    }
+    for (int64_t k : {48, 144, 528}) {
+      cases.push_back(MakeCase("f16", "tb", 136, 72, k, tiling));
+    }
+  }
+  return cases;
+}
+
+}  // namespace
+
+std::vector<Case> WarpgroupCases() {
+  std::vector<Case> cases = StagedWarpgroupCases();
+  for (const Case& c : TmaWarpgroupCases()) cases.push_back(c);
+  return cases;
+}
+
 }  // namespace xlite

@@ -33,6 +33,16 @@ std::string Name(const Case& c);
 /// with a producer warp); nullopt for "" (a bad name is a test failure).
 std::optional<TiledGemmConfig> Tiling(const std::string& name);
 
+/// A case of the default epilogue.
+Case MakeCase(const std::string& type, const std::string& form, int64_t m,
+              int64_t n, int64_t k, const std::string& tiling);
+
+/// The warpgroup tensor-core (wgmma, h100) cases: every tensor-core type
+/// and operand layout, tiles staged through registers or copied by
+/// cp.async (one to four stages), and by TMA (with and without a
+/// producer warp).
+std::vector<Case> WarpgroupCases();
+
 /// The dot's result type for operands of `type`.
 std::string ResultType(const std::string& type);
 
