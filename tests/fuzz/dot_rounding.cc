@@ -49,23 +49,13 @@ int64_t LeafCount(const Shape& shape) {
   return n;
 }
 
-// A dot without contracting or batch dimensions, which algsimp's
-// dot-outer-product rule turns into a multiply of broadcasts.
-bool IsOuterProduct(const HloInstruction& h) {
-  if (h.opcode() != HloOpcode::kDot) return false;
-  const DotDimensionNumbers& d = h.attrs().dot->dnums;
-  return d.lhs_contracting_dimensions.empty() && d.lhs_batch_dimensions.empty();
-}
-
 }  // namespace
 
-std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module,
-                                               bool simplified) {
+std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module) {
   std::unique_ptr<HloModule> out = module.Clone();
   for (HloComputation* c : SequentialComputations(*out)) {
     std::vector<HloInstruction*> dots;
     for (HloInstruction* h : c->instructions()) {
-      if (simplified && IsOuterProduct(*h)) continue;
       if (IsTiledGemmCandidate(*h) &&
           TensorCoreInputOf(*h) == TensorCoreInput::kTF32) {
         dots.push_back(h);

@@ -24,10 +24,7 @@ namespace xlite::fuzz {
 /// TF32 first, as reduce-precision to 10 mantissa bits (nearest even, as
 /// the kernel rounds): the reference for --gemm-backend=tiled on the gpu,
 /// which then differs from the interpreter only in the order of the sums.
-/// With `simplified` (the pipeline runs), outer products are left alone:
-/// algsimp makes them f32 multiplies of broadcasts, never a GEMM.
-std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module,
-                                               bool simplified);
+std::unique_ptr<HloModule> WithTf32DotOperands(const HloModule& module);
 
 /// Per result leaf of the entry computation (the root, or each element of
 /// a root tuple), the float type with the fewest mantissa bits, fewer than
