@@ -88,6 +88,15 @@ def compare(got, want, loose):
     return None
 
 
+def xlite_problem(xlite, f, args, want, loose):
+    """How f's result on the xlite device differs from `want` (XLA:CPU's),
+    or the error it raised; falsy when they match."""
+    try:
+        return compare(run_on(xlite, f, args), want, loose)
+    except Exception as e:
+        return f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--markdown", action="store_true")
@@ -103,11 +112,7 @@ def main():
         except Exception:  # XLA:CPU rejects it too: not a case
             skipped.append(name)
             continue
-        try:
-            got = run_on(xlite, f, args)
-            problem = compare(got, want, loose)
-        except Exception as e:
-            problem = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+        problem = xlite_problem(xlite, f, args, want, loose)
         if problem:
             failures[name] = problem
     ran = len(cases) - len(skipped)

@@ -18,7 +18,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lax_coverage import compare, run_on  # noqa: E402  (sets up jax)
+from lax_coverage import run_on, xlite_problem  # noqa: E402  (sets up jax)
 
 import jax  # noqa: E402
 import program_cases  # noqa: E402
@@ -44,11 +44,7 @@ def main():
         except Exception as e:  # the program itself is wrong
             failures[name] = f"XLA:CPU fails: {type(e).__name__}: {e}"[:300]
             continue
-        try:
-            got = run_on(xlite, f, args)
-            problem = compare(got, want, loose)
-        except Exception as e:
-            problem = f"{type(e).__name__}: {str(e).splitlines()[0][:200]}"
+        problem = xlite_problem(xlite, f, args, want, loose)
         if problem:
             failures[name] = problem
     print(f"programs: {len(cases) - len(failures)} of {len(cases)} match "
