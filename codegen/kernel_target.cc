@@ -219,4 +219,39 @@ absl::Status KernelTarget::MapMathFunctions(llvm::Module& module) const {
   return absl::OkStatus();
 }
 
+uint32_t Tcgen05InstructionDescriptor(const WgmmaShape& shape) {
+  auto format = [](WgmmaKind kind) -> uint32_t {
+    switch (kind) {
+      case WgmmaKind::kBF16:
+      case WgmmaKind::kE5M2:
+      case WgmmaKind::kS8:  // signed
+        return 1;
+      case WgmmaKind::kTF32:
+        return 2;
+      default:  // f16, e4m3
+        return 0;
+    }
+  };
+  const uint32_t d_type = shape.kind == WgmmaKind::kS8 ? 2 : 1;
+  return d_type << 4 | format(shape.kind) << 7 | format(shape.BKind()) << 10 |
+         (shape.trans_a ? 1u : 0u) << 15 | (shape.trans_b ? 1u : 0u) << 16 |
+         static_cast<uint32_t>(shape.n / 8) << 17 | uint32_t{128 / 16} << 24;
+}
+
+const char* Tcgen05KindName(WgmmaKind kind) {
+  switch (kind) {
+    case WgmmaKind::kF16:
+    case WgmmaKind::kBF16:
+      return "f16";
+    case WgmmaKind::kTF32:
+      return "tf32";
+    case WgmmaKind::kE4M3:
+    case WgmmaKind::kE5M2:
+      return "f8f6f4";
+    case WgmmaKind::kS8:
+      return "i8";
+  }
+  return "f16";
+}
+
 }  // namespace xlite::codegen

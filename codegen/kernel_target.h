@@ -72,6 +72,17 @@ struct WgmmaShape {
   WgmmaKind BKind() const { return kind_b.value_or(kind); }
 };
 
+/// The 32-bit instruction descriptor of a tcgen05.mma of `shape` with
+/// M = 128 (PTX ISA "Instruction descriptor" for .kind::f16, ::tf32,
+/// ::f8f6f4 and ::i8): bits 4-5 D's type (1 f32, 2 s32), 7-9 A's and
+/// 10-12 B's (f16 0, bf16 1, tf32 2; e4m3 0, e5m2 1; s8 1), bit 15 A and
+/// 16 B MN-major, 17-22 N / 8, 24-28 M / 16.
+uint32_t Tcgen05InstructionDescriptor(const WgmmaShape& shape);
+
+/// The tcgen05.mma `.kind` of a WgmmaKind: "f16" (f16, bf16), "tf32",
+/// "f8f6f4", "i8".
+const char* Tcgen05KindName(WgmmaKind kind);
+
 /// One pointer parameter of a kernel.
 struct KernelParam {
   /// No other parameter of the kernel overlaps it.
@@ -220,6 +231,46 @@ class KernelTarget {
   /// wgmma descriptor holds.
   virtual llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
                                      llvm::Value* pointer) = 0;
+
+  // Blackwell's tensor cores (tcgen05, sm_100a): the accumulators live in
+  // tensor memory, 128 lanes (rows) by 512 columns of 32 bits per SM,
+  // addressed by an i32 (lane << 16 | column).
+  /// tcgen05.alloc then relinquish_alloc_permit (cta_group::1): the warp
+  /// (every lane taking part) allocates `columns` (a power of 2, 32 to
+  /// 512) of tensor memory and writes their address to the 4 shared bytes
+  /// at `slot`; the other threads read it after tcgen05 fences around a
+  /// barrier (Tcgen05Fence).
+  virtual void TmemAlloc(llvm::IRBuilderBase& b, llvm::Value* slot,
+                         int64_t columns) = 0;
+  /// tcgen05.dealloc by the warp that allocated `columns` at `address`
+  /// (i32), once nothing reads them any more; before the kernel exits.
+  virtual void TmemDealloc(llvm::IRBuilderBase& b, llvm::Value* address,
+                           int64_t columns) = 0;
+  /// tcgen05.mma.cta_group::1, issued by one thread: D (128 x shape.n, f32
+  /// or s32 for kS8, lane i = row i from tensor-memory address `tmem`) =
+  /// A (128 x K) . B (K x n) + (accumulate (i1) ? D : 0), both operands in
+  /// shared memory through descriptors (Tcgen05Descriptor), K = 32 bytes
+  /// of the kind as for wgmma; the instruction descriptor is
+  /// Tcgen05InstructionDescriptor(shape). Asynchronous: Tcgen05Commit
+  /// says when it is done.
+  virtual void Tcgen05Mma(llvm::IRBuilderBase& b, const WgmmaShape& shape,
+                          llvm::Value* tmem, llvm::Value* desc_a,
+                          llvm::Value* desc_b, llvm::Value* accumulate) = 0;
+  /// tcgen05.commit (mbarrier::arrive::one): one arrival on the mbarrier
+  /// at `bar` once every tcgen05.mma this thread has issued is complete
+  /// (its shared operands read, its D written).
+  virtual void Tcgen05Commit(llvm::IRBuilderBase& b, llvm::Value* bar) = 0;
+  /// tcgen05.ld.sync.aligned.32x32b.x`count` then tcgen05.wait::ld over
+  /// the warp (every lane taking part): lane l gets `count` i32, the
+  /// columns from `address`'s of tensor-memory lane (`address`'s lane +
+  /// l). Warp w reaches lanes 32 (w % 4) to 32 (w % 4) + 31 only.
+  virtual std::vector<llvm::Value*> Tcgen05Load(llvm::IRBuilderBase& b,
+                                                llvm::Value* address,
+                                                int64_t count) = 0;
+  /// tcgen05.fence::before_thread_sync (`before`) or
+  /// ::after_thread_sync: orders tcgen05 operations before a barrier or
+  /// mbarrier wait with those after it.
+  virtual void Tcgen05Fence(llvm::IRBuilderBase& b, bool before) = 0;
 
   /// A shuffle of any integer, float or i1 scalar up to 64 bits wide (in
   /// 32-bit pieces).

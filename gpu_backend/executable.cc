@@ -169,7 +169,7 @@ absl::StatusOr<std::unique_ptr<GpuExecutable>> GpuExecutable::CompileOnce(
     absl::StatusOr<std::string> ptx =
         CompileToPtx(*kernels, PtxTargetFor(options.spec));
     if (!ptx.ok()) return ptx.status();
-    exe->ptx_ = *std::move(ptx);
+    exe->ptx_ = RetargetTcgen05Ptx(*std::move(ptx), options.spec);
     exe->llvm_ir_ = PrintModule(*kernels);
     // Shared and tensor memory from the PTX first, so that a kernel too
     // big is refused by name before ptxas fails on it.

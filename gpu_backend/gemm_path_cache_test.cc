@@ -62,7 +62,18 @@ TEST(TiledGemmConfigText, RoundTrips) {
   EXPECT_EQ(ws.ToString(), "128x128x64 wgmma groups 2x1 stages 4 tma ws");
   EXPECT_EQ(ws.launch_threads(true), 288);
   EXPECT_EQ(ws.launch_threads(false), 256);
-  for (const TiledGemmConfig& c : {mma, simt, ws}) {
+  TiledGemmConfig blackwell;  // 128x256x64 tcgen05 groups 1x1 stages 4 tma
+  blackwell.block_m = 128;
+  blackwell.block_n = 256;
+  blackwell.block_k = 64;
+  blackwell.warps_m = blackwell.warps_n = 1;
+  blackwell.wgmma = blackwell.tma = blackwell.tcgen05 = 1;
+  blackwell.stages = 4;
+  EXPECT_EQ(blackwell.ToString(), "128x256x64 tcgen05 groups 1x1 stages 4 tma");
+  EXPECT_EQ(blackwell.launch_threads(true), 128);
+  EXPECT_TRUE(absl::StrContains(TiledGemmBackendConfig(blackwell),
+                                R"("wgmma":1,"tcgen05":1)"));
+  for (const TiledGemmConfig& c : {mma, simt, ws, blackwell}) {
     std::optional<TiledGemmConfig> back = ParseTiledGemmConfig(c.ToString());
     ASSERT_TRUE(back.has_value()) << c.ToString();
     EXPECT_EQ(*back, c) << c.ToString();
@@ -72,7 +83,12 @@ TEST(TiledGemmConfigText, RoundTrips) {
         "128x64x32 wgmma warps 2x2", "128x64x32 mma warps 2x2 stages 1",
         "128x64x32 mma warps 3x2", "-1x64x32 mma warps 2x2",
         "128x128x64 wgmma groups 2x1 stages 4 ws",
-        "128x128x64 wgmma groups 2x1 stages 4 ws tma"}) {
+        "128x128x64 wgmma groups 2x1 stages 4 ws tma",
+        "64x128x64 tcgen05 groups 1x1 stages 4",
+        "128x128x64 tcgen05 groups 2x1 stages 4",
+        "128x120x64 tcgen05 groups 1x1",
+        "128x128x64 tcgen05 groups 1x1 "
+        "stages 4 tma ws"}) {
     EXPECT_FALSE(ParseTiledGemmConfig(bad).has_value()) << bad;
   }
 }

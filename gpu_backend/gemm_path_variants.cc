@@ -68,6 +68,34 @@ absl::StatusOr<std::vector<TiledGemmConfig>> Proposals(
     tma.ws = 1;
     if (tma.IsValid()) out.push_back(tma);
   }
+  // On Blackwell, tcgen05 tilings (128 x 128 and 128 x 256, 128 bytes of
+  // K, 4 and 3 stages, by cp.async and by TMA), likewise not proposed
+  // before a device has timed them.
+  const std::optional<TensorCoreInput> input = TensorCoreInputOf(fused);
+  for (int64_t n : {256, 128}) {
+    for (int64_t stages : {4, 3}) {
+      for (int64_t tma : {0, 1}) {
+        if (!input.has_value()) break;
+        TiledGemmConfig c;
+        c.block_m = 128;
+        c.block_n = n;
+        c.warps_m = c.warps_n = 1;
+        c.wgmma = c.tcgen05 = 1;
+        c.stages = stages;
+        c.tma = tma;
+        // The tiles' element: f8 as it is, tf32 in 4 bytes, s8 in 1.
+        const int64_t bytes = codegen::gpu::TiledGemmTakesF8(fused, c) ? 1
+                              : *input == TensorCoreInput::kTF32       ? 4
+                              : *input == TensorCoreInput::kS8         ? 1
+                                                                       : 2;
+        c.block_k = 128 / bytes;
+        if (TilingSuits(fused, c, spec) &&
+            (tma == 0 || codegen::gpu::TiledGemmTakesTensorMaps(fused, c))) {
+          out.push_back(c);
+        }
+      }
+    }
+  }
   return out;
 }
 

@@ -5,6 +5,7 @@
 // and LLVM cannot move their uses across it.
 
 #include "absl/strings/str_cat.h"
+#include "gpu_backend/nvptx_asm.h"
 #include "gpu_backend/nvptx_target.h"
 #include "llvm/IR/InlineAsm.h"
 
@@ -44,9 +45,8 @@ int64_t KOf(WgmmaKind kind) {
   }
 }
 
-// An asm with side effects whose first `acc.size()` operands are the
-// accumulators, read and written in place, followed by `inputs` (with
-// their constraints); returns the accumulators it gives back.
+}  // namespace
+
 std::vector<llvm::Value*> TiedAsm(llvm::IRBuilderBase& b,
                                   const std::string& text,
                                   const std::vector<llvm::Value*>& acc,
@@ -92,8 +92,6 @@ std::vector<llvm::Value*> TiedAsm(llvm::IRBuilderBase& b,
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<llvm::Value*> NvptxTarget::Wgmma(
     llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,

@@ -67,6 +67,23 @@ std::string PtxTargetFor(const GpuTargetSpec& spec) {
 
 std::string CubinArchFor(const GpuTargetSpec& spec) { return spec.SmName(); }
 
+std::string RetargetTcgen05Ptx(std::string ptx, const GpuTargetSpec& spec) {
+  if (spec.compute_capability_major < 10 ||
+      ptx.find("tcgen05.") == std::string::npos) {
+    return ptx;
+  }
+  auto replace_line = [&](const std::string& directive,
+                          const std::string& line) {
+    const size_t at = ptx.find(directive);
+    if (at == std::string::npos) return;
+    const size_t end = ptx.find('\n', at);
+    ptx.replace(at, end == std::string::npos ? end : end - at, line);
+  };
+  replace_line(".version ", ".version 8.7");
+  replace_line(".target ", absl::StrCat(".target ", CubinArchFor(spec)));
+  return ptx;
+}
+
 absl::Status LinkLibdevice(llvm::Module& module) {
   bool needed = false;
   for (const llvm::Function& f : module) {

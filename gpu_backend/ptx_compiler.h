@@ -33,6 +33,12 @@ absl::Status LinkLibdevice(llvm::Module& module);
 absl::StatusOr<std::string> CompileToPtx(llvm::Module& module,
                                          const std::string& ptx_target);
 
+/// `ptx` (LLVM's, for PtxTargetFor(spec)) as PTX ISA 8.7 for `spec`'s own
+/// architecture (CubinArchFor) when it uses tcgen05 instructions (inline
+/// PTX LLVM 19 cannot target: they need ISA 8.6 and sm_100a or later);
+/// otherwise unchanged. Only a Blackwell spec's PTX may use them.
+std::string RetargetTcgen05Ptx(std::string ptx, const GpuTargetSpec& spec);
+
 /// ptxas: $XLITE_PTXAS, else /usr/local/cuda/bin/ptxas, else on PATH; an
 /// error saying so when none is found.
 absl::StatusOr<std::string> FindPtxas();

@@ -121,14 +121,24 @@ absl::Status Assign(HloInstruction& fusion, const GpuTargetSpec& spec,
                    " (", tried, ")"));
 }
 
-// Warpgroup tilings (wgmma) need sm_90a: Hopper, not Blackwell (which
-// runs sm_90 PTX, without the "a" features) nor earlier GPUs.
+// Whether the GPU runs `c`'s tensor-core instructions: wgmma needs sm_90a
+// (Hopper; Blackwell runs sm_90 PTX, without the "a" features), tcgen05
+// sm_100a (compute capability 10: b200, gb200).
+bool RunsWarpgroupKind(const TiledGemmConfig& c, const GpuTargetSpec& spec) {
+  if (c.blackwell_mma()) return spec.compute_capability_major == 10;
+  return !c.warpgroups() || spec.compute_capability_major == 9;
+}
+
+// A warpgroup tiling the GPU cannot run is an error naming the fusion.
 absl::Status CheckWarpgroups(const HloInstruction& fusion,
                              const std::optional<TiledGemmConfig>& c,
                              const GpuTargetSpec& spec) {
-  if (!c.has_value() || !c->warpgroups() ||
-      spec.compute_capability_major == 9) {
-    return absl::OkStatus();
+  if (!c.has_value() || RunsWarpgroupKind(*c, spec)) return absl::OkStatus();
+  if (c->blackwell_mma()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("%", fusion.name(), ": the GEMM tiling ", c->ToString(),
+                     " runs tcgen05, which needs sm_100a (b200, gb200); ",
+                     spec.name, " is ", spec.SmName()));
   }
   return absl::InvalidArgumentError(
       absl::StrCat("%", fusion.name(), ": the GEMM tiling ", c->ToString(),
@@ -142,7 +152,7 @@ bool TilingSuits(const HloInstruction& dot, const TiledGemmConfig& c,
                  const GpuTargetSpec& spec) {
   if (!c.IsValid()) return false;
   if (!c.tensor_cores()) return c.stages <= 2;
-  if (c.warpgroups() && spec.compute_capability_major != 9) return false;
+  if (!RunsWarpgroupKind(c, spec)) return false;
   const std::optional<TensorCoreInput> input = TensorCoreInputOf(dot);
   if (spec.compute_capability_major < 8 || !input.has_value() ||
       c.block_k % TensorCoreK(*input) != 0) {
@@ -170,9 +180,10 @@ std::vector<TiledGemmConfig> ProposeTiledGemmConfigs(
   // Tiles more than twice the GEMM (rounded up to the tile's steps) along
   // M or N mostly compute padding: they go last.
   auto oversized = [&](const TiledGemmConfig& c) {
-    const int64_t step_m = !c.tensor_cores() ? c.thread_m
-                           : c.warpgroups()  ? 64 * c.warps_m
-                                             : 16 * c.warps_m;
+    const int64_t step_m = !c.tensor_cores()   ? c.thread_m
+                           : c.blackwell_mma() ? 128
+                           : c.warpgroups()    ? 64 * c.warps_m
+                                               : 16 * c.warps_m;
     const int64_t step_n = c.tensor_cores() ? 8 * c.warps_n : c.thread_n;
     auto round_up = [](int64_t x, int64_t step) {
       return (x + step - 1) / step * step;

@@ -309,6 +309,64 @@ struct TileLayout {
 };
 TileLayout TileLayoutOf(const GemmView& v, const TiledGemmConfig& c);
 
+/// Both sides of a warpgroup tiling (wgmma or tcgen05), set up: their
+/// tile arrays (c.stages buffers each, 1024-byte aligned for a TMA
+/// tiling, then `extra_bytes` after the rhs tiles, at `extra`), core
+/// matrix layouts (K- or MN-major), and cp.async or TMA sources (`maps`
+/// and their kernel parameters, when there are two).
+struct WarpgroupTiles {
+  Side lhs, rhs;
+  TileLayout layout;
+  PrimitiveType lhs_storage = PrimitiveType::kBF16;
+  PrimitiveType rhs_storage = PrimitiveType::kBF16;
+  llvm::Value* extra = nullptr;
+};
+WarpgroupTiles PrepareWarpgroupTiles(
+    KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
+    TensorCoreInput input, const std::vector<TensorMapParam>& maps,
+    const std::vector<llvm::Value*>& map_params, int64_t extra_bytes);
+
+/// What the tensor cores multiply of a side whose tiles hold `storage`
+/// (the operand's own f8 type, or what `input` converts it to).
+WgmmaKind WarpgroupKind(TensorCoreInput input, PrimitiveType storage);
+
+/// The wgmma descriptor of rows `row0` on (along M or N) of a side's tile
+/// in `tile`, at the `step`-th 32 bytes of K: TmaDescriptor for a TMA
+/// side, else the unswizzled core matrices'.
+llvm::Value* WarpgroupDescriptor(KernelScope& k, const TiledGemmConfig& c,
+                                 const Side& s, llvm::Value* tile,
+                                 llvm::Value* row0, int64_t step);
+
+/// The main loop and epilogue on Blackwell's tensor cores (c.tcgen05;
+/// tiled_gemm_tcgen05.cc): the warpgroup tiles, one thread's tcgen05.mma-s
+/// into tensor memory, the warpgroup's tcgen05.ld-s into the epilogue.
+absl::Status EmitTcgen05Gemm(KernelScope& k, const GemmView& v,
+                             const TiledGemmConfig& c, TensorCoreInput input,
+                             const HloInstruction* root,
+                             const BlockOrigin& origin,
+                             const std::vector<TensorMapParam>& maps,
+                             const std::vector<llvm::Value*>& map_params);
+
+/// Issues the tcgen05.mma-s of the K step in the buffers at `lhs` and
+/// `rhs`; `first` (i1): the step is the first (D not accumulated).
+using IssueStep = std::function<void(
+    llvm::Value* lhs_buffer, llvm::Value* rhs_buffer, llvm::Value* first)>;
+
+/// The tcgen05 loop over K whose tiles arrive by TMA (both sides' s.tma),
+/// all of it thread 0's: it copies the first `stages` steps, then per
+/// step kt waits for its tiles (full barrier kt % stages), issues its
+/// multiplies and commits them to the stage's empty barrier, and refills
+/// step kt - 1's stage with step kt - 1 + stages once that commit
+/// arrives (the multiplies of step kt queued behind). Last, it commits
+/// everything to the barrier `done`. `barriers`: full then empty, one
+/// per stage (then `done`).
+absl::Status EmitTcgen05TmaLoop(KernelScope& k, const GemmView& v,
+                                const TiledGemmConfig& c, const Side& lhs,
+                                const Side& rhs, int64_t lhs_bytes,
+                                int64_t rhs_bytes, llvm::Value* barriers,
+                                llvm::Value* done, const BlockOrigin& origin,
+                                llvm::Value* tid, const IssueStep& issue);
+
 /// The shared array of `bytes` for one side's tiles (every stage): static
 /// while the kernel's tiles, `total` bytes, fit kMaxStaticSharedBytes,
 /// else dynamic (so that a tiling may use what the GPU lets a block opt
@@ -320,6 +378,15 @@ llvm::Value* TileArray(KernelScope& k, int64_t bytes, int64_t total,
 /// that with a producer warp (c.ws: "full" and "empty" ones).
 inline int64_t TmaBarrierBytes(const TiledGemmConfig& c) {
   return 8 * c.stages * (c.ws == 1 ? 2 : 1);
+}
+
+/// The shared bytes after a warpgroup tiling's rhs tiles, whose tiles come
+/// by TMA (`tma`) or not: TmaBarrierBytes for wgmma; for tcgen05 the
+/// mbarriers (full and empty per stage and one "done" with TMA, else one
+/// for each step's multiplies) and 8 for the tensor-memory address.
+inline int64_t WarpgroupExtraBytes(const TiledGemmConfig& c, bool tma) {
+  if (c.blackwell_mma()) return 8 * (tma ? 2 * c.stages + 1 : 1) + 8;
+  return tma ? TmaBarrierBytes(c) : 0;
 }
 
 /// The element type of `input`'s tiles: f16, bf16, f32 (tf32), s8.

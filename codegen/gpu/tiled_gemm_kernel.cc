@@ -424,9 +424,8 @@ int64_t TiledGemmSharedBytes(const HloInstruction& fusion) {
   const tiled_gemm::TileLayout t =
       tiled_gemm::TileLayoutOf(tiled_gemm::ViewOf(*dot), *config);
   // TMA tilings: 1024-byte multiples, then the mbarriers.
-  const int64_t barriers = TiledGemmTakesTensorMaps(**dot, *config)
-                               ? tiled_gemm::TmaBarrierBytes(*config)
-                               : 0;
+  const int64_t barriers = tiled_gemm::WarpgroupExtraBytes(
+      *config, TiledGemmTakesTensorMaps(**dot, *config));
   return config->stages * (t.lhs_bytes + t.rhs_bytes) + barriers;
 }
 
@@ -556,12 +555,14 @@ absl::StatusOr<LaunchDims> EmitTiledGemmKernel(
                           b.getInt64(c.block_m));
   origin.batch = b.CreateUDiv(rest, b.getInt64(tiles_m));
   const HloInstruction* root = ComputedRoot(hlo);
-  absl::Status s = c.warpgroups()
-                       ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root,
-                                                   origin, maps, map_params)
-                   : c.tensor_cores()
-                       ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
-                       : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
+  absl::Status s =
+      c.blackwell_mma() ? tiled_gemm::EmitTcgen05Gemm(k, v, c, *input, root,
+                                                      origin, maps, map_params)
+      : c.warpgroups()  ? tiled_gemm::EmitWgmmaGemm(k, v, c, *input, root,
+                                                    origin, maps, map_params)
+      : c.tensor_cores()
+          ? tiled_gemm::EmitMmaGemm(k, v, c, *input, root, origin)
+          : tiled_gemm::EmitSimtGemm(k, v, c, root, origin);
   if (!s.ok()) return s;
   LaunchDims dims = EndKernel(k, grid, threads, /*cooperative=*/true);
   dims.tensor_maps = maps;

@@ -345,4 +345,54 @@ absl::Status EmitWarpSpecializedLoop(
       });
 }
 
+absl::Status EmitTcgen05TmaLoop(KernelScope& k, const GemmView& v,
+                                const TiledGemmConfig& c, const Side& lhs,
+                                const Side& rhs, int64_t lhs_bytes,
+                                int64_t rhs_bytes, llvm::Value* barriers,
+                                llvm::Value* done, const BlockOrigin& origin,
+                                llvm::Value* tid, const IssueStep& issue) {
+  llvm::IRBuilderBase& b = k.b;
+  const int64_t stages = c.stages;
+  if (!lhs.tma.has_value() || !rhs.tma.has_value()) {
+    return absl::InternalError("a tcgen05 TMA loop without tensor maps");
+  }
+  const int64_t k_tiles = (v.k + c.block_k - 1) / c.block_k;
+  const TmaRing ring{k, c, lhs, rhs, lhs_bytes, rhs_bytes, barriers, origin};
+  // Empty barriers: one arrival, the step's tcgen05.commit.
+  if (absl::Status s = ring.Init(tid, /*consumers=*/1); !s.ok()) return s;
+  return EmitIf(k, b.CreateICmpEQ(tid, b.getInt64(0)), [&]() -> absl::Status {
+    for (int64_t step = 0; step < std::min(stages, k_tiles); ++step) {
+      ring.Issue(b.getInt64(step), b.getInt64(step));
+    }
+    absl::Status s = EmitForLoop(
+        b, b.getInt64(0), b.getInt64(k_tiles), "k_tile",
+        [&](llvm::Value* kt) -> absl::Status {
+          llvm::Value* now = ring.WaitFull(kt);
+          k.target.Tcgen05Fence(b, /*before=*/false);
+          issue(ring.Buffer(true, now), ring.Buffer(false, now),
+                b.CreateICmpEQ(kt, b.getInt64(0)));
+          k.target.Tcgen05Commit(b, ring.Bar(now, /*empty=*/true));
+          // Step kt - 1's stage takes step kt - 1 + stages once its
+          // multiplies are done.
+          llvm::Value* before = b.CreateSub(kt, b.getInt64(1));
+          llvm::Value* next = b.CreateAdd(before, b.getInt64(stages));
+          return EmitIf(
+              k,
+              b.CreateAnd(b.CreateICmpUGE(kt, b.getInt64(1)),
+                          b.CreateICmpULT(next, b.getInt64(k_tiles))),
+              [&]() -> absl::Status {
+                llvm::Value* stage = b.CreateURem(before, b.getInt64(stages));
+                k.target.MbarrierWait(
+                    b, ring.Bar(stage, /*empty=*/true),
+                    ring.Parity(b.CreateUDiv(before, b.getInt64(stages))));
+                ring.Issue(next, stage);
+                return absl::OkStatus();
+              });
+        });
+    if (!s.ok()) return s;
+    k.target.Tcgen05Commit(b, done);
+    return absl::OkStatus();
+  });
+}
+
 }  // namespace xlite::codegen::gpu::tiled_gemm

@@ -30,11 +30,9 @@
 #include "codegen/scalar_ops.h"
 
 namespace xlite::codegen::gpu::tiled_gemm {
-namespace {
+namespace {}  // namespace
 
-// What the tensor cores multiply of a side whose tiles hold `storage`
-// (the operand's own f8 type, or what `input` converts it to).
-WgmmaKind KindOf(TensorCoreInput input, PrimitiveType storage) {
+WgmmaKind WarpgroupKind(TensorCoreInput input, PrimitiveType storage) {
   if (storage == PrimitiveType::kF8E4M3FN) return WgmmaKind::kE4M3;
   if (storage == PrimitiveType::kF8E5M2) return WgmmaKind::kE5M2;
   switch (input) {
@@ -49,6 +47,8 @@ WgmmaKind KindOf(TensorCoreInput input, PrimitiveType storage) {
   }
   return WgmmaKind::kF16;
 }
+
+namespace {
 
 // The warpgroup's place in the block and the thread's in its fragments.
 struct GroupPlace {
@@ -119,41 +119,38 @@ absl::Status StoreAccumulators(KernelScope& k, const GemmView& v,
 
 }  // namespace
 
-absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
-                           const TiledGemmConfig& c, TensorCoreInput input,
-                           const HloInstruction* root,
-                           const BlockOrigin& origin,
-                           const std::vector<TensorMapParam>& maps,
-                           const std::vector<llvm::Value*>& map_params) {
+WarpgroupTiles PrepareWarpgroupTiles(
+    KernelScope& k, const GemmView& v, const TiledGemmConfig& c,
+    TensorCoreInput input, const std::vector<TensorMapParam>& maps,
+    const std::vector<llvm::Value*>& map_params, int64_t extra_bytes) {
   llvm::IRBuilderBase& b = k.b;
-  const TileLayout layout = TileLayoutOf(v, c);
-  Side lhs = SideOf(v, /*lhs=*/true, c.block_m);
-  Side rhs = SideOf(v, /*lhs=*/false, c.block_n);
+  WarpgroupTiles t{SideOf(v, /*lhs=*/true, c.block_m),
+                   SideOf(v, /*lhs=*/false, c.block_n), TileLayoutOf(v, c)};
+  Side& lhs = t.lhs;
+  Side& rhs = t.rhs;
+  const TileLayout& layout = t.layout;
   // A TMA tiling's tiles are 1024-byte aligned (the swizzle's period),
-  // its mbarriers after the rhs tiles (TiledGemmSharedBytes).
-  const bool tma_layout = TiledGemmTakesTensorMaps(*v.dot, c);
-  const int64_t barrier_bytes = tma_layout ? TmaBarrierBytes(c) : 0;
-  const int64_t align = tma_layout ? 1024 : 16;
+  // the extra bytes (mbarriers) after the rhs tiles (TiledGemmSharedBytes).
+  const int64_t align = TiledGemmTakesTensorMaps(*v.dot, c) ? 1024 : 16;
   const int64_t total =
-      c.stages * (layout.lhs_bytes + layout.rhs_bytes) + barrier_bytes;
-  const PrimitiveType lhs_storage =
-      TileStorageType(*v.dot, /*lhs=*/true, input, c);
-  const PrimitiveType rhs_storage =
-      TileStorageType(*v.dot, /*lhs=*/false, input, c);
-  PrepareTensorCoreSide(k, lhs, input, lhs_storage, c.stages * layout.lhs_bytes,
-                        total, "gemm_lhs_tile", align);
-  PrepareTensorCoreSide(k, rhs, input, rhs_storage,
-                        c.stages * layout.rhs_bytes + barrier_bytes, total,
+      c.stages * (layout.lhs_bytes + layout.rhs_bytes) + extra_bytes;
+  t.lhs_storage = TileStorageType(*v.dot, /*lhs=*/true, input, c);
+  t.rhs_storage = TileStorageType(*v.dot, /*lhs=*/false, input, c);
+  PrepareTensorCoreSide(k, lhs, input, t.lhs_storage,
+                        c.stages * layout.lhs_bytes, total, "gemm_lhs_tile",
+                        align);
+  PrepareTensorCoreSide(k, rhs, input, t.rhs_storage,
+                        c.stages * layout.rhs_bytes + extra_bytes, total,
                         "gemm_rhs_tile", align);
-  llvm::Value* barriers = b.CreateGEP(
-      b.getInt8Ty(), rhs.shared, {b.getInt64(c.stages * layout.rhs_bytes)});
+  t.extra = b.CreateGEP(b.getInt8Ty(), rhs.shared,
+                        {b.getInt64(c.stages * layout.rhs_bytes)});
   for (Side* s : {&lhs, &rhs}) {
     // MN-major where M or N is the operand's minor dimension (16-bit
     // types): 8 K rows of 8 elements along M or N per core matrix, the
     // core matrices along M or N adjacent; else K-major (f8 operands
     // whose minor dimension is M or N are transposed through registers).
-    s->mn_major = WarpgroupTileIsMnMajor(s->operand, *s->k,
-                                         s == &lhs ? lhs_storage : rhs_storage);
+    s->mn_major = WarpgroupTileIsMnMajor(
+        s->operand, *s->k, s == &lhs ? t.lhs_storage : t.rhs_storage);
     s->core_sbo = s->mn_major ? kWgmmaCoreBytes
                               : WgmmaTileSbo(c.block_k, layout.element_bytes);
     s->core_lbo = s->mn_major ? s->tile / 8 * kWgmmaCoreBytes : kWgmmaCoreBytes;
@@ -164,12 +161,36 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
     UseTensorMap(c, maps[0], map_params[0], lhs);
     UseTensorMap(c, maps[1], map_params[1], rhs);
   }
+  return t;
+}
+
+llvm::Value* WarpgroupDescriptor(KernelScope& k, const TiledGemmConfig& c,
+                                 const Side& s, llvm::Value* tile,
+                                 llvm::Value* row0, int64_t step) {
+  return s.tma.has_value() ? TmaDescriptor(k, c, s, tile, row0, step)
+                           : Descriptor(k, s, tile, row0, step);
+}
+
+absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
+                           const TiledGemmConfig& c, TensorCoreInput input,
+                           const HloInstruction* root,
+                           const BlockOrigin& origin,
+                           const std::vector<TensorMapParam>& maps,
+                           const std::vector<llvm::Value*>& map_params) {
+  llvm::IRBuilderBase& b = k.b;
+  const bool tma_layout = TiledGemmTakesTensorMaps(*v.dot, c);
+  WarpgroupTiles tiles = PrepareWarpgroupTiles(
+      k, v, c, input, maps, map_params, tma_layout ? TmaBarrierBytes(c) : 0);
+  Side& lhs = tiles.lhs;
+  Side& rhs = tiles.rhs;
+  const TileLayout& layout = tiles.layout;
+  llvm::Value* barriers = tiles.extra;
   llvm::Value* tid = ThreadIndex64(k);
   const GroupPlace p = PlaceOf(b, c, tid);
   WgmmaShape shape;
-  shape.kind = KindOf(input, lhs_storage);
-  if (KindOf(input, rhs_storage) != shape.kind) {
-    shape.kind_b = KindOf(input, rhs_storage);
+  shape.kind = WarpgroupKind(input, tiles.lhs_storage);
+  if (WarpgroupKind(input, tiles.rhs_storage) != shape.kind) {
+    shape.kind_b = WarpgroupKind(input, tiles.rhs_storage);
   }
   shape.n = p.cols;
   shape.trans_a = lhs.mn_major;
@@ -187,11 +208,6 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   // for at once (wait_group 0).
   const bool tma = lhs.tma.has_value();
   const int64_t in_flight = tma || PipelinesTiles(c, lhs, rhs) ? 1 : 0;
-  auto descriptor = [&](const Side& s, llvm::Value* tile, llvm::Value* row0,
-                        int64_t step) {
-    return s.tma.has_value() ? TmaDescriptor(k, c, s, tile, row0, step)
-                             : Descriptor(k, s, tile, row0, step);
-  };
   // After the loop: wait for the last step's group, write the result.
   auto epilogue = [&]() -> absl::Status {
     if (in_flight != 0) {
@@ -207,8 +223,9 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
     for (llvm::AllocaInst* a : acc) d.push_back(b.CreateLoad(acc_type, a));
     d = k.target.WgmmaFence(b, d);
     for (int64_t step = 0; step < steps; ++step) {
-      d = k.target.Wgmma(b, shape, descriptor(lhs, a_tile, p.row0, step),
-                         descriptor(rhs, b_tile, p.col0, step), d);
+      d = k.target.Wgmma(
+          b, shape, WarpgroupDescriptor(k, c, lhs, a_tile, p.row0, step),
+          WarpgroupDescriptor(k, c, rhs, b_tile, p.col0, step), d);
     }
     k.target.WgmmaCommit(b);
     d = k.target.WgmmaWait(b, in_flight, d);

@@ -11,6 +11,7 @@
 #include "absl/strings/str_cat.h"
 #include "gpu_backend/emulator/async_copy_queue.h"
 #include "gpu_backend/emulator/mbarrier_table.h"
+#include "gpu_backend/emulator/tensor_memory.h"
 #include "gpu_backend/emulator/tma_box.h"
 #include "gpu_backend/emulator/warp_ldmatrix.h"
 #include "gpu_backend/emulator/warp_mma.h"
@@ -65,6 +66,7 @@ struct Block {
   std::vector<WgmmaQueue> wgmmas;        // per warpgroup
   std::vector<int64_t> wgmma_commits;    // per thread: groups committed
   MbarrierTable mbarriers;               // and the bulk copies on them
+  TensorMemory tmem;                     // and the tcgen05.mma-s into it
   ucontext_t scheduler;
   std::string misuse;     // a barrier or shuffle in a non-cooperative kernel
   std::string mma_error;  // an mma some lanes of its warp cannot join
@@ -353,7 +355,12 @@ absl::Status RunCooperativeBlock(Block& b) {
       return absl::InternalError(
           absl::StrCat("block ", b.block_id, ": ", b.mma_error));
     }
-    if (done == b.block) return absl::OkStatus();
+    if (done == b.block) {
+      const std::string leftover = b.tmem.Leftover();
+      if (leftover.empty()) return absl::OkStatus();
+      return absl::InternalError(
+          absl::StrCat("block ", b.block_id, ": ", leftover));
+    }
     // Every kind of wait that can end ends in the same round, so that a
     // thread released by an mbarrier (a producer warp) runs beside the
     // warps that go on multiplying, as on a GPU, not only once they block.
@@ -419,6 +426,7 @@ absl::Status LaunchKernel(KernelEntry entry, const EmulatedLaunch& launch,
     for (WgmmaQueue& q : b.wgmmas) q.Clear();
     std::fill(b.wgmma_commits.begin(), b.wgmma_commits.end(), 0);
     b.mbarriers.Clear();
+    b.tmem.Clear();
     if (launch.cooperative) {
       status = RunCooperativeBlock(b);
       continue;
@@ -459,6 +467,14 @@ std::vector<std::pair<const char*, void*>> EmulatorRuntimeSymbols() {
       {"xlite_emu_mbarrier_wait",
        reinterpret_cast<void*>(&xlite_emu_mbarrier_wait)},
       {"xlite_emu_tma_load", reinterpret_cast<void*>(&xlite_emu_tma_load)},
+      {"xlite_emu_tmem_alloc", reinterpret_cast<void*>(&xlite_emu_tmem_alloc)},
+      {"xlite_emu_tmem_dealloc",
+       reinterpret_cast<void*>(&xlite_emu_tmem_dealloc)},
+      {"xlite_emu_tcgen05_mma",
+       reinterpret_cast<void*>(&xlite_emu_tcgen05_mma)},
+      {"xlite_emu_tcgen05_commit",
+       reinterpret_cast<void*>(&xlite_emu_tcgen05_commit)},
+      {"xlite_emu_tcgen05_ld", reinterpret_cast<void*>(&xlite_emu_tcgen05_ld)},
   };
 }
 
@@ -704,9 +720,67 @@ extern "C" void xlite_emu_tma_load(void* dst, const void* map,
                            "reads");
       break;
     }
+    if (error.empty() && b->tmem.Reads(c.at, c.at + 16)) {
+      error = absl::StrCat("a cp.async.bulk.tensor writes shared bytes ", c.at,
+                           "..", c.at + 15,
+                           ", which a tcgen05.mma not yet complete reads (no "
+                           "wait on its tcgen05.commit's mbarrier)");
+    }
   }
   if (error.empty()) {
     error = b->mbarriers.AddCopy(bar_at, std::move(chunks));
   }
   Report(error);
+}
+
+extern "C" void xlite_emu_tmem_alloc(void* slot, int32_t columns) {
+  int64_t at = 0;
+  if (!SharedOffset(slot, "tcgen05.alloc", at)) return;
+  auto* b = current;
+  // The warp allocates once; its first lane stands for it.
+  if (b->thread % 32 != 0) return;
+  uint32_t address = 0;
+  if (std::string e = b->tmem.Alloc(columns, address); !e.empty()) {
+    Report(e);
+    return;
+  }
+  if (at + 4 > b->shared_bytes) {
+    Report("tcgen05.alloc's address slot runs past shared memory");
+    return;
+  }
+  std::memcpy(b->shared + at, &address, 4);
+}
+
+extern "C" void xlite_emu_tmem_dealloc(int32_t address, int32_t columns) {
+  auto* b = current;
+  if (b->thread % 32 != 0) return;
+  Report(b->tmem.Dealloc(static_cast<uint32_t>(address), columns));
+}
+
+extern "C" void xlite_emu_tcgen05_mma(int32_t kind, int32_t idesc, int32_t tmem,
+                                      int64_t desc_a, int64_t desc_b,
+                                      int32_t accumulate) {
+  auto* b = current;
+  Report(b->tmem.Issue(
+      static_cast<xlite::gpu::emulator::Tcgen05Kind>(kind),
+      static_cast<uint32_t>(idesc), static_cast<uint32_t>(tmem),
+      static_cast<uint64_t>(desc_a), static_cast<uint64_t>(desc_b),
+      accumulate != 0, b->thread, b->shared, b->shared_bytes));
+}
+
+extern "C" void xlite_emu_tcgen05_commit(void* bar) {
+  int64_t at = 0;
+  if (!SharedOffset(bar, "tcgen05.commit", at)) return;
+  auto* b = current;
+  const int64_t through = b->tmem.Issued();
+  Report(b->mbarriers.ArriveOnCompletion(at, [b, through]() {
+    return b->tmem.CompleteThrough(through, b->shared, b->shared_bytes);
+  }));
+}
+
+extern "C" void xlite_emu_tcgen05_ld(int32_t address, int32_t count,
+                                     int32_t* out) {
+  auto* b = current;
+  Report(b->tmem.Load(b->thread / 32, b->thread % 32,
+                      static_cast<uint32_t>(address), count, out));
 }

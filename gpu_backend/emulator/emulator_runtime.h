@@ -84,6 +84,18 @@ void xlite_emu_mbarrier_wait(void* bar, int32_t parity);
 /// into shared `dst`, completing on the mbarrier `bar` (tma_box.h).
 void xlite_emu_tma_load(void* dst, const void* map, const int32_t* coords,
                         void* bar);
+/// tcgen05 (tensor_memory.h): the warp's tcgen05.alloc of `columns`
+/// writing the address to shared `slot`; its dealloc; one thread's
+/// tcgen05.mma of `kind` (Tcgen05Kind) with instruction descriptor
+/// `idesc`, D at `tmem`, both shared descriptors and `accumulate` (0: D
+/// not added); tcgen05.commit arriving on `bar` once they are written;
+/// the lane's tcgen05.ld of `count` columns into `out`.
+void xlite_emu_tmem_alloc(void* slot, int32_t columns);
+void xlite_emu_tmem_dealloc(int32_t address, int32_t columns);
+void xlite_emu_tcgen05_mma(int32_t kind, int32_t idesc, int32_t tmem,
+                           int64_t desc_a, int64_t desc_b, int32_t accumulate);
+void xlite_emu_tcgen05_commit(void* bar);
+void xlite_emu_tcgen05_ld(int32_t address, int32_t count, int32_t* out);
 }
 
 namespace xlite::gpu::emulator {

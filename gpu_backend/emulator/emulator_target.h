@@ -67,6 +67,18 @@ class EmulatorTarget : public codegen::KernelTarget {
                      llvm::Value* bar) override;
   llvm::Value* SharedAddress(llvm::IRBuilderBase& b,
                              llvm::Value* pointer) override;
+  void TmemAlloc(llvm::IRBuilderBase& b, llvm::Value* slot,
+                 int64_t columns) override;
+  void TmemDealloc(llvm::IRBuilderBase& b, llvm::Value* address,
+                   int64_t columns) override;
+  void Tcgen05Mma(llvm::IRBuilderBase& b, const codegen::WgmmaShape& shape,
+                  llvm::Value* tmem, llvm::Value* desc_a, llvm::Value* desc_b,
+                  llvm::Value* accumulate) override;
+  void Tcgen05Commit(llvm::IRBuilderBase& b, llvm::Value* bar) override;
+  std::vector<llvm::Value*> Tcgen05Load(llvm::IRBuilderBase& b,
+                                        llvm::Value* address,
+                                        int64_t count) override;
+  void Tcgen05Fence(llvm::IRBuilderBase& b, bool before) override;
   llvm::Value* SharedArray(llvm::IRBuilderBase& b, int64_t bytes,
                            int64_t alignment, absl::string_view name) override;
   llvm::Value* DynamicSharedArray(llvm::IRBuilderBase& b, int64_t bytes,

@@ -30,10 +30,25 @@ std::string MbarrierTable::Init(int64_t at, int64_t count) {
   return "";
 }
 
+std::string MbarrierTable::Settle(Barrier& b) {
+  if (b.pending != 0 || b.completions.empty() || b.tx != 0 ||
+      !b.copies.empty()) {
+    return "";
+  }
+  for (const auto& complete : b.completions) {
+    if (std::string e = complete(); !e.empty()) return e;
+  }
+  b.completions.clear();
+  ++b.phase;
+  b.pending = b.count;
+  return "";
+}
+
 std::string MbarrierTable::ArriveExpectTx(int64_t at, int64_t bytes) {
   std::string error;
   Barrier* b = Find(at, "mbarrier.arrive.expect_tx", error);
   if (b == nullptr) return error;
+  if (std::string e = Settle(*b); !e.empty()) return e;
   if (b->pending == 0) {
     return absl::StrCat("mbarrier at shared byte ", at,
                         ": more arrivals than its count in one phase");
@@ -47,14 +62,31 @@ std::string MbarrierTable::Arrive(int64_t at) {
   std::string error;
   Barrier* b = Find(at, "mbarrier.arrive", error);
   if (b == nullptr) return error;
+  if (std::string e = Settle(*b); !e.empty()) return e;
   if (b->pending == 0) {
     return absl::StrCat("mbarrier at shared byte ", at,
                         ": more arrivals than its count in one phase");
   }
-  if (--b->pending == 0 && b->tx == 0 && b->copies.empty()) {
+  if (--b->pending == 0 && b->tx == 0 && b->copies.empty() &&
+      b->completions.empty()) {
     ++b->phase;
     b->pending = b->count;
   }
+  return "";
+}
+
+std::string MbarrierTable::ArriveOnCompletion(
+    int64_t at, std::function<std::string()> complete) {
+  std::string error;
+  Barrier* b = Find(at, "tcgen05.commit", error);
+  if (b == nullptr) return error;
+  if (std::string e = Settle(*b); !e.empty()) return e;
+  if (b->pending == 0) {
+    return absl::StrCat("mbarrier at shared byte ", at,
+                        ": more arrivals than its count in one phase");
+  }
+  --b->pending;
+  b->completions.push_back(std::move(complete));
   return "";
 }
 
@@ -79,6 +111,13 @@ bool MbarrierTable::TryWait(int64_t at, int32_t parity, uint8_t* shared,
     }
   }
   b->copies.clear();
+  for (const auto& complete : b->completions) {
+    if (std::string e = complete(); !e.empty()) {
+      error = e;
+      return false;
+    }
+  }
+  b->completions.clear();
   if (b->tx != 0) {
     error = absl::StrCat("mbarrier at shared byte ", at, ": ",
                          b->tx > 0 ? "expects " : "received ",

@@ -43,6 +43,12 @@ class MbarrierTable {
   /// arrive on, as a pipeline's "empty" barriers); one with transactions
   /// completes when a thread waits (TryWait).
   std::string Arrive(int64_t at);
+  /// tcgen05.commit's arrival: one arrival whose phase completes only
+  /// after `complete` has run (writing the multiplies it tracks), which a
+  /// wait on the phase does (TryWait), or a later arrival on a barrier
+  /// whose phase awaits nothing else. "" or an error.
+  std::string ArriveOnCompletion(int64_t at,
+                                 std::function<std::string()> complete);
   /// A bulk copy completing `chunks`' bytes on the barrier at `at`.
   std::string AddCopy(int64_t at, std::vector<Chunk> chunks);
   /// mbarrier.try_wait.parity: whether the phase of parity `parity` has
@@ -62,9 +68,13 @@ class MbarrierTable {
     int64_t pending = 0;  // arrivals still expected this phase
     int64_t tx = 0;       // transaction bytes expected, not yet landed
     int64_t phase = 0;
-    std::vector<std::vector<Chunk>> copies;  // not landed
+    std::vector<std::vector<Chunk>> copies;                 // not landed
+    std::vector<std::function<std::string()>> completions;  // not run
   };
   Barrier* Find(int64_t at, const char* what, std::string& error);
+  /// Completes a phase that has every arrival and awaits only completions
+  /// (runs them); "" or their error.
+  static std::string Settle(Barrier& b);
 
   std::map<int64_t, Barrier> barriers_;
 };

@@ -96,14 +96,16 @@ float Element(int32_t kind, const uint8_t* p) {
   }
 }
 
-// Reads a rows x k operand; "" or an error.
-std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
-                        bool transposed, int64_t rows, int64_t k,
-                        const uint8_t* shared, int64_t shared_bytes,
-                        std::vector<float>& out) {
+}  // namespace
+
+std::string ReadWarpgroupOperand(const std::string& name, uint64_t desc,
+                                 int32_t kind, bool transposed, int64_t rows,
+                                 int64_t k, const uint8_t* shared,
+                                 int64_t shared_bytes,
+                                 std::vector<float>& out) {
   const Matrix m = Decode(desc);
   if ((m.swizzle != 0 && m.swizzle != kSwizzle128B) || m.base_offset != 0) {
-    return absl::StrCat("wgmma: the ", name,
+    return absl::StrCat(name,
                         " descriptor asks for a 64- or 32-byte swizzle or a "
                         "base offset (mode ",
                         m.swizzle, ", base offset ", m.base_offset,
@@ -116,7 +118,7 @@ std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
       const int64_t at =
           transposed ? MnMajorByte(m, r, i, bytes) : KMajorByte(m, r, i, bytes);
       if (at < 0 || at + bytes > shared_bytes) {
-        return absl::StrCat("wgmma: element (", r, ", ", i, ") of ", name,
+        return absl::StrCat("element (", r, ", ", i, ") of ", name,
                             " at shared byte ", at, " lies outside the ",
                             shared_bytes, " bytes of the block");
       }
@@ -125,8 +127,6 @@ std::string ReadOperand(const char* name, uint64_t desc, int32_t kind,
   }
   return "";
 }
-
-}  // namespace
 
 int32_t WgmmaOpWord(int32_t kind, int64_t n, bool trans_a, bool trans_b,
                     int32_t kind_b) {
@@ -181,9 +181,10 @@ void ForEachElement(uint64_t desc, int32_t kind, bool transposed, int64_t rows,
   }
 }
 
-// The bytes [lo, hi) spanned by a rows x k operand.
-WgmmaSpan SpanOf(uint64_t desc, int32_t kind, bool transposed, int64_t rows,
-                 int64_t k) {
+}  // namespace
+
+WgmmaSpan WarpgroupOperandSpan(uint64_t desc, int32_t kind, bool transposed,
+                               int64_t rows, int64_t k) {
   WgmmaSpan s;
   s.lo = INT64_MAX;
   s.hi = INT64_MIN;
@@ -194,14 +195,12 @@ WgmmaSpan SpanOf(uint64_t desc, int32_t kind, bool transposed, int64_t rows,
   return s;
 }
 
-}  // namespace
-
 std::string WgmmaReadSpans(int32_t word, uint64_t desc_a, uint64_t desc_b,
                            WgmmaSpan spans[2]) {
   Op op;
   if (std::string e = DecodeOp(word, op); !e.empty()) return e;
-  spans[0] = SpanOf(desc_a, op.kind, op.trans_a, 64, op.k);
-  spans[1] = SpanOf(desc_b, op.kind_b, op.trans_b, op.n, op.k);
+  spans[0] = WarpgroupOperandSpan(desc_a, op.kind, op.trans_a, 64, op.k);
+  spans[1] = WarpgroupOperandSpan(desc_b, op.kind_b, op.trans_b, op.n, op.k);
   return "";
 }
 
@@ -243,13 +242,13 @@ std::string ComputeWarpgroupMma(int32_t word, uint64_t desc_a, uint64_t desc_b,
   const int64_t n = op.n, k = op.k;
   const bool trans_a = op.trans_a, trans_b = op.trans_b;
   std::vector<float> a, b;
-  if (std::string e = ReadOperand("A", desc_a, kind, trans_a, 64, k, shared,
-                                  shared_bytes, a);
+  if (std::string e = ReadWarpgroupOperand("wgmma A", desc_a, kind, trans_a, 64,
+                                           k, shared, shared_bytes, a);
       !e.empty()) {
     return e;
   }
-  if (std::string e = ReadOperand("B", desc_b, kind_b, trans_b, n, k, shared,
-                                  shared_bytes, b);
+  if (std::string e = ReadWarpgroupOperand("wgmma B", desc_b, kind_b, trans_b,
+                                           n, k, shared, shared_bytes, b);
       !e.empty()) {
     return e;
   }

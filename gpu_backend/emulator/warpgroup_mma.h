@@ -52,6 +52,19 @@ std::vector<uint8_t> WgmmaReadBytes(int32_t op, uint64_t desc_a,
 bool WgmmaReadsAny(int32_t op, uint64_t desc_a, uint64_t desc_b, int64_t lo,
                    int64_t hi);
 
+/// Reads the rows x k operand of `kind` (codegen::WgmmaKind's value) the
+/// wgmma descriptor `desc` gives (transposed: MN-major) from `shared`
+/// into `out`, row by row, as floats (s8 exactly); "" or an error naming
+/// the operand `name`.
+std::string ReadWarpgroupOperand(const std::string& name, uint64_t desc,
+                                 int32_t kind, bool transposed, int64_t rows,
+                                 int64_t k, const uint8_t* shared,
+                                 int64_t shared_bytes, std::vector<float>& out);
+
+/// The shared bytes [lo, hi) such an operand's elements span.
+WgmmaSpan WarpgroupOperandSpan(uint64_t desc, int32_t kind, bool transposed,
+                               int64_t rows, int64_t k);
+
 /// Thread i's accumulators c[i] (N / 2 each, f32 or s32 bits) become
 /// d[i] (which may be c[i]). `shared` is the block's shared memory of
 /// `shared_bytes`. Returns an error message (a descriptor the emulator

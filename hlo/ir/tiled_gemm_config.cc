@@ -52,10 +52,16 @@ bool TiledGemmConfig::IsValid() const {
   if (block_m <= 0 || block_n <= 0 || block_k <= 0 || warps_m < 0 ||
       warps_n < 0 || stages < 1 || stages > 4 || wgmma < 0 || wgmma > 1 ||
       tma < 0 || tma > 1 || (tma == 1 && (wgmma != 1 || stages < 3)) ||
-      ws < 0 || ws > 1 || (ws == 1 && tma != 1)) {
+      ws < 0 || ws > 1 || (ws == 1 && tma != 1) || tcgen05 < 0 || tcgen05 > 1 ||
+      (tcgen05 == 1 && (wgmma != 1 || ws == 1))) {
     return false;
   }
-  if (wgmma == 1) {
+  if (tcgen05 == 1) {
+    if (warps_m != 1 || warps_n != 1 || block_m != 128 || block_n < 16 ||
+        block_n > 256 || block_n % 16 != 0 || block_k % 32 != 0) {
+      return false;
+    }
+  } else if (wgmma == 1) {
     if (!tensor_cores() || warps_n <= 0 || block_m != 64 * warps_m ||
         block_n % warps_n != 0 || block_k % 32 != 0) {
       return false;
@@ -76,7 +82,9 @@ bool TiledGemmConfig::IsValid() const {
 
 std::string TiledGemmConfig::ToString() const {
   std::string s = absl::StrCat(block_m, "x", block_n, "x", block_k);
-  if (warpgroups()) {
+  if (blackwell_mma()) {
+    absl::StrAppend(&s, " tcgen05 groups ", warps_m, "x", warps_n);
+  } else if (warpgroups()) {
     absl::StrAppend(&s, " wgmma groups ", warps_m, "x", warps_n);
   } else if (tensor_cores()) {
     absl::StrAppend(&s, " mma warps ", warps_m, "x", warps_n);
@@ -115,10 +123,12 @@ std::optional<TiledGemmConfig> ParseTiledGemmConfig(absl::string_view text) {
   c.block_n = block[1];
   c.block_k = block[2];
   const std::string kind = absl::StrCat(words[1], " ", words[2]);
-  if (kind == "mma warps" || kind == "wgmma groups") {
+  if (kind == "mma warps" || kind == "wgmma groups" ||
+      kind == "tcgen05 groups") {
     c.warps_m = pair[0];
     c.warps_n = pair[1];
-    c.wgmma = kind == "wgmma groups" ? 1 : 0;
+    c.wgmma = kind == "mma warps" ? 0 : 1;
+    c.tcgen05 = kind == "tcgen05 groups" ? 1 : 0;
   } else if (kind == "simt threads") {
     c.thread_m = pair[0];
     c.thread_n = pair[1];
@@ -191,6 +201,7 @@ std::string TiledGemmBackendConfig(const TiledGemmConfig& c) {
         absl::StrCat(R"(,"warps_m":)", c.warps_m, R"(,"warps_n":)", c.warps_n);
   }
   if (c.warpgroups()) absl::StrAppend(&warps, R"(,"wgmma":1)");
+  if (c.blackwell_mma()) absl::StrAppend(&warps, R"(,"tcgen05":1)");
   if (c.stages > 1) absl::StrAppend(&warps, R"(,"stages":)", c.stages);
   if (c.tma == 1) absl::StrAppend(&warps, R"(,"tma":1)");
   if (c.ws == 1) absl::StrAppend(&warps, R"(,"ws":1)");
@@ -231,7 +242,8 @@ std::optional<TiledGemmConfig> TiledGemmConfigOf(const HloInstruction& hlo) {
         {"stages", &c.stages},
         {"wgmma", &c.wgmma},
         {"tma", &c.tma},
-        {"ws", &c.ws}}) {
+        {"ws", &c.ws},
+        {"tcgen05", &c.tcgen05}}) {
     if (std::optional<int64_t> v = Field(json, name)) *field = *v;
   }
   if (!c.IsValid()) return std::nullopt;

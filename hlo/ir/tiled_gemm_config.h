@@ -65,9 +65,18 @@ struct TiledGemmConfig {
   /// and multiply, with no block barrier in the loop. The producer warp
   /// exists only when the kernel takes tensor maps (launch_threads).
   int64_t ws = 0;
+  /// 1: Blackwell's tensor cores (tcgen05.mma, sm_100a; "tcgen05":1 with
+  /// "wgmma":1, text "tcgen05 groups 1x1"): the warpgroup loop's tiles
+  /// (core matrices, cp.async or TMA) multiplied 128 rows at a time by
+  /// one thread's tcgen05.mma into tensor memory, which the block's one
+  /// warpgroup reads out for the epilogue (tcgen05.ld). block_m = 128,
+  /// one warpgroup (warps 1x1), block_n 16 to 256 in steps of 16; no ws.
+  int64_t tcgen05 = 0;
 
   bool tensor_cores() const { return warps_m > 0; }
   bool warpgroups() const { return tensor_cores() && wgmma == 1; }
+  /// Warpgroup tiles multiplied by tcgen05.mma (see tcgen05).
+  bool blackwell_mma() const { return warpgroups() && tcgen05 == 1; }
   int64_t threads() const {
     if (!tensor_cores()) return (block_m / thread_m) * (block_n / thread_n);
     return warps_m * warps_n * (warpgroups() ? 128 : 32);
@@ -83,7 +92,7 @@ struct TiledGemmConfig {
   bool IsValid() const;
   /// "128x128x32 mma warps 2x2 stages 2", "64x64x16 simt threads 4x4",
   /// "128x128x64 wgmma groups 2x1 stages 4", "... stages 4 tma",
-  /// "... stages 4 tma ws".
+  /// "... stages 4 tma ws", "128x256x64 tcgen05 groups 1x1 stages 4 tma".
   std::string ToString() const;
   bool operator==(const TiledGemmConfig&) const = default;
 };

@@ -23,7 +23,7 @@ std::string Name(const Case& c) {
 // cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
 // "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2", "_s3"
 // or "_s4", and (warpgroups) "_tma" after it for TMA tiles, "_tma_ws"
-// for TMA tiles with a producer warp.
+// for TMA tiles with a producer warp; Blackwell's "tcgen05_BMxBNxBK".
 std::optional<TiledGemmConfig> Tiling(const std::string& full) {
   if (full.empty()) return std::nullopt;
   TiledGemmConfig c;
@@ -41,6 +41,14 @@ std::optional<TiledGemmConfig> Tiling(const std::string& full) {
   }
   if (name.rfind("simt", 0) == 0) return c;
   int64_t bm, bn, bk, wm, wn;
+  if (std::sscanf(name.c_str(), "tcgen05_%ldx%ldx%ld", &bm, &bn, &bk) == 3) {
+    c.block_m = bm;
+    c.block_n = bn;
+    c.block_k = bk;
+    c.warps_m = c.warps_n = 1;
+    c.wgmma = c.tcgen05 = 1;
+    return c;
+  }
   const bool groups = name.rfind("wgmma", 0) == 0;
   if (std::sscanf(name.c_str() + (groups ? 2 : 0), "mma%ldx%ldx%ld_%ldx%ld",
                   &bm, &bn, &bk, &wm, &wn) != 5) {
@@ -278,6 +286,50 @@ std::vector<Case> TmaWarpgroupCases() {
 std::vector<Case> WarpgroupCases() {
   std::vector<Case> cases = StagedWarpgroupCases();
   for (const Case& c : TmaWarpgroupCases()) cases.push_back(c);
+  return cases;
+}
+
+std::vector<Case> Tcgen05Cases() {
+  std::vector<Case> cases;
+  // Every tensor-core type, one to four stages: tiles through registers
+  // (nn with f8 and f32, ta, colmajor), copied by cp.async (tb, batch_tb;
+  // MN-major 16-bit nn, batch) and by TMA; M, N and K tails.
+  for (const char* tiling :
+       {"tcgen05_128x128x64", "tcgen05_128x64x64_s2", "tcgen05_128x128x64_s4",
+        "tcgen05_128x128x64_s4_tma", "tcgen05_128x256x64_s3_tma"}) {
+    for (const char* type : {"bf16", "f16", "f32", "s8", "f8e4m3fn"}) {
+      // f32 tiles of 128x64 take 4 stages of 64 KiB past 227 KiB, and
+      // more than 1 stage of 128x256x64.
+      if (type[1] == '3' &&
+          std::string(tiling).find("_s") != std::string::npos) {
+        continue;
+      }
+      for (const char* form :
+           {"tb", "nn", "ta", "batch", "batch_tb", "colmajor"}) {
+        cases.push_back(MakeCase(type, form, 136, 72, 272, tiling));
+      }
+    }
+  }
+  // f8 x f8 multiplied as f8 (e4m3 and e5m2 kinds, 128 bytes of K), K of
+  // one step, of fewer steps than stages and of several rounds of them;
+  // the epilogues.
+  for (const char* types : {"f8e5m2", "f8e4m3fn_f8e5m2"}) {
+    Case c = MakeCase("", "tb", 72, 136, 272, "tcgen05_128x128x128_s3_tma");
+    const std::string t = types;
+    c.type = t.substr(0, t.find('_'));
+    if (t.find('_') != std::string::npos) c.type_b = t.substr(t.find('_') + 1);
+    cases.push_back(c);
+  }
+  for (int64_t k : {48, 144, 656}) {
+    cases.push_back(
+        MakeCase("bf16", "tb", 136, 72, k, "tcgen05_128x128x64_s3_tma"));
+    cases.push_back(MakeCase("bf16", "tb", 136, 72, k, "tcgen05_128x64x64_s4"));
+  }
+  for (const char* epilogue : {"bias_relu", "gelu", "convert_bf16"}) {
+    Case c = MakeCase("bf16", "tb", 136, 72, 272, "tcgen05_128x128x64_s4_tma");
+    c.epilogue = epilogue;
+    cases.push_back(c);
+  }
   return cases;
 }
 

@@ -30,7 +30,8 @@ std::string Name(const Case& c);
 /// cores "mmaBMxBNxBK_WMxWN" and warpgroup tensor cores
 /// "wgmmaBMxBNxBK_GMxGN", of 2, 3 or 4 stages with the suffix "_s2",
 /// "_s3" or "_s4", and (warpgroups) "_tma" after it for TMA tiles ("_tma_ws"
-/// with a producer warp); nullopt for "" (a bad name is a test failure).
+/// with a producer warp), Blackwell's "tcgen05_BMxBNxBK"; nullopt for ""
+/// (a bad name is a test failure).
 std::optional<TiledGemmConfig> Tiling(const std::string& name);
 
 /// A case of the default epilogue.
@@ -42,6 +43,11 @@ Case MakeCase(const std::string& type, const std::string& form, int64_t m,
 /// cp.async (one to four stages), and by TMA (with and without a
 /// producer warp).
 std::vector<Case> WarpgroupCases();
+
+/// The Blackwell tensor-core (tcgen05, b200) cases: every tensor-core
+/// type and operand layout, tiles staged through registers, copied by
+/// cp.async and by TMA, K of one step to several rounds of the stages.
+std::vector<Case> Tcgen05Cases();
 
 /// The dot's result type for operands of `type`.
 std::string ResultType(const std::string& type);
