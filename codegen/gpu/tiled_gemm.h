@@ -330,6 +330,10 @@ WarpgroupTiles PrepareWarpgroupTiles(
 /// (the operand's own f8 type, or what `input` converts it to).
 WgmmaKind WarpgroupKind(TensorCoreInput input, PrimitiveType storage);
 
+/// The multiply of `tiles` for `input` (their kinds and majors), n wide.
+WgmmaShape WarpgroupShape(const WarpgroupTiles& tiles, TensorCoreInput input,
+                          int64_t n);
+
 /// The wgmma descriptor of rows `row0` on (along M or N) of a side's tile
 /// in `tile`, at the `step`-th 32 bytes of K: TmaDescriptor for a TMA
 /// side, else the unswizzled core matrices'.

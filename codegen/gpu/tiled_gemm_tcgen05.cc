@@ -125,14 +125,7 @@ absl::Status EmitTcgen05Gemm(KernelScope& k, const GemmView& v,
   k.target.Tcgen05Fence(b, /*before=*/false);
   llvm::Value* tmem = b.CreateLoad(b.getInt32Ty(), slot);
 
-  WgmmaShape shape;
-  shape.kind = WarpgroupKind(input, tiles.lhs_storage);
-  if (WarpgroupKind(input, tiles.rhs_storage) != shape.kind) {
-    shape.kind_b = WarpgroupKind(input, tiles.rhs_storage);
-  }
-  shape.n = c.block_n;
-  shape.trans_a = lhs.mn_major;
-  shape.trans_b = rhs.mn_major;
+  const WgmmaShape shape = WarpgroupShape(tiles, input, c.block_n);
   const int64_t steps = c.block_k * tiles.layout.element_bytes / 32;
   IssueStep issue = [&](llvm::Value* a_tile, llvm::Value* b_tile,
                         llvm::Value* first) {

@@ -164,6 +164,19 @@ WarpgroupTiles PrepareWarpgroupTiles(
   return t;
 }
 
+WgmmaShape WarpgroupShape(const WarpgroupTiles& tiles, TensorCoreInput input,
+                          int64_t n) {
+  WgmmaShape shape;
+  shape.kind = WarpgroupKind(input, tiles.lhs_storage);
+  if (WarpgroupKind(input, tiles.rhs_storage) != shape.kind) {
+    shape.kind_b = WarpgroupKind(input, tiles.rhs_storage);
+  }
+  shape.n = n;
+  shape.trans_a = tiles.lhs.mn_major;
+  shape.trans_b = tiles.rhs.mn_major;
+  return shape;
+}
+
 llvm::Value* WarpgroupDescriptor(KernelScope& k, const TiledGemmConfig& c,
                                  const Side& s, llvm::Value* tile,
                                  llvm::Value* row0, int64_t step) {
@@ -187,14 +200,7 @@ absl::Status EmitWgmmaGemm(KernelScope& k, const GemmView& v,
   llvm::Value* barriers = tiles.extra;
   llvm::Value* tid = ThreadIndex64(k);
   const GroupPlace p = PlaceOf(b, c, tid);
-  WgmmaShape shape;
-  shape.kind = WarpgroupKind(input, tiles.lhs_storage);
-  if (WarpgroupKind(input, tiles.rhs_storage) != shape.kind) {
-    shape.kind_b = WarpgroupKind(input, tiles.rhs_storage);
-  }
-  shape.n = p.cols;
-  shape.trans_a = lhs.mn_major;
-  shape.trans_b = rhs.mn_major;
+  const WgmmaShape shape = WarpgroupShape(tiles, input, p.cols);
   // One wgmma covers 32 bytes of K.
   const int64_t steps = c.block_k * layout.element_bytes / 32;
   llvm::Type* acc_type = ValueType(v.acc, b.getContext());
