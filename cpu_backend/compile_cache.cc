@@ -35,10 +35,10 @@ void HashOptions(llvm::SHA256& hash, const CompileOptions& options) {
   // Every field by name: a field added to CompileOptions stops this from
   // compiling until it is hashed here too (or, like use_cache, said to
   // change nothing in the code).
-  const auto& [fold_widening_converts, run_passes, keep_llvm_ir, keep_asm,
-               use_cache, profile] = options;
+  const auto& [xla_cpu_numerics, run_passes, keep_llvm_ir, keep_asm, use_cache,
+               profile] = options;
   (void)use_cache;  // whether to cache, not what is compiled
-  Field(hash, "fold_widening_converts", fold_widening_converts ? "1" : "0");
+  Field(hash, "xla_cpu_numerics", xla_cpu_numerics ? "1" : "0");
   Field(hash, "profile", profile ? "1" : "0");
   Field(hash, "run_passes", run_passes ? "1" : "0");
   Field(hash, "keep_llvm_ir", keep_llvm_ir ? "1" : "0");

@@ -18,7 +18,7 @@
 #include "cpu_backend/sibling_fusion.h"
 #include "cpu_backend/tree_reduction.h"
 #include "cpu_backend/unfuse_non_elemental.h"
-#include "cpu_backend/widening_converts.h"
+#include "cpu_backend/xla_cpu_numerics.h"
 #include "hlo/text/printer.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/raw_ostream.h"
@@ -88,8 +88,8 @@ absl::StatusOr<std::unique_ptr<CpuExecutable>> CpuExecutable::CompileWithLlvm(
     std::unique_ptr<HloModule> module, const CompileOptions& options,
     CacheEntry* keep) {
   auto exe = std::unique_ptr<CpuExecutable>(new CpuExecutable());
-  if (options.fold_widening_converts) {
-    if (absl::Status s = FoldWideningConverts(*module).status(); !s.ok()) {
+  if (options.xla_cpu_numerics) {
+    if (absl::Status s = RewriteForXlaCpuNumerics(*module).status(); !s.ok()) {
       return s;
     }
   }

@@ -25,11 +25,12 @@
 namespace xlite::cpu {
 
 struct CompileOptions {
-  /// Fold the converts that read a narrow operation's unrounded value
-  /// before anything else (widening_converts.h), as XLA:CPU's float
-  /// normalization does; off only for a module folded already (hlo-opt
-  /// folds before its pipeline). The fold must run once.
-  bool fold_widening_converts = true;
+  /// Rewrite where narrow types round as XLA:CPU does, before anything
+  /// else (xla_cpu_numerics.h: contractions in their compute type,
+  /// widening converts folded, f16 logistics expanded); off only for a
+  /// module rewritten already (hlo-opt rewrites before its pipeline). The
+  /// rewrite must run once.
+  bool xla_cpu_numerics = true;
   /// Run the cpu pass pipeline first (hlo-run --run_passes).
   bool run_passes = true;
   /// Keep the optimized LLVM IR text (for hlo-opt --stage=llvm).

@@ -18,10 +18,11 @@
 // Operations: the elementwise ones, reduce-precision, dot and convolution
 // (data movement and reductions, whose reducers round every step, give
 // values of the narrow type either way). The operand converts it adds are
-// not folded again, so the rewrite must run once, before anything else
-// rewrites the module (Compile and hlo-compile run it before the pipeline,
-// where XLA:CPU normalizes before simplifying). Fusion computations
-// are left alone: a fused module comes from XLA already normalized.
+// not folded again, so the rewrite must run once, before anything but the
+// contraction casts rewrites the module (xla_cpu_numerics.h runs it before
+// the pipeline, where XLA:CPU normalizes before simplifying). Fusion
+// computations are left alone: a fused module comes from XLA already
+// normalized.
 
 #include <optional>
 

@@ -20,6 +20,13 @@ Shape LayoutLike(Shape shape, const HloInstruction* like) {
   return shape;
 }
 
+Shape WithElementType(const Shape& shape, PrimitiveType type) {
+  Shape out = shape;
+  out.set_element_type(type);
+  if (out.has_layout()) out.mutable_layout().set_element_size_in_bits(0);
+  return out;
+}
+
 HloInstruction* AddNew(HloComputation* c, HloOpcode opcode, const Shape& shape,
                        absl::Span<HloInstruction* const> operands) {
   std::unique_ptr<HloInstruction> hlo =

@@ -22,6 +22,10 @@ namespace xlite {
 /// `shape` with a default layout if `like` carries layouts, else none.
 Shape LayoutLike(Shape shape, const HloInstruction* like);
 
+/// The array `shape` holding `type`, its layout kept but for a sub-byte
+/// element size, which belonged to the old type.
+Shape WithElementType(const Shape& shape, PrimitiveType type);
+
 /// Adds a new instruction to `c` named after its opcode (module-unique).
 HloInstruction* AddNew(HloComputation* c, HloOpcode opcode, const Shape& shape,
                        absl::Span<HloInstruction* const> operands);

@@ -8,6 +8,7 @@
 #include "passes/async_to_sync.h"
 #include "passes/batch_norm_expander.h"
 #include "passes/block_scaling.h"
+#include "passes/contraction_type_caster.h"
 #include "passes/gemm_call_expansion.h"
 #include "passes/gemm_rewriter.h"
 #include "passes/gpu_fusion_target.h"
@@ -181,6 +182,12 @@ std::vector<PassInfo> LoweringPasses() {
            "batch-norm-training/-inference/-grad become reductions and "
            "elementwise ops (in f64)",
            &ExpandBatchNorms),
+    Simple("contraction-type-caster",
+           "dots and convolutions compute in the higher of their operand "
+           "and result types: integer operands and ones it does not hold "
+           "exactly converted to it, a lower result converted from it "
+           "(XLA's OperandUpcaster and ResultCaster)",
+           &CastContractionTypes),
   };
 }
 

@@ -17,7 +17,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "cpu_backend/executable.h"
-#include "cpu_backend/widening_converts.h"
+#include "cpu_backend/xla_cpu_numerics.h"
 #include "gpu_backend/executable.h"
 #include "gpu_backend/gemm_path_variants.h"
 #include "gpu_backend/gpu_pipeline.h"
@@ -235,7 +235,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
   // order), when the output is the backend's.
   const bool folded = platform == "cpu" && run_backend_rewrites;
   if (folded) {
-    if (absl::Status s = cpu::FoldWideningConverts(**module).status();
+    if (absl::Status s = cpu::RewriteForXlaCpuNumerics(**module).status();
         !s.ok()) {
       return InFile(filename, s);
     }
@@ -260,7 +260,7 @@ absl::StatusOr<std::string> ProcessModule(const std::string& bytes,
   if (stage == "llvm" || stage == "asm") {
     // The cpu backend's compilation, after the pipeline that just ran.
     cpu::CompileOptions options;
-    options.fold_widening_converts = !folded;
+    options.xla_cpu_numerics = !folded;
     options.run_passes = false;
     options.keep_llvm_ir = stage == "llvm";
     options.keep_asm = stage == "asm";

@@ -9,7 +9,7 @@
 #include "cpu_backend/executable.h"
 #include "cpu_backend/jit.h"
 #include "cpu_backend/module_emitter.h"
-#include "cpu_backend/widening_converts.h"
+#include "cpu_backend/xla_cpu_numerics.h"
 #include "hlo/ir/opcode.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
@@ -112,7 +112,7 @@ absl::StatusOr<AotLibrary> CompileAotLibrary(std::unique_ptr<HloModule> module,
   if (!interface.ok()) return interface.status();
   library.interface = *std::move(interface);
   // Before anything rewrites the module, as Compile does.
-  if (absl::Status s = FoldWideningConverts(*module).status(); !s.ok()) {
+  if (absl::Status s = RewriteForXlaCpuNumerics(*module).status(); !s.ok()) {
     return s;
   }
   if (options.run_passes) {

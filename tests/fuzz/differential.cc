@@ -9,7 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "cpu_backend/executable.h"
-#include "cpu_backend/widening_converts.h"
+#include "cpu_backend/xla_cpu_numerics.h"
 #include "gpu_backend/executable.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
@@ -123,16 +123,17 @@ testing::ResultTolerance ToleranceFor(const HloModule& module,
 
 // The module the interpreter runs as the reference, or nullptr for the
 // module itself. Tiled GEMMs on the gpu multiply f32 on TF32 tensor cores:
-// the reference rounds those operands the same way. The cpu computes
-// narrow floats as XLA:CPU does, a convert to the wide type reading the
-// unrounded value (cpu_backend/widening_converts.h): so does the reference.
+// the reference rounds those operands the same way. The cpu rounds
+// narrow floats where XLA:CPU does (cpu_backend/xla_cpu_numerics.h:
+// contractions in their compute type, a convert to the wide type reading
+// the unrounded value, f16 logistics step by step): so does the reference.
 absl::StatusOr<std::unique_ptr<HloModule>> ReferenceModule(
     const HloModule& module, const DifferentialOptions& options) {
   if (options.backend == Backend::kCpu) {
-    std::unique_ptr<HloModule> widened = module.Clone();
-    absl::StatusOr<bool> changed = cpu::FoldWideningConverts(*widened);
+    std::unique_ptr<HloModule> rewritten = module.Clone();
+    absl::StatusOr<bool> changed = cpu::RewriteForXlaCpuNumerics(*rewritten);
     if (!changed.ok()) return changed.status();
-    return *changed ? std::move(widened) : nullptr;
+    return *changed ? std::move(rewritten) : nullptr;
   }
   if (options.gemm_backend != gpu::GemmBackend::kTiled) return nullptr;
   // With the pipeline, the operands TF32 rounds are algsimp's (a divide

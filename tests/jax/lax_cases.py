@@ -222,6 +222,45 @@ def dot_cases():
                                           values(F32, (3, 8))], 16)
 
 
+def contraction_type_cases():
+    """Dots and convolutions whose result type is not their operands':
+    XLA:CPU computes them in the higher of the two (range, then significand
+    bits), so operands round to a higher result type first (f8e4m3fn to
+    f8e5m2, f16 to bf16, int8 to f8e4m3fn) and a lower result rounds
+    through the operands' type (bf16 -> f8e4m3fn rounds to bf16 first).
+    Each once a difference; compared bit for bit (two-byte results as
+    bits). jax hands XLA these operand types as they are."""
+    rng = np.random.default_rng(21)
+    e4, e5 = np.dtype(ml_dtypes.float8_e4m3fn), np.dtype(ml_dtypes.float8_e5m2)
+
+    def operand(dtype, shape):
+        return (rng.standard_normal(shape) * 1.5).astype(dtype)
+
+    def exact(r):
+        return _bits if r.itemsize == 2 else lambda v: v
+
+    def dot(r):
+        return lambda x, y: exact(r)(lax.dot(x, y, preferred_element_type=r))
+
+    for a_t, r_t in ((e4, e5), (e5, e4), (F16, BF16), (BF16, F16)):
+        yield (f"contraction_type/dot/{a_t.name}->{r_t.name}", dot(r_t),
+               [operand(a_t, (8, 24)), operand(a_t, (24, 6))], 1)
+    # 1 + 0.18359375 rounds to bf16 1.1875, a tie f8e4m3fn rounds up to
+    # 1.25; through f16 it stays below the tie (1.125).
+    a, b = operand(BF16, (8, 24)), operand(BF16, (24, 6))
+    a[0, :3], b[:3, 0] = (1, 0.18359375, 0), (1, 1, 0)
+    yield "contraction_type/dot/bfloat16->float8_e4m3fn", dot(e4), [a, b], 1
+    # 17, 19 and 21 are not f8e4m3fn values; no sum overflows it.
+    a = rng.integers(-21, 22, (8, 2)).astype(np.int8)
+    b = rng.integers(-10, 11, (2, 6)).astype(np.int8)
+    yield "contraction_type/dot/int8->float8_e4m3fn", dot(e4), [a, b], 1
+    for a_t, r_t in ((e4, e5), (BF16, F16)):
+        yield (f"contraction_type/conv/{a_t.name}->{r_t.name}",
+               lambda x, k, r=r_t: exact(r)(lax.conv_general_dilated(
+                   x, k, (1,), "SAME", preferred_element_type=r)),
+               [operand(a_t, (2, 4, 9)), operand(a_t, (3, 4, 3))], 1)
+
+
 def conv_cases():
     x = np.clip(values(F32, (2, 4, 9, 9)), -3, 3)
     x = np.nan_to_num(x)
@@ -541,7 +580,8 @@ def narrow_float_cases():
 
 def all_cases():
     for gen in (elementwise_cases, convert_cases, reduction_cases, dot_cases,
-                conv_cases, indexing_cases, sort_cases, control_flow_cases,
-                rng_cases, window_and_shape_cases, fft_and_linalg_cases,
-                eigh_svd_cases, edge_cases):
+                contraction_type_cases, conv_cases, indexing_cases,
+                sort_cases, control_flow_cases, rng_cases,
+                window_and_shape_cases, fft_and_linalg_cases, eigh_svd_cases,
+                edge_cases):
         yield from gen()

@@ -6,7 +6,10 @@
 // small relative tolerance (the passes only reassociate nothing, so float
 // differences come from rewrites like x/2^k -> x*2^-k, which are exact,
 // from algsimp's division by a reciprocal, an ulp per quotient, and from
-// narrow-type constant folding; see Close()).
+// narrow-type constant folding; see Close()). contraction-type-caster
+// rounds dot and convolution operands and results to a higher type where
+// XLA does: it changes narrow values on purpose, so modules with narrow
+// floats inside are only verified after it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -135,6 +138,11 @@ std::string Close(const Literal& got, const Literal& want, bool narrow_inside) {
   return "";
 }
 
+// Passes that move a narrow float's rounding to where XLA rounds it.
+bool RoundsNarrowOnPurpose(const std::string& spec) {
+  return spec == "contraction-type-caster";
+}
+
 bool NarrowInside(const HloModule& module) {
   for (const HloComputation* comp : module.computations()) {
     for (const HloInstruction* h : comp->instructions()) {
@@ -228,6 +236,7 @@ TEST_P(TranslationValidation, PassesPreserveResults) {
     ASSERT_TRUE(verified.ok()) << verified.message();
     ++Counts().runs;
     if (!want.has_value() || !*changed) continue;
+    if (RoundsNarrowOnPurpose(spec) && NarrowInside(module)) continue;
     ++Counts().compared;
     absl::StatusOr<Literal> got = EvaluateModule(*clone, args, eval_options);
     ASSERT_TRUE(got.ok()) << got.status().message();
