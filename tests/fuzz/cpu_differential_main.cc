@@ -68,6 +68,9 @@ ABSL_FLAG(xlite::gpu::GemmBackend, gemm_backend, xlite::gpu::GemmBackend::kAuto,
 ABSL_FLAG(std::string, tiled_gemm_config, "",
           "the tiling of every tiled GEMM fusion (gpu-emulator), as its text: "
           "e.g. '64x64x32 wgmma groups 1x1 stages 4'");
+ABSL_FLAG(std::string, gpu_spec, "h100",
+          "the GPU compiled for (gpu-emulator): h100, h200, b200, gb200 or a "
+          "spec file; also spelled --gpu-spec");
 ABSL_FLAG(std::string, dump_dir, "", "write failing modules here");
 ABSL_FLAG(bool, fork, true, "run each module in a child process");
 ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
@@ -92,6 +95,7 @@ DifferentialOptions Options() {
   o.module.tile_sized_transposes = absl::GetFlag(FLAGS_tile_sized_transposes);
   o.module.dot_fusions = absl::GetFlag(FLAGS_dot_fusions);
   o.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
+  o.gpu_spec = absl::GetFlag(FLAGS_gpu_spec);
   if (const std::string tiling = absl::GetFlag(FLAGS_tiled_gemm_config);
       !tiling.empty()) {
     o.tiled_gemm_config = ParseTiledGemmConfig(tiling);
@@ -234,11 +238,13 @@ int Main() {
 }  // namespace xlite::fuzz
 
 int main(int argc, char** argv) {
-  // --gemm-backend as hlo-run spells it (Abseil flag names take no dash).
+  // --gemm-backend and --gpu-spec as hlo-run spells them (Abseil flag
+  // names take no dash).
   std::vector<std::string> spelled(argv, argv + argc);
   std::vector<char*> args;
   for (std::string& arg : spelled) {
     if (arg.rfind("--gemm-backend", 0) == 0) arg[6] = '_';
+    if (arg.rfind("--gpu-spec", 0) == 0) arg[5] = '_';
     args.push_back(arg.data());
   }
   absl::ParseCommandLine(static_cast<int>(args.size()), args.data());

@@ -11,6 +11,7 @@
 #include "cpu_backend/executable.h"
 #include "cpu_backend/xla_cpu_numerics.h"
 #include "gpu_backend/executable.h"
+#include "gpu_backend/target_spec.h"
 #include "hlo/analysis/verifier.h"
 #include "hlo/evaluator/evaluator.h"
 #include "hlo/ir/tiled_gemm_config.h"
@@ -98,16 +99,19 @@ BackendRun RunOnBackend(const HloModule& module, absl::Span<const Literal> args,
     return RunCompiled(cpu::CpuExecutable::Compile(module.Clone(), compile),
                        "the cpu backend cannot compile %", args);
   }
-  absl::StatusOr<gpu::GpuCompileOptions> compile =
-      gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);
-  if (!compile.ok()) {
-    return {Outcome::kCompileError, std::string(compile.status().message()),
+  absl::StatusOr<gpu::GpuTargetSpec> spec =
+      gpu::LoadGpuTargetSpec(options.gpu_spec);
+  if (!spec.ok()) {
+    return {Outcome::kCompileError, std::string(spec.status().message()),
             std::nullopt};
   }
-  compile->run_passes = options.run_passes;
-  compile->gemm_backend = options.gemm_backend;
-  compile->tiled_gemm_config = options.tiled_gemm_config;
-  return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), *compile),
+  gpu::GpuCompileOptions compile;
+  compile.spec = *std::move(spec);
+  compile.target = gpu::GpuCodeTarget::kEmulator;
+  compile.run_passes = options.run_passes;
+  compile.gemm_backend = options.gemm_backend;
+  compile.tiled_gemm_config = options.tiled_gemm_config;
+  return RunCompiled(gpu::GpuExecutable::Compile(module.Clone(), compile),
                      "the gpu backend cannot compile %", args);
 }
 

@@ -41,6 +41,9 @@ struct DifferentialOptions {
   /// (gpu only; e.g. a warpgroup tiling, which the heuristic gives only
   /// GEMMs larger than the modules drawn here).
   std::optional<TiledGemmConfig> tiled_gemm_config;
+  /// The GPU the backend compiles for (gpu only; --gpu-spec's names or a
+  /// spec file): e.g. b200, whose tiled GEMMs may run tcgen05.
+  std::string gpu_spec = "h100";
   /// Seed of the arguments.
   uint64_t input_seed = 42;
   RandomModuleOptions module;

@@ -107,6 +107,29 @@ TEST(GpuEmulatorDifferential, TiledGemmFusionsOnWarpgroups) {
   }
 }
 
+// Every tiled GEMM fusion forced onto Blackwell's tensor memory (b200:
+// tcgen05 multiplies of 128 rows, block_n 48-256, 1-4 stages, operands
+// through registers, cp.async or TMA), which the heuristic never
+// proposes. As on the warpgroups, only a match or a located refusal.
+TEST(GpuEmulatorDifferential, TiledGemmFusionsOnTensorMemory) {
+  uint64_t first = 7500;
+  for (const char* tiling : {"128x64x32 tcgen05 groups 1x1",
+                             "128x128x64 tcgen05 groups 1x1 stages 3",
+                             "128x256x32 tcgen05 groups 1x1 stages 3 tma",
+                             "128x48x64 tcgen05 groups 1x1 stages 4 tma"}) {
+    SCOPED_TRACE(tiling);
+    DifferentialOptions options = TiledGemmOptions(true);
+    options.gpu_spec = "b200";
+    options.tiled_gemm_config = ParseTiledGemmConfig(tiling);
+    ASSERT_TRUE(options.tiled_gemm_config.has_value());
+    constexpr uint64_t kCount = 30;
+    const SeedRunSummary summary =
+        RunSeedsExpectingNoFailure(first, kCount, options);
+    first += kCount;
+    EXPECT_GE(summary.modules_with_tiled_gemm, kCount / 2);
+  }
+}
+
 // The dot fusion shapes under the default backend (cuBLASLt calls with
 // their epilogues where the GEMM rewriter makes them, tiled GEMMs for the
 // rest). The range holds seed 326, a bias along M of a column-major
