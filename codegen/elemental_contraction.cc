@@ -8,6 +8,8 @@
 #include "codegen/elemental.h"
 #include "codegen/loops.h"
 #include "codegen/scalar_ops.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/Function.h"
 
 namespace xlite::codegen {
@@ -50,6 +52,25 @@ llvm::Value* MultiplyAdd(llvm::IRBuilderBase& b, PrimitiveType type,
     return b.CreateOr(acc, b.CreateAnd(x, y));
   }
   return b.CreateAdd(acc, b.CreateMul(x, y));
+}
+
+// A dot's accumulator before its first product: zero, which is +0 for
+// floats, so that a sum of -0 products is +0 as in XLA:CPU; but -0 when
+// one element is contracted, since XLA makes such a dot a multiply (-0
+// plus the product is the product, signed zero included).
+llvm::Constant* AccumulatorStart(PrimitiveType type, llvm::Type* llvm_type,
+                                 absl::Span<const int64_t> contracted) {
+  int64_t count = 1;
+  for (int64_t n : contracted) count *= n;
+  if (count != 1 || (!IsFloatingPoint(type) && !IsComplex(type))) {
+    return llvm::Constant::getNullValue(llvm_type);
+  }
+  if (auto* pair = llvm::dyn_cast<llvm::StructType>(llvm_type)) {
+    llvm::Constant* part =
+        llvm::ConstantFP::getNegativeZero(pair->getElementType(0));
+    return llvm::ConstantStruct::get(pair, {part, part});
+  }
+  return llvm::ConstantFP::getNegativeZero(llvm_type);
 }
 
 // The final rounding of an accumulated value to the result type (narrow
@@ -126,10 +147,11 @@ absl::StatusOr<std::vector<llvm::Value*>> ElementalEmitter::DotLanes(
     bounds.push_back(lhs->shape().dimensions(c));
   }
   llvm::Type* acc_llvm = ValueType(acc_type, b_.getContext());
+  llvm::Constant* start = AccumulatorStart(acc_type, acc_llvm, bounds);
   std::vector<llvm::AllocaInst*> accs;
   for (size_t k = 0; k < width; ++k) {
     accs.push_back(EntryAlloca(b_, acc_llvm));
-    b_.CreateStore(llvm::Constant::getNullValue(acc_llvm), accs.back());
+    b_.CreateStore(start, accs.back());
   }
   // An operand's elements at the lanes' indices, converted to the
   // accumulation type: read jointly when the lanes move through it, once

@@ -110,6 +110,7 @@ void ConvolveTyped(const ConvGeometry& g, const Window& window, int64_t groups,
         }
         Eigen::Map<const Matrix> p(patches.data(), n, depth);
         product.noalias() = p * weights;
+        product.array() += T(0);  // a sum of -0 products is +0, as in XLA
         for (int64_t r = 0; r < n; ++r) {
           std::copy(&product(r, 0), &product(r, 0) + cols,
                     out + (r0 + r) * g.out_features + lo);

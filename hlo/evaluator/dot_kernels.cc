@@ -35,11 +35,21 @@ void TypedMatMul(const Literal& lhs, const Literal& rhs, Literal& out,
                 kIsComplex<Tr>) {
     using Matrix =
         Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    // XLA:CPU's signed zeros: a sum of products starts from +0, so a sum
+    // of -0 products is +0 (Eigen's small products start from the first
+    // product, hence the + 0 after them), while a dot contracting one
+    // element is the product itself (XLA makes it a multiply): -0 when it
+    // is -0.
     for (int64_t i = 0; i < B; ++i) {
       Eigen::Map<const Matrix> x(a + i * M * K, M, K);
       Eigen::Map<const Matrix> y(b + i * K * N, K, N);
       Eigen::Map<Matrix> z(c + i * M * N, M, N);
-      z.noalias() = x * y;
+      if (K == 1) {
+        z.noalias() = x.col(0) * y.row(0);
+      } else {
+        z.noalias() = x * y;
+        z.array() += S(0);
+      }
     }
   } else if constexpr (Tr::kKind == Kind::kPred) {
     std::fill(c, c + B * M * N, S(0));
