@@ -1,12 +1,16 @@
 // convert: every pair of element types, as hlo/evaluator/convert.cc's
 // ConvertOne. Floats go to integers through double (NaN -> 0, saturating,
 // truncating); integers wrap; narrow floats round once from f32 (or from f64
-// as ConvertFromF64 does); 64-bit integers round directly to f32.
+// as ConvertFromF64 does); 64-bit integers round directly to f32. Between
+// f32 and f64 the hardware converts (flushing denormals where the module
+// does, codegen/denormals.h); f32 and narrow values never pass through f64
+// on the way to f32 or a narrow type.
 
 #include <cmath>
 #include <limits>
 
 #include "codegen/complex_ops.h"
+#include "codegen/denormals.h"
 #include "codegen/float_codec.h"
 #include "codegen/scalar_ops.h"
 
@@ -68,6 +72,22 @@ llvm::Value* EmitIntToFloat(llvm::IRBuilderBase& b, Category from,
                                    : b.CreateUIToFP(value, type);
 }
 
+// A real float of `type` (f32, f64 or narrow) in its compute type, widened
+// to `target` (float or double) as the hardware widens (a subnormal read as
+// zero where denormals are flushed) or narrowed as it narrows; f8e8m0fnu
+// goes to double on its bits, as XLA:CPU converts it (its 2^-127 is an f32
+// subnormal).
+llvm::Value* EmitRealTo(llvm::IRBuilderBase& b, PrimitiveType type,
+                        llvm::Value* value, llvm::Type* target) {
+  if (type == PrimitiveType::kF8E8M0FNU && target->isDoubleTy()) {
+    return EmitE8M0ToF64(b, value);
+  }
+  value = EmitToComputeFloat(b, type, value);
+  if (value->getType() == target) return value;
+  return target->isDoubleTy() ? b.CreateFPExt(value, target)
+                              : b.CreateFPTrunc(value, target);
+}
+
 // Anything but complex as a real float `target` (f32 or f64) as ConvertOne
 // computes it on the way to a float result.
 llvm::Value* EmitToReal(llvm::IRBuilderBase& b, PrimitiveType from,
@@ -77,10 +97,7 @@ llvm::Value* EmitToReal(llvm::IRBuilderBase& b, PrimitiveType from,
     return EmitIntToFloat(b, category, value, target);
   }
   if (category == Category::kComplex) value = b.CreateExtractValue(value, {0});
-  value = EmitToComputeFloat(b, ComplexComponentType(from), value);
-  // Through double first, as `v = static_cast<double>(x)` does.
-  value = b.CreateFPExt(value, b.getDoubleTy());
-  return target->isDoubleTy() ? value : b.CreateFPTrunc(value, target);
+  return EmitRealTo(b, ComplexComponentType(from), value, target);
 }
 
 llvm::Value* EmitToFloat(llvm::IRBuilderBase& b, PrimitiveType from,
@@ -88,26 +105,34 @@ llvm::Value* EmitToFloat(llvm::IRBuilderBase& b, PrimitiveType from,
   if (to == PrimitiveType::kF64 || to == PrimitiveType::kF32) {
     return EmitToReal(b, from, value, ValueType(to, b.getContext()));
   }
-  if (from == PrimitiveType::kF64) return EmitEncodeFromF64(b, to, value);
+  if (from == PrimitiveType::kF64) {
+    llvm::Value* bits = EmitEncodeFromF64(b, to, value);
+    if (to != PrimitiveType::kF8E8M0FNU ||
+        !FlushesDenormals(*b.GetInsertBlock()->getModule())) {
+      return bits;
+    }
+    // XLA:CPU, denormals flushed, converts an f64 below 2^-127 to NaN
+    // (the evaluator's RealToFloat).
+    llvm::Value* below = b.CreateFCmpULT(
+        value, llvm::ConstantFP::get(value->getType(), 0x1p-127));
+    return b.CreateSelect(below, llvm::ConstantInt::get(bits->getType(), 0xFF),
+                          bits);
+  }
   return EmitEncodeFromF32(b, to, EmitToReal(b, from, value, b.getFloatTy()));
 }
 
 llvm::Value* EmitToComplex(llvm::IRBuilderBase& b, PrimitiveType from,
                            PrimitiveType to, llvm::Value* value) {
   llvm::Type* part = ValueType(ComplexComponentType(to), b.getContext());
-  auto cast = [&](llvm::Value* v) {
-    return v->getType() == part ? v
-           : part->isDoubleTy() ? b.CreateFPExt(v, part)
-                                : b.CreateFPTrunc(v, part);
-  };
+  const PrimitiveType from_part = ComplexComponentType(from);
+  auto cast = [&](llvm::Value* v) { return EmitRealTo(b, from_part, v, part); };
   llvm::Value* zero = llvm::ConstantFP::get(part, 0.0);
   switch (CategoryOf(from)) {
     case Category::kComplex:
       return EmitMakeComplex(b, to, cast(b.CreateExtractValue(value, {0})),
                              cast(b.CreateExtractValue(value, {1})));
     case Category::kFloat:
-      return EmitMakeComplex(b, to, cast(EmitToComputeFloat(b, from, value)),
-                             zero);
+      return EmitMakeComplex(b, to, cast(value), zero);
     default:
       return EmitMakeComplex(
           b, to, EmitIntToFloat(b, CategoryOf(from), value, part), zero);
@@ -140,6 +165,14 @@ absl::StatusOr<llvm::Value*> EmitConvert(llvm::IRBuilderBase& b,
         }
         case Category::kFloat: {
           llvm::Value* x = EmitToComputeFloat(b, from, value);
+          if (IsNarrowFloat(from)) {
+            // Zero or not on the f32 bits: a bf16 or f8e8m0fnu value may be
+            // an f32 subnormal, which XLA:CPU tests as non-zero (a flushing
+            // compare would read it as zero).
+            llvm::Value* bits = b.CreateBitCast(x, b.getInt32Ty());
+            return b.CreateICmpNE(b.CreateAnd(bits, b.getInt32(0x7FFFFFFF)),
+                                  b.getInt32(0));
+          }
           return b.CreateFCmpUNE(x, llvm::ConstantFP::get(x->getType(), 0.0));
         }
         default:

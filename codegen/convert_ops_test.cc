@@ -2,7 +2,9 @@
 // convert between every pair of element types (every bit pattern of the
 // types of at most 16 bits, and dense f32/f64 sweeps into every narrow
 // float to pin the rounding), bitcast-convert at equal and different
-// widths, reduce-precision and stochastic-convert.
+// widths, reduce-precision and stochastic-convert. Each runs in both
+// denormal modes: IEEE gradual underflow (the GPU's) and flushed (the CPU
+// backend's, codegen/denormals.h).
 
 #include <gtest/gtest.h>
 
@@ -38,6 +40,20 @@ std::vector<PrimitiveType> ArrayTypes() {
 
 Shape Vector(PrimitiveType type, int64_t n) { return Shape(type, {n}); }
 
+class ConvertOpsTest : public ::testing::TestWithParam<DenormalMode> {
+ protected:
+  testing::ElementwiseJit::Options Jit() const {
+    return {.denormals = GetParam()};
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    DenormalModes, ConvertOpsTest,
+    ::testing::Values(DenormalMode::kIeee, DenormalMode::kFlushToZero),
+    [](const ::testing::TestParamInfo<DenormalMode>& info) {
+      return info.param == DenormalMode::kIeee ? "Ieee" : "FlushToZero";
+    });
+
 void ExpectAgreement(DifferentialRunner& runner, const std::string& what) {
   std::vector<std::string> failures = runner.Check();
   if (failures.size() > 12) failures.resize(12);
@@ -69,8 +85,8 @@ Literal Reshaped(const Literal& literal, const Shape& shape) {
   return out;
 }
 
-TEST(ConvertOpsTest, ConvertEveryPairOfTypes) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, ConvertEveryPairOfTypes) {
+  DifferentialRunner runner(Jit());
   for (PrimitiveType from : ArrayTypes()) {
     for (PrimitiveType to : ArrayTypes()) {
       Literal input = UnaryInputs(from, 4000, 11);
@@ -83,8 +99,8 @@ TEST(ConvertOpsTest, ConvertEveryPairOfTypes) {
 
 // Rounding into the narrow floats: every f32 whose top 16 bits take all
 // values, with low halves around the rounding boundaries of every type.
-TEST(ConvertOpsTest, ConvertDenseF32AndF64SweepsToNarrowFloats) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, ConvertDenseF32AndF64SweepsToNarrowFloats) {
+  DifferentialRunner runner(Jit());
   std::mt19937_64 rng(12);
   std::vector<uint32_t> f32_bits;
   for (uint32_t high = 0; high < (1u << 16); ++high) {
@@ -115,8 +131,8 @@ TEST(ConvertOpsTest, ConvertDenseF32AndF64SweepsToNarrowFloats) {
   ExpectAgreement(runner, "dense convert to narrow floats");
 }
 
-TEST(ConvertOpsTest, BitcastConvertEqualWidths) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, BitcastConvertEqualWidths) {
+  DifferentialRunner runner(Jit());
   for (PrimitiveType from : ArrayTypes()) {
     for (PrimitiveType to : ArrayTypes()) {
       if (BitWidth(from) != BitWidth(to)) continue;
@@ -128,8 +144,8 @@ TEST(ConvertOpsTest, BitcastConvertEqualWidths) {
   ExpectAgreement(runner, "bitcast-convert, equal widths");
 }
 
-TEST(ConvertOpsTest, BitcastConvertAcrossWidths) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, BitcastConvertAcrossWidths) {
+  DifferentialRunner runner(Jit());
   for (PrimitiveType from : ArrayTypes()) {
     for (PrimitiveType to : ArrayTypes()) {
       const int from_bits = BitWidth(from);
@@ -162,8 +178,8 @@ TEST(ConvertOpsTest, BitcastConvertAcrossWidths) {
   ExpectAgreement(runner, "bitcast-convert, across widths");
 }
 
-TEST(ConvertOpsTest, ReducePrecision) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, ReducePrecision) {
+  DifferentialRunner runner(Jit());
   const std::vector<std::pair<int, int>> formats = {
       {1, 0},  {2, 1},   {3, 2}, {4, 3},  {5, 2},   {5, 10},  {8, 7},
       {8, 23}, {11, 52}, {5, 0}, {8, 0},  {3, 30},  {11, 60}, {15, 40},
@@ -179,8 +195,8 @@ TEST(ConvertOpsTest, ReducePrecision) {
   ExpectAgreement(runner, "reduce-precision");
 }
 
-TEST(ConvertOpsTest, StochasticConvert) {
-  DifferentialRunner runner;
+TEST_P(ConvertOpsTest, StochasticConvert) {
+  DifferentialRunner runner(Jit());
   for (PrimitiveType from : ArrayTypes()) {
     for (PrimitiveType random : ArrayTypes()) {
       for (PrimitiveType to : ArrayTypes()) {

@@ -7,7 +7,11 @@
 // the init value. The order differs from Reduce's one-by-one sequence;
 // for these reducers the value does not. The vector operations are the
 // reducer's own semantics: llvm.maximum / llvm.minimum propagate NaN and
-// order -0 below +0, as EmitFloatMax / EmitFloatMin do.
+// order -0 below +0, as EmitFloatMax / EmitFloatMin do. Where denormals
+// are flushed (codegen/denormals.h), the strips compare subnormals as they
+// are: reading one as a zero of its sign keeps the order (ties aside), so
+// the maximum of the flushed values is the flushed maximum, which the
+// reducer's own final fold with the init value reads so.
 
 #include <algorithm>
 #include <optional>

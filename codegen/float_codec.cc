@@ -293,20 +293,31 @@ llvm::Value* EmitEncodeFromF32(llvm::IRBuilderBase& b, PrimitiveType type,
 
 llvm::Value* EmitEncodeFromF64(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value) {
-  llvm::Value* narrowed = b.CreateFPTrunc(value, b.getFloatTy());
   if (type == PrimitiveType::kF16 || type == PrimitiveType::kBF16) {
-    return EmitEncodeFromF32(b, type, narrowed);
+    return EmitEncodeFromF32(b, type, b.CreateFPTrunc(value, b.getFloatTy()));
   }
   llvm::Value* once = EmitEncode(b, type, value);
   if (type != PrimitiveType::kF8E8M0FNU) return once;
-  // Positive values below f32's smallest normal as their f32 value.
-  llvm::Value* tiny = b.CreateFCmpOLT(
-      value, llvm::ConstantFP::get(value->getType(),
-                                   std::numeric_limits<float>::min()));
-  llvm::Value* positive =
-      b.CreateFCmpOGT(value, llvm::ConstantFP::get(value->getType(), 0.0));
-  return b.CreateSelect(b.CreateAnd(positive, tiny),
-                        EmitEncodeFromF32(b, type, narrowed), once);
+  // Positive values below f32's smallest normal as their f32 value, without
+  // computing that subnormal (ConvertFromF64): 1 when it rounds above
+  // 2^-127, 0 when it rounds to 2^-127 or below, NaN when to zero.
+  auto k = [&](double v) { return llvm::ConstantFP::get(value->getType(), v); };
+  llvm::Value* tiny =
+      b.CreateFCmpOLT(value, k(std::numeric_limits<float>::min()));
+  llvm::Value* positive = b.CreateFCmpOGT(value, k(0.0));
+  llvm::Value* as_f32 = b.CreateSelect(
+      b.CreateFCmpOGT(value, k(0x1p-127 + 0x1p-150)), b.getInt8(1),
+      b.CreateSelect(b.CreateFCmpOGT(value, k(0x1p-150)), b.getInt8(0),
+                     b.getInt8(0xFF)));
+  return b.CreateSelect(b.CreateAnd(positive, tiny), as_f32, once);
+}
+
+llvm::Value* EmitE8M0ToF64(llvm::IRBuilderBase& b, llvm::Value* bits) {
+  llvm::Value* e = b.CreateZExt(bits, b.getInt64Ty());
+  llvm::Value* value = b.CreateShl(b.CreateAdd(e, b.getInt64(1023 - 127)), 52);
+  value = b.CreateSelect(b.CreateICmpEQ(e, b.getInt64(0xFF)),
+                         b.getInt64(0x7FF8000000000000u), value);
+  return b.CreateBitCast(value, b.getDoubleTy());
 }
 
 PrimitiveType ComputeFloatType(PrimitiveType type) {

@@ -24,6 +24,9 @@ llvm::Value* EmitEncodeFromF32(llvm::IRBuilderBase& b, PrimitiveType type,
 llvm::Value* EmitEncodeFromF64(llvm::IRBuilderBase& b, PrimitiveType type,
                                llvm::Value* value);
 
+/// DecodeToF64 of f8e8m0fnu: bits (i8) -> double, exactly, on the bits.
+llvm::Value* EmitE8M0ToF64(llvm::IRBuilderBase& b, llvm::Value* bits);
+
 /// The type arithmetic on `type` happens in: f64 for f64 (and c128), f32 for
 /// f32 and every narrow float.
 PrimitiveType ComputeFloatType(PrimitiveType type);

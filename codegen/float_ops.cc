@@ -3,6 +3,7 @@
 
 #include "codegen/float_ops.h"
 
+#include "codegen/denormals.h"
 #include "codegen/float_approximations_ir.h"
 #include "codegen/math_library.h"
 #include "codegen/op_error.h"
@@ -109,9 +110,36 @@ llvm::Value* EmitApproximation(llvm::IRBuilderBase& b, HloOpcode op,
     case HloOpcode::kTanh:
       return EmitTanhF32(b, x);
     case HloOpcode::kLog:
-      return EmitLogF32(b, x);
+      // A subnormal reads as zero, as in libm's log below.
+      return EmitLogF32(b, EmitReadAsHardware(b, x));
     default:
       return nullptr;
+  }
+}
+
+// The smallest normal value of x's type.
+llvm::Value* SmallestNormal(llvm::Value* x) {
+  return Constant(x, x->getType()->isFloatTy() ? 0x1p-126 : 0x1p-1022);
+}
+
+// Libm's function `name` of x, as XLA:CPU computes it when denormals are
+// flushed (the evaluator's Expm1 and Unary do the same): expm1 of a
+// subnormal is the subnormal (libm would compute on a flushed operand and
+// give a zero); log and log1p read one as zero (libm would scale it up).
+llvm::Value* EmitLibmCall(llvm::IRBuilderBase& b, HloOpcode op,
+                          const char* name, llvm::Value* x) {
+  switch (op) {
+    case HloOpcode::kExpm1: {
+      // Also in IEEE mode, where the function of a subnormal is itself.
+      llvm::Value* tiny = b.CreateFCmpOLT(
+          b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), SmallestNormal(x));
+      return b.CreateSelect(tiny, x, EmitMathCall(b, name, {x}));
+    }
+    case HloOpcode::kLog:
+    case HloOpcode::kLog1p:
+      return EmitMathCall(b, name, {EmitReadAsHardware(b, x)});
+    default:
+      return EmitMathCall(b, name, {x});
   }
 }
 
@@ -119,6 +147,9 @@ llvm::Value* EmitApproximation(llvm::IRBuilderBase& b, HloOpcode op,
 
 llvm::Value* EmitFloatMax(llvm::IRBuilderBase& b, llvm::Value* x,
                           llvm::Value* y) {
+  // Selects keep bits: subnormals read as the hardware reads them first.
+  x = EmitReadAsHardware(b, x);
+  y = EmitReadAsHardware(b, y);
   // isnan(x) ? x : isnan(y) ? y : x > y ? x : y > x ? y : signbit(x) ? y : x
   llvm::Value* equal = b.CreateSelect(SignBit(b, x), y, x);
   llvm::Value* ordered =
@@ -130,6 +161,8 @@ llvm::Value* EmitFloatMax(llvm::IRBuilderBase& b, llvm::Value* x,
 
 llvm::Value* EmitFloatMin(llvm::IRBuilderBase& b, llvm::Value* x,
                           llvm::Value* y) {
+  x = EmitReadAsHardware(b, x);
+  y = EmitReadAsHardware(b, y);
   // isnan(x) ? x : isnan(y) ? y : x < y ? x : y < x ? y : signbit(x) ? x : y
   llvm::Value* equal = b.CreateSelect(SignBit(b, x), x, y);
   llvm::Value* ordered =
@@ -143,7 +176,7 @@ absl::StatusOr<llvm::Value*> EmitFloatUnary(llvm::IRBuilderBase& b,
                                             HloOpcode op, PrimitiveType type,
                                             llvm::Value* x) {
   if (llvm::Value* y = EmitApproximation(b, op, x)) return y;
-  if (const char* name = LibmName(op)) return EmitMathCall(b, name, {x});
+  if (const char* name = LibmName(op)) return EmitLibmCall(b, op, name, x);
   if (std::optional<llvm::Intrinsic::ID> id = ExactIntrinsic(op)) {
     return b.CreateUnaryIntrinsic(*id, x);
   }
@@ -151,7 +184,9 @@ absl::StatusOr<llvm::Value*> EmitFloatUnary(llvm::IRBuilderBase& b,
     case HloOpcode::kNegate:
       return b.CreateFNeg(x);
     case HloOpcode::kSign: {
-      // isnan(x) ? x : x > 0 ? 1 : x < 0 ? -1 : x
+      // isnan(x) ? x : x > 0 ? 1 : x < 0 ? -1 : x, a subnormal x read as
+      // the hardware reads it.
+      x = EmitReadAsHardware(b, x);
       llvm::Value* zero = Constant(x, 0);
       llvm::Value* sign = b.CreateSelect(
           b.CreateFCmpOGT(x, zero), Constant(x, 1),

@@ -3,8 +3,10 @@
 
 // Elementwise opcodes on real floats, in their compute type (float for f32
 // and every narrow float, double for f64): the evaluator's expressions with
-// the same libm functions, NaN-propagating max/min, no fast-math. Narrow
-// floats are decoded before and rounded after by the caller.
+// the same libm functions, NaN-propagating max/min, no fast-math, and, in a
+// module that flushes denormals (denormals.h), subnormals read as XLA:CPU
+// reads them. Narrow floats are decoded before and rounded after by the
+// caller.
 
 #include "absl/status/statusor.h"
 #include "hlo/ir/opcode.h"
@@ -25,7 +27,8 @@ absl::StatusOr<llvm::Value*> EmitFloatBinary(llvm::IRBuilderBase& b,
                                              llvm::Value* x, llvm::Value* y);
 
 /// XLA's maximum / minimum: NaN propagating (the first NaN operand), and
-/// +0 above -0.
+/// +0 above -0; a subnormal operand reads as a zero of its sign where the
+/// module flushes denormals (denormals.h).
 llvm::Value* EmitFloatMax(llvm::IRBuilderBase& b, llvm::Value* x,
                           llvm::Value* y);
 llvm::Value* EmitFloatMin(llvm::IRBuilderBase& b, llvm::Value* x,

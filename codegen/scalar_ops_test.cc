@@ -3,7 +3,9 @@
 // accepts for it, bit-exact (differential.h says what "exact" allows for
 // NaN). Types of at most 16 bits get every bit pattern for unary opcodes,
 // types of at most 8 bits every pair of bit patterns for binary ones; wider
-// types their edge values (all pairs) and seeded random values.
+// types their edge values (all pairs, subnormals among them) and seeded
+// random values. Each runs in both denormal modes: IEEE gradual underflow
+// (the GPU's) and flushed (the CPU backend's, codegen/denormals.h).
 
 #include "codegen/scalar_ops.h"
 
@@ -66,6 +68,20 @@ PrimitiveType UnaryResultType(HloOpcode op, PrimitiveType type) {
 
 Shape Vector(PrimitiveType type, int64_t n) { return Shape(type, {n}); }
 
+class ScalarOpsTest : public ::testing::TestWithParam<DenormalMode> {
+ protected:
+  testing::ElementwiseJit::Options Jit(bool optimize = true) const {
+    return {.optimize = optimize, .denormals = GetParam()};
+  }
+};
+
+INSTANTIATE_TEST_SUITE_P(
+    DenormalModes, ScalarOpsTest,
+    ::testing::Values(DenormalMode::kIeee, DenormalMode::kFlushToZero),
+    [](const ::testing::TestParamInfo<DenormalMode>& info) {
+      return info.param == DenormalMode::kIeee ? "Ieee" : "FlushToZero";
+    });
+
 void ExpectAgreement(DifferentialRunner& runner, const std::string& what) {
   std::vector<std::string> failures = runner.Check();
   if (failures.size() > 12) failures.resize(12);
@@ -78,8 +94,8 @@ void ExpectAgreement(DifferentialRunner& runner, const std::string& what) {
   EXPECT_GT(c.cases, 0);
 }
 
-TEST(ScalarOpsTest, UnaryOpcodesOnEveryType) {
-  DifferentialRunner runner;
+TEST_P(ScalarOpsTest, UnaryOpcodesOnEveryType) {
+  DifferentialRunner runner(Jit());
   for (HloOpcode op : ElementwiseOpcodes(1)) {
     for (PrimitiveType type : ArrayTypes()) {
       Literal input = UnaryInputs(type, 3000, 1);
@@ -98,8 +114,8 @@ TEST(ScalarOpsTest, UnaryOpcodesOnEveryType) {
   ExpectAgreement(runner, "unary");
 }
 
-TEST(ScalarOpsTest, BinaryOpcodesOnEveryType) {
-  DifferentialRunner runner;
+TEST_P(ScalarOpsTest, BinaryOpcodesOnEveryType) {
+  DifferentialRunner runner(Jit());
   for (HloOpcode op : ElementwiseOpcodes(2)) {
     for (PrimitiveType type : ArrayTypes()) {
       auto [lhs, rhs] = OperandPairs(type, 3000, 2);
@@ -119,8 +135,8 @@ TEST(ScalarOpsTest, BinaryOpcodesOnEveryType) {
   ExpectAgreement(runner, "binary");
 }
 
-TEST(ScalarOpsTest, CompareEveryDirectionAndComparisonType) {
-  DifferentialRunner runner;
+TEST_P(ScalarOpsTest, CompareEveryDirectionAndComparisonType) {
+  DifferentialRunner runner(Jit());
   for (const char* direction : {"EQ", "NE", "LT", "LE", "GT", "GE"}) {
     for (const char* type_attr :
          {"", "FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED"}) {
@@ -145,8 +161,8 @@ TEST(ScalarOpsTest, CompareEveryDirectionAndComparisonType) {
   ExpectAgreement(runner, "compare");
 }
 
-TEST(ScalarOpsTest, SelectAndClampWithArrayAndScalarOperands) {
-  DifferentialRunner runner;
+TEST_P(ScalarOpsTest, SelectAndClampWithArrayAndScalarOperands) {
+  DifferentialRunner runner(Jit());
   const int64_t n = 3000;
   for (PrimitiveType type : ArrayTypes()) {
     for (bool scalar : {false, true}) {
@@ -190,8 +206,8 @@ TEST(ScalarOpsTest, SelectAndClampWithArrayAndScalarOperands) {
   ExpectAgreement(runner, "select/clamp");
 }
 
-TEST(ScalarOpsTest, ComplexFromParts) {
-  DifferentialRunner runner;
+TEST_P(ScalarOpsTest, ComplexFromParts) {
+  DifferentialRunner runner(Jit());
   for (PrimitiveType type : {PrimitiveType::kF32, PrimitiveType::kF64}) {
     auto [re, im] = OperandPairs(type, 1000, 10);
     const int64_t n = re.element_count();
@@ -213,9 +229,8 @@ TEST(ScalarOpsTest, ComplexFromParts) {
 
 // The same kernels without LLVM's optimizer: what is emitted is right by
 // itself, not only after instcombine.
-TEST(ScalarOpsTest, UnoptimizedKernelsAgree) {
-  DifferentialRunner runner(
-      testing::ElementwiseJit::Options{.optimize = false});
+TEST_P(ScalarOpsTest, UnoptimizedKernelsAgree) {
+  DifferentialRunner runner(Jit(/*optimize=*/false));
   for (const char* opcode : {"add", "divide", "remainder", "power", "maximum",
                              "shift-right-arithmetic", "atan2", "multiply"}) {
     for (PrimitiveType type : ArrayTypes()) {
@@ -253,7 +268,7 @@ TEST(ScalarOpsTest, UnoptimizedKernelsAgree) {
 
 // ScalarConstant reads the Literal's storage: the constant's bits are the
 // element's bits, for every type.
-TEST(ScalarOpsTest, ScalarConstantHoldsTheElementBits) {
+TEST(ScalarConstantTest, HoldsTheElementBits) {
   llvm::LLVMContext context;
   int64_t checked = 0;
   for (PrimitiveType type : ArrayTypes()) {

@@ -3,6 +3,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "codegen/denormals.h"
 #include "codegen/elemental.h"
 #include "codegen/ldexp.h"
 #include "codegen/ldexp.h"
@@ -289,6 +290,9 @@ absl::Status EmitModule(const HloModule& module,
   if (profile_sites != nullptr) ctx.EnableProfiling(profile_sites);
   // OptimizeModule lowers these after vectorization (vscalefps on AVX-512).
   codegen::EnableLdexpCalls(llvm_module);
+  // The code runs with denormals flushed (below): maximum, minimum and the
+  // like read subnormals as the hardware does.
+  codegen::EnableFlushedDenormals(llvm_module);
   llvm::LLVMContext& context = llvm_module.getContext();
   llvm::Type* ptr = llvm::PointerType::get(context, 0);
   auto* type = llvm::FunctionType::get(llvm::Type::getVoidTy(context),
@@ -296,12 +300,21 @@ absl::Status EmitModule(const HloModule& module,
   auto* entry = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
                                        kEntryName, llvm_module);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(context, "entry", entry));
+  // The whole run flushes denormals, as XLA:CPU's does; the caller's mode
+  // comes back at the end (runtime_lib.h).
+  llvm::Value* saved_mode =
+      b.CreateCall(ctx.Runtime("xlite_cpu_flush_denormals",
+                               llvm::FunctionType::get(b.getInt64Ty(), false)));
   if (NeedsRngEngine(module)) EmitRngEngineSetup(ctx, b);
   // Refusals from the shared emitters name the backend here.
   if (absl::Status s = ctx.EmitComputation(b, *module.entry_computation());
       !s.ok()) {
     return codegen::NameBackend(s, "cpu");
   }
+  b.CreateCall(ctx.Runtime("xlite_cpu_restore_denormals",
+                           llvm::FunctionType::get(b.getVoidTy(),
+                                                   {b.getInt64Ty()}, false)),
+               {saved_mode});
   b.CreateRetVoid();
   ctx.aliasing().Annotate(llvm_module);
   std::string errors;

@@ -12,12 +12,23 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "hlo/evaluator/evaluator.h"
 #include "hlo/ir/computation.h"
 #include "hlo/ir/instruction.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 
 namespace xlite {
+
+/// The evaluator's options for what a pass computes at compile time
+/// (constant folding, a loop's trip): IEEE gradual underflow, as XLA
+/// compiles, though the CPU code flushes denormals at run time (so XLA
+/// folds 1e-20f * 1e-20f to a subnormal that its CPU code computes as 0).
+inline EvaluatorOptions CompileTimeEvaluation() {
+  EvaluatorOptions options;
+  options.denormals = DenormalMode::kIeee;
+  return options;
+}
 
 /// `shape` with a default layout if `like` carries layouts, else none.
 Shape LayoutLike(Shape shape, const HloInstruction* like);

@@ -8,6 +8,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "hlo/analysis/verifier.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/text/printer.h"
 
 namespace xlite {
@@ -50,6 +51,9 @@ absl::StatusOr<bool> Pipeline::Run(HloModule& module,
     absl::Status s = Dump(module, options, "before_optimizations");
     if (!s.ok()) return s;
   }
+  // Passes compute (fold constants, simplify) as XLA compiles: with IEEE
+  // gradual underflow, whatever the caller's mode.
+  ScopedDenormalMode ieee(DenormalMode::kIeee);
   bool changed = false;
   int step = 0;
   const int rounds = max_iterations_ > 0 ? max_iterations_ : 1;

@@ -268,7 +268,8 @@ absl::StatusOr<bool> RunConstantFolding(HloModule& module,
       for (const HloInstruction* o : h->operands()) {
         operands.push_back(&*o->attrs().literal);
       }
-      absl::StatusOr<Literal> value = EvaluateInstruction(*h, operands);
+      absl::StatusOr<Literal> value =
+          EvaluateInstruction(*h, operands, CompileTimeEvaluation());
       if (!value.ok()) continue;  // not evaluable: leave it
       value->mutable_shape_for_layout() = h->shape();
       HloInstruction* constant = AddConstant(c, *std::move(value));

@@ -49,7 +49,8 @@ absl::StatusOr<bool> TryRemoveLoop(HloInstruction* loop) {
     return false;
   }
   const Literal* args[] = {&*init};
-  absl::StatusOr<Literal> go = EvaluateComputation(*loop->while_condition(), args);
+  absl::StatusOr<Literal> go = EvaluateComputation(
+      *loop->while_condition(), args, CompileTimeEvaluation());
   if (!go.ok()) return false;
   HloComputation* c = loop->parent();
   if (go->GetAsInt64(0) == 0) {
@@ -57,11 +58,12 @@ absl::StatusOr<bool> TryRemoveLoop(HloInstruction* loop) {
     if (!s.ok()) return s;
     return true;
   }
-  absl::StatusOr<Literal> next = EvaluateComputation(*loop->while_body(), args);
+  absl::StatusOr<Literal> next =
+      EvaluateComputation(*loop->while_body(), args, CompileTimeEvaluation());
   if (!next.ok()) return false;
   const Literal* next_args[] = {&*next};
-  absl::StatusOr<Literal> again =
-      EvaluateComputation(*loop->while_condition(), next_args);
+  absl::StatusOr<Literal> again = EvaluateComputation(
+      *loop->while_condition(), next_args, CompileTimeEvaluation());
   if (!again.ok() || again->GetAsInt64(0) != 0) return false;
   HloInstruction* state = loop->mutable_operand(0);
   absl::StatusOr<HloInstruction*> result =

@@ -37,7 +37,9 @@
 #include "tools/xlx_run.h"
 
 ABSL_FLAG(std::string, platform, "",
-          "interpreter, cpu, gpu or gpu-emulator (default: cpu)");
+          "interpreter, cpu, gpu or gpu-emulator (default: cpu); the "
+          "interpreter flushes f32/f64 denormals as XLA:CPU and the cpu "
+          "platform do, unless compared with a gpu platform");
 ABSL_FLAG(std::string, reference_platform, "none",
           "run also on this platform and compare (none: no comparison)");
 ABSL_FLAG(std::vector<std::string>, input, {},
@@ -424,6 +426,16 @@ int ReportProfile(const Profiling& profiling, int64_t partitions) {
   return kExitOk;
 }
 
+// The interpreter's denormal mode: XLA:CPU's (flushed), unless a GPU
+// platform, whose f32 keeps subnormals as XLA:GPU's does, is run beside it.
+DenormalMode InterpreterDenormals() {
+  for (const std::string& p : {absl::GetFlag(FLAGS_platform),
+                               absl::GetFlag(FLAGS_reference_platform)}) {
+    if (p == "gpu" || p == "gpu-emulator") return DenormalMode::kIeee;
+  }
+  return DenormalMode::kFlushToZero;
+}
+
 // Runs the module on `platform` (compiled once, here, for cpu). The
 // arguments and module must outlive the runner, and so must `profiling`
 // (cpu, gpu-emulator; null: not profiled), which gets what the report
@@ -435,17 +447,20 @@ absl::StatusOr<Runner> MakeRunner(
     bool* from_cache = nullptr, const ToolAutotuning* autotuning = nullptr) {
   const int64_t devices = replicas * partitions;
   if (platform == "interpreter") {
-    return Runner([&module, &arguments, replicas, partitions,
-                   devices]() -> absl::StatusOr<std::vector<Literal>> {
+    EvaluatorOptions options;
+    options.denormals = InterpreterDenormals();
+    return Runner([&module, &arguments, replicas, partitions, devices,
+                   options]() -> absl::StatusOr<std::vector<Literal>> {
       if (devices == 1) {
-        absl::StatusOr<Literal> r = EvaluateModule(module, arguments);
+        absl::StatusOr<Literal> r = EvaluateModule(module, arguments, options);
         if (!r.ok()) return r.status();
         std::vector<Literal> out;
         out.push_back(*std::move(r));
         return out;
       }
       std::vector<std::vector<Literal>> per_device(devices, arguments);
-      return EvaluateOnDevices(module, replicas, partitions, per_device);
+      return EvaluateOnDevices(module, replicas, partitions, per_device,
+                               options);
     });
   }
   if (platform == "gpu-emulator") {

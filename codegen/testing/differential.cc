@@ -100,7 +100,7 @@ struct DifferentialRunner::Case {
 };
 
 DifferentialRunner::DifferentialRunner(ElementwiseJit::Options options)
-    : jit_(options) {}
+    : jit_(options), denormals_(options.denormals) {}
 
 DifferentialRunner::~DifferentialRunner() = default;
 
@@ -133,7 +133,10 @@ std::vector<std::string> DifferentialRunner::Check() {
   for (const std::unique_ptr<Case>& c : cases_) {
     const HloInstruction& root =
         *c->module->entry_computation()->root_instruction();
-    absl::StatusOr<Literal> expected = EvaluateModule(*c->module, c->arguments);
+    EvaluatorOptions evaluator;
+    evaluator.denormals = denormals_;
+    absl::StatusOr<Literal> expected =
+        EvaluateModule(*c->module, c->arguments, evaluator);
     if (!c->kernel.ok() || !expected.ok()) {
       if (!c->kernel.ok() && !expected.ok()) {
         ++counts_.both_rejected;

@@ -6,6 +6,7 @@
 // instruction under test over parameters; cases the verifier rejects are
 // skipped, cases the evaluator rejects must be rejected by the emitter too.
 //
+// The evaluator runs in the JIT's denormal mode (ElementwiseJit::Options).
 // Results agree when their bits are equal, except that any NaN matches any
 // NaN of the same type (the evaluator is not bit-specific about NaN payloads:
 // the compiler may fold its float -> double -> float round trips) and a pred
@@ -59,6 +60,7 @@ class DifferentialRunner {
  private:
   struct Case;
   ElementwiseJit jit_;
+  DenormalMode denormals_;  // the evaluator's too
   std::vector<std::unique_ptr<Case>> cases_;
   Counts counts_;
 };

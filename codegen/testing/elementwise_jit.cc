@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "codegen/denormals.h"
 #include "codegen/scalar_ops.h"
 #include "codegen/scalar_runtime.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
@@ -106,6 +107,9 @@ absl::StatusOr<int> ElementwiseJit::AddKernel(
     state_->module->setDataLayout(state_->jit->getDataLayout());
     state_->module->setTargetTriple(
         state_->target_machine->getTargetTriple().str());
+    if (options_.denormals == DenormalMode::kFlushToZero) {
+      EnableFlushedDenormals(*state_->module);
+    }
   }
   const int index = static_cast<int>(kernels_.size() + state_->pending.size());
   const std::string name = absl::StrCat("kernel", index);
@@ -257,6 +261,7 @@ absl::StatusOr<Literal> ElementwiseJit::Run(
           BitWidth(instruction.shape().element_type())) {
     n = operands[0]->element_count();
   }
+  ScopedDenormalMode mode(options_.denormals);
   kernels_[index](pointers.data(), result.mutable_data().data(), n);
   return result;
 }

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/ir/instruction.h"
 #include "hlo/ir/literal.h"
 
@@ -33,6 +34,10 @@ class ElementwiseJit {
   struct Options {
     /// Run LLVM's -O2 pipeline before compiling, as a backend would.
     bool optimize = true;
+    /// The mode the kernels run in (Run sets it around the call); with
+    /// kFlushToZero they are emitted as the CPU backend emits its code
+    /// (codegen/denormals.h).
+    DenormalMode denormals = DenormalMode::kIeee;
   };
 
   ElementwiseJit() : ElementwiseJit(Options{}) {}
@@ -51,7 +56,7 @@ class ElementwiseJit {
   Kernel kernel(int index) const { return kernels_[index]; }
 
   /// Runs compiled kernel `index` (built for `instruction`) on operand
-  /// literals; returns the result literal.
+  /// literals, in the Options' denormal mode; returns the result literal.
   absl::StatusOr<Literal> Run(int index, const HloInstruction& instruction,
                               absl::Span<const Literal* const> operands) const;
 

@@ -19,6 +19,7 @@
 #include "cpu_backend/jit.h"
 #include "cpu_backend/runtime_lib/test_support.h"
 #include "cpu_backend/runtime_symbols.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/text/parser.h"
 
 namespace xlite::cpu {
@@ -243,6 +244,41 @@ TEST(AotLibrary, RunsAsCpuExecutableRuns) {
   results[2] = donated.mutable_data().data();
   ASSERT_EQ(run(params.data(), results.data()), 0);
   EXPECT_EQ(donated.data(), got[2].data());
+}
+
+TEST(AotLibrary, FlushesDenormalsAndRestoresTheCallersMode) {
+  if (!kDenormalModeSettable) GTEST_SKIP() << "no denormal mode here";
+  auto module = Parse(R"(
+HloModule m
+ENTRY main {
+  p = f32[2] parameter(0)
+  ROOT m = f32[2] multiply(p, p)
+})");
+  ASSERT_NE(module, nullptr);
+  AotOptions options;
+  options.entry_name = "square";
+  absl::StatusOr<AotLibrary> library =
+      CompileAotLibrary(std::move(module), options);
+  ASSERT_TRUE(library.ok()) << library.status().message();
+  EXPECT_TRUE(absl::StrContains(library->header, "flushes f32 and f64"));
+  absl::StatusOr<std::unique_ptr<CpuJit>> jit =
+      CpuJit::Create(RuntimeSymbols());
+  ASSERT_TRUE(jit.ok()) << jit.status().message();
+  ASSERT_TRUE((*jit)->AddObject(library->object, "aot").ok());
+  auto run = reinterpret_cast<CFunction>(*(*jit)->Lookup("square"));
+  // 1e-20f squared is a subnormal, 0 where denormals are flushed.
+  const float x[2] = {1e-20f, 3.0f};
+  float y[2] = {1, 1};
+  const void* params[] = {x};
+  void* results[] = {y};
+  for (DenormalMode caller :
+       {DenormalMode::kIeee, DenormalMode::kFlushToZero}) {
+    ScopedDenormalMode mode(caller);
+    ASSERT_EQ(run(params, results), 0);
+    EXPECT_EQ(y[0], 0.0f);
+    EXPECT_EQ(y[1], 9.0f);
+    EXPECT_EQ(CurrentDenormalMode(), caller);
+  }
 }
 
 TEST(ElfSymbols, RefusesWhatIsNoElfObject) {

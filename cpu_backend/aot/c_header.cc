@@ -173,7 +173,9 @@ std::string Preamble(const CInterface& c, const CHeaderFacts& facts,
       " *   failed runtime library call (the results are then unspecified).\n"
       " *   Calls may run at once on different buffers. Large products and\n"
       " *   kernels split over a thread pool the library starts on first use\n"
-      " *   (XLITE_CPU_THREADS caps its threads).\n *\n"
+      " *   (XLITE_CPU_THREADS caps its threads). A call flushes f32 and f64\n"
+      " *   denormals, as XLA:CPU does (FTZ and DAZ), and gives the calling\n"
+      " *   thread its own mode back.\n *\n"
       " * int ",
       n,
       "_with_temp(const void* const* params,\n"

@@ -10,6 +10,8 @@
 #include <utility>
 #include <unsupported/Eigen/CXX11/ThreadPool>
 
+#include "hlo/ir/denormal_mode.h"
+
 namespace xlite::cpu {
 namespace {
 
@@ -30,6 +32,17 @@ Eigen::ThreadPool& Pool() {
   return pool;
 }
 
+// Queues `f` to run in the denormal mode of the thread queuing it: the
+// compiled code flushes denormals, and so must the parts it hands over.
+// The worker's own mode (which a thread inherits from the one that made
+// it) is restored after.
+void Schedule(Eigen::ThreadPool& pool, std::function<void()> f) {
+  pool.Schedule([mode = CurrentDenormalMode(), f = std::move(f)] {
+    ScopedDenormalMode scope(mode);
+    f();
+  });
+}
+
 }  // namespace
 
 int64_t ContractionThreads() {
@@ -43,7 +56,7 @@ int64_t TasksFor(int64_t multiply_adds, int64_t limit) {
       1, std::min({ContractionThreads(), by_work, limit}));
 }
 
-void ScheduleOnPool(std::function<void()> f) { Pool().Schedule(std::move(f)); }
+void ScheduleOnPool(std::function<void()> f) { Schedule(Pool(), std::move(f)); }
 
 bool OnPoolThread() { return Pool().CurrentThreadId() != -1; }
 
@@ -61,7 +74,7 @@ void ParallelFor(int64_t tasks, const std::function<void(int64_t)>& f) {
   }
   Eigen::Barrier done(static_cast<unsigned>(tasks - 1));
   for (int64_t t = 1; t < tasks; ++t) {
-    pool.Schedule([&f, &done, t] {
+    Schedule(pool, [&f, &done, t] {
       f(t);
       done.Notify();
     });

@@ -32,14 +32,16 @@ int64_t ContractionThreads();
 /// least 1.
 int64_t TasksFor(int64_t multiply_adds, int64_t limit);
 
-/// Runs `f` on a pool worker, later; returns at once.
+/// Runs `f` on a pool worker, later, in the calling thread's denormal mode
+/// (hlo/ir/denormal_mode.h); returns at once.
 void ScheduleOnPool(std::function<void()> f);
 
 /// True on one of the pool's workers.
 bool OnPoolThread();
 
 /// Runs f(0) ... f(tasks - 1), f(0) on the calling thread, the others on
-/// the pool, and returns when all have.
+/// the pool in the calling thread's denormal mode, and returns when all
+/// have.
 void ParallelFor(int64_t tasks, const std::function<void(int64_t)>& f);
 
 }  // namespace xlite::cpu

@@ -1,18 +1,23 @@
 // xlite_cpu_parallel_range: the parts of a split kernel cover [0, count)
 // exactly once, in contiguous ranges, as many as max_tasks, the count and
-// kChunksPerThread per thread allow.
+// kChunksPerThread per thread allow; every part, and every task of
+// ParallelFor, runs in the caller's denormal mode.
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <utility>
 #include <vector>
 
 #include "cpu_backend/runtime_lib/parallel_for.h"
 #include "cpu_backend/runtime_lib/runtime_lib.h"
+#include "hlo/ir/denormal_mode.h"
 
 namespace xlite::cpu {
 namespace {
@@ -71,6 +76,46 @@ TEST(ParallelRange, CallFromAPoolTaskRunsInline) {
     total += sum;
   });
   EXPECT_EQ(total, 200);
+}
+
+// The modes the parts ran in, and on how many threads.
+struct Modes {
+  std::mutex mu;
+  std::set<DenormalMode> modes;
+  std::set<std::thread::id> threads;
+  void Note() {
+    std::lock_guard<std::mutex> lock(mu);
+    modes.insert(CurrentDenormalMode());
+    threads.insert(std::this_thread::get_id());
+  }
+};
+
+void NoteMode(void**, void* context, int64_t, int64_t) {
+  // Slow enough that the workers take parts too.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  static_cast<Modes*>(context)->Note();
+}
+
+TEST(ParallelRange, PartsAndTasksRunInTheCallersDenormalMode) {
+  if (!kDenormalModeSettable) GTEST_SKIP() << "no denormal mode here";
+  if (ContractionThreads() < 2) GTEST_SKIP() << "one thread";
+  // Each mode after the other: workers made in one mode (they inherit the
+  // thread's that made them) run the other's parts in the other.
+  for (DenormalMode mode : {DenormalMode::kFlushToZero, DenormalMode::kIeee,
+                            DenormalMode::kFlushToZero}) {
+    ScopedDenormalMode caller(mode);
+    Modes parts;
+    xlite_cpu_parallel_range(&NoteMode, nullptr, &parts, 64, 64);
+    EXPECT_EQ(parts.modes, std::set<DenormalMode>{mode});
+    EXPECT_GT(parts.threads.size(), 1u);
+    Modes tasks;
+    ParallelFor(ContractionThreads(), [&](int64_t) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      tasks.Note();
+    });
+    EXPECT_EQ(tasks.modes, std::set<DenormalMode>{mode});
+    EXPECT_EQ(CurrentDenormalMode(), mode);
+  }
 }
 
 }  // namespace

@@ -422,6 +422,19 @@ typedef void (*XliteKernelPart)(void** allocations, void* context,
 void xlite_cpu_parallel_range(XliteKernelPart part, void** allocations,
                               void* context, int64_t count, int64_t max_tasks);
 
+// ---------------------------------------------------------------------------
+// Denormal mode (denormal_mode.cc). The entry function of every compiled
+// module runs between these two calls, as XLA:CPU runs its code: f32 and
+// f64 subnormals flushed (FTZ and DAZ, hlo/ir/denormal_mode.h). The pool
+// runs each task in the mode of the thread that handed it over.
+// ---------------------------------------------------------------------------
+
+/// Flushes denormals on the calling thread; returns the state to restore.
+int64_t xlite_cpu_flush_denormals(void);
+
+/// Restores the state xlite_cpu_flush_denormals returned.
+void xlite_cpu_restore_denormals(int64_t saved);
+
 }  // extern "C"
 
 #endif  // XLITE_CPU_BACKEND_RUNTIME_LIB_RUNTIME_LIB_H_

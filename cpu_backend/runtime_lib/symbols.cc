@@ -39,6 +39,8 @@ std::vector<std::pair<const char*, void*>> RuntimeLibrarySymbols() {
       Symbol("xlite_cpu_alloc", &xlite_cpu_alloc),
       Symbol("xlite_cpu_free", &xlite_cpu_free),
       Symbol("xlite_cpu_parallel_range", &xlite_cpu_parallel_range),
+      Symbol("xlite_cpu_flush_denormals", &xlite_cpu_flush_denormals),
+      Symbol("xlite_cpu_restore_denormals", &xlite_cpu_restore_denormals),
   };
 }
 

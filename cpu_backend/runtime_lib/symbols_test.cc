@@ -72,7 +72,9 @@ TEST(Symbols, EveryFunctionOnceWithItsAddress) {
                                           "xlite_cpu_rng_uniform_s64",
                                           "xlite_cpu_alloc",
                                           "xlite_cpu_free",
-                                          "xlite_cpu_parallel_range"}));
+                                          "xlite_cpu_parallel_range",
+                                          "xlite_cpu_flush_denormals",
+                                          "xlite_cpu_restore_denormals"}));
   EXPECT_EQ(symbols[0].second, reinterpret_cast<void*>(&xlite_cpu_sort));
 }
 

@@ -77,19 +77,11 @@ inline bool ApplyBinary(HloOpcode op, typename Tr::Storage& acc,
         return true;
       case HloOpcode::kMaximum:
         // As the elementwise maximum (and XLA): NaN wins, +0 above -0
-        // in either order.
-        acc = Tr::Store(std::isnan(a)   ? a
-                        : std::isnan(b) ? b
-                        : a > b         ? a
-                        : b > a         ? b
-                                        : (std::signbit(a) ? b : a));
+        // in either order, subnormals read as the hardware reads them.
+        acc = Tr::Store(FloatMaximum(a, b, CurrentDenormalMode()));
         return true;
       case HloOpcode::kMinimum:
-        acc = Tr::Store(std::isnan(a)   ? a
-                        : std::isnan(b) ? b
-                        : a < b         ? a
-                        : b < a         ? b
-                                        : (std::signbit(a) ? a : b));
+        acc = Tr::Store(FloatMinimum(a, b, CurrentDenormalMode()));
         return true;
       default:
         return false;

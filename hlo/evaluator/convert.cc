@@ -6,6 +6,7 @@
 
 #include "hlo/evaluator/element_types.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/ir/float_types.h"
 
 namespace xlite::eval {
@@ -40,13 +41,82 @@ typename Out::Compute FloatToInt(double x) {
   return static_cast<C>(std::trunc(x));
 }
 
+// bf16, f16 and the f8/f4 types: values exact in f32, stored as bits.
+template <typename Tr>
+constexpr bool kIsNarrowFloat =
+    kIsFloat<Tr> && !std::is_floating_point_v<typename Tr::Storage>;
+
+// An int or pred source to a float result.
 template <typename Out, typename In>
-typename Out::Storage ConvertOne(typename In::Storage s) {
+typename Out::Storage IntToFloat(typename In::Compute x) {
+  const double v =
+      In::kKind == Kind::kPred ? (x ? 1.0 : 0.0) : static_cast<double>(x);
+  if constexpr (std::is_same_v<typename Out::Storage, double>) {
+    return v;
+  } else if constexpr (std::is_same_v<typename Out::Storage, float>) {
+    // A 64-bit integer rounds once, directly to float.
+    if constexpr (sizeof(typename In::Compute) == 8) {
+      return static_cast<float>(x);
+    }
+    return static_cast<float>(v);
+  } else if constexpr (kIsInt<In>) {
+    return Out::StoreOnce(static_cast<float>(x));
+  } else {
+    return Out::StoreOnce(static_cast<float>(v));
+  }
+}
+
+// A float or complex source (its real part) to a float result, as XLA:CPU
+// converts with denormals flushed when `flush`: widening f32 to f64 and
+// narrowing f64 are the hardware's (a subnormal operand or result is a zero
+// of its sign); f32 and the narrow floats go to f32 and to the narrow
+// floats on their bits, never through f64, as do f8e8m0fnu's values to
+// f64; an f64 below 2^-127 gives f8e8m0fnu's NaN.
+template <typename Out, typename In>
+typename Out::Storage RealToFloat(typename In::Storage s, bool flush) {
+  const auto x = In::Load(s);
+  const auto r = [&] {
+    if constexpr (kIsComplex<In>) {
+      return x.real();
+    } else {
+      return x;
+    }
+  }();
+  using OS = typename Out::Storage;
+  if constexpr (std::is_same_v<OS, double>) {
+    if constexpr (In::kType == PrimitiveType::kF8E8M0FNU) {
+      return DecodeToF64(In::kType, s);
+    }
+    return static_cast<double>(r);
+  } else if constexpr (std::is_same_v<OS, float>) {
+    return static_cast<float>(r);
+  } else if constexpr (std::is_same_v<typename In::Storage, double>) {
+    // Narrow floats round once from f64, as XLA:CPU converts (ConvertFromF64).
+    if (flush && Out::kType == PrimitiveType::kF8E8M0FNU && !(r >= 0x1p-127)) {
+      return static_cast<OS>(0xFF);
+    }
+    return static_cast<OS>(ConvertFromF64(Out::kType, r));
+  } else {
+    // Once from f32 (every other source is exact in f32, or rounds there
+    // as XLA does).
+    return Out::StoreOnce(static_cast<float>(r));
+  }
+}
+
+template <typename Out, typename In>
+typename Out::Storage ConvertOne(typename In::Storage s, bool flush) {
   using OC = typename Out::Compute;
   const auto x = In::Load(s);
   if constexpr (Out::kKind == Kind::kPred) {
     if constexpr (kIsComplex<In>) {
       return Out::Store(x != decltype(x)(0));
+    } else if constexpr (kIsNarrowFloat<In>) {
+      // Zero or not on the f32 bits: a bf16 or f8e8m0fnu value may be an
+      // f32 subnormal, which XLA:CPU tests as non-zero (a flushing compare
+      // would read it as zero).
+      uint32_t bits;
+      std::memcpy(&bits, &x, 4);
+      return Out::Store((bits & 0x7FFFFFFFu) != 0);
     } else {
       return Out::Store(x != 0);
     }
@@ -61,34 +131,10 @@ typename Out::Storage ConvertOne(typename In::Storage s) {
           static_cast<OC>(static_cast<uint64_t>(static_cast<int64_t>(x))));
     }
   } else if constexpr (kIsFloat<Out>) {
-    double v;
-    if constexpr (kIsComplex<In>) {
-      v = x.real();
-    } else if constexpr (In::kKind == Kind::kPred) {
-      v = x ? 1.0 : 0.0;
+    if constexpr (kIsFloat<In> || kIsComplex<In>) {
+      return RealToFloat<Out, In>(s, flush);
     } else {
-      v = static_cast<double>(x);
-    }
-    if constexpr (std::is_same_v<typename Out::Storage, double>) {
-      return v;
-    } else if constexpr (std::is_same_v<typename Out::Storage, float>) {
-      if constexpr (kIsInt<In> && sizeof(typename In::Compute) == 8) {
-        // Round the 64-bit integer once, directly to float.
-        return static_cast<float>(x);
-      }
-      return static_cast<float>(v);
-    } else {
-      // Narrow floats round once: from f64 as XLA:CPU converts it
-      // (ConvertFromF64), else from f32 (every other source is exact in
-      // f32, or rounds there as XLA does).
-      if constexpr (std::is_same_v<typename In::Storage, double>) {
-        return static_cast<typename Out::Storage>(
-            ConvertFromF64(Out::kType, v));
-      } else if constexpr (kIsInt<In>) {
-        return Out::StoreOnce(static_cast<float>(x));
-      } else {
-        return Out::StoreOnce(static_cast<float>(v));
-      }
+      return IntToFloat<Out, In>(x);
     }
   } else {  // complex out
     using R = typename OC::value_type;
@@ -96,6 +142,9 @@ typename Out::Storage ConvertOne(typename In::Storage s) {
       return OC(static_cast<R>(x.real()), static_cast<R>(x.imag()));
     } else if constexpr (In::kKind == Kind::kPred) {
       return OC(x ? R(1) : R(0), R(0));
+    } else if constexpr (std::is_same_v<R, double> &&
+                         In::kType == PrimitiveType::kF8E8M0FNU) {
+      return OC(DecodeToF64(In::kType, s), R(0));
     } else {
       return OC(static_cast<R>(x), R(0));
     }
@@ -104,10 +153,11 @@ typename Out::Storage ConvertOne(typename In::Storage s) {
 
 template <typename Out, typename In>
 void ConvertLoop(const Literal& in, Literal& out) {
+  const bool flush = CurrentDenormalMode() == DenormalMode::kFlushToZero;
   const auto* x = Data<In>(in);
   auto* y = MutableData<Out>(out);
   const int64_t n = in.element_count();
-  for (int64_t i = 0; i < n; ++i) y[i] = ConvertOne<Out, In>(x[i]);
+  for (int64_t i = 0; i < n; ++i) y[i] = ConvertOne<Out, In>(x[i], flush);
 }
 
 // Reduces a float's precision to `exponent_bits` and `mantissa_bits`

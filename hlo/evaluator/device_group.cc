@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_join.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/denormal_mode.h"
 
 namespace xlite::eval {
 
@@ -107,6 +108,7 @@ absl::StatusOr<std::vector<Literal>> RunOnDevices(
   std::vector<absl::StatusOr<Literal>> results(n,
                                                absl::UnknownError("not run"));
   auto run = [&](int64_t d) {
+    ScopedDenormalMode mode(options.denormals);
     Evaluator evaluator(options, &group, d);
     std::vector<const Literal*> args;
     for (const Literal& a : arguments[d]) args.push_back(&a);

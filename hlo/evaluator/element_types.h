@@ -9,11 +9,13 @@
 // f16: XLA:CPU computes them in f16); sub-byte integers compute in 32 bits and
 // wrap to their width.
 
+#include <cmath>
 #include <complex>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
 
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/ir/float_types.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/primitive_type.h"
@@ -200,6 +202,30 @@ const typename Tr::Storage* Data(const Literal& l) {
 template <typename Tr>
 typename Tr::Storage* MutableData(Literal& l) {
   return reinterpret_cast<typename Tr::Storage*>(l.mutable_data().data());
+}
+
+// XLA's maximum and minimum of floats (float or double): the first NaN
+// operand, +0 above -0, a subnormal read as the float hardware in `mode`
+// reads it (the comparisons would, the selected operand's bits would not).
+template <typename C>
+C FloatMaximum(C x, C y, DenormalMode mode) {
+  x = ReadAs(mode, x);
+  y = ReadAs(mode, y);
+  return std::isnan(x)   ? x
+         : std::isnan(y) ? y
+         : x > y         ? x
+         : y > x         ? y
+                         : (std::signbit(x) ? y : x);
+}
+template <typename C>
+C FloatMinimum(C x, C y, DenormalMode mode) {
+  x = ReadAs(mode, x);
+  y = ReadAs(mode, y);
+  return std::isnan(x)   ? x
+         : std::isnan(y) ? y
+         : x < y         ? x
+         : y < x         ? y
+                         : (std::signbit(x) ? x : y);
 }
 
 // Order of float bits where -NaN < -inf < ... < -0 < +0 < ... < +NaN.

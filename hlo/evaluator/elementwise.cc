@@ -8,6 +8,7 @@
 #include "hlo/evaluator/element_types.h"
 #include "hlo/ir/float_approximations.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/denormal_mode.h"
 
 namespace xlite::eval {
 namespace {
@@ -31,6 +32,18 @@ template <typename C>
 C Tanh(C x) {
   if constexpr (std::is_same_v<C, float>) return approx::TanhF32(x);
   return std::tanh(x);
+}
+
+// expm1 of a subnormal is the subnormal: with denormals flushed (the
+// evaluator's arithmetic flushes with the thread's DenormalMode) libm would
+// compute on the flushed operand and give a zero where XLA:CPU keeps the
+// operand; with gradual underflow libm's value is the operand too. (log and
+// log1p read a subnormal as zero, as XLA:CPU's do, where libm would scale
+// it up: Unary reads their operand as the hardware does.) The CPU
+// backend's float_ops.cc does the same.
+template <typename C>
+C Expm1(C x) {
+  return std::fabs(x) < std::numeric_limits<C>::min() ? x : std::expm1(x);
 }
 
 // ------------------------------------------------------------- loops
@@ -153,6 +166,11 @@ int CountLeadingZeros(typename Tr::Compute v) {
   return __builtin_clzll(bits) - (64 - Tr::kBits);
 }
 
+template <typename C>
+C Sign(C x) {
+  return std::isnan(x) ? x : x > 0 ? C(1) : x < 0 ? C(-1) : x;
+}
+
 // ------------------------------------------------------------- unary
 
 template <typename Tr>
@@ -214,21 +232,22 @@ absl::StatusOr<Literal> Unary(const HloInstruction& hlo, const Literal& a) {
         return unsupported();
     }
   } else if constexpr (kIsFloat<Tr>) {
+    // Operations that select or test bits read a subnormal as the float
+    // hardware does (ReadAs), so that they agree with the arithmetic.
+    const DenormalMode mode = CurrentDenormalMode();
+    auto hw = [mode](C x) { return ReadAs(mode, x); };
     switch (op) {
-#define XLITE_FLOAT_UNARY(opcode, expr)                  \
-  case HloOpcode::opcode:                                \
-    Map1<Tr, Tr>(a, out, [](C x) -> C { return expr; }); \
+#define XLITE_FLOAT_UNARY(opcode, expr)                   \
+  case HloOpcode::opcode:                                 \
+    Map1<Tr, Tr>(a, out, [&](C x) -> C { return expr; }); \
     return out;
       XLITE_FLOAT_UNARY(kAbs, std::fabs(x))
       XLITE_FLOAT_UNARY(kNegate, -x)
-      XLITE_FLOAT_UNARY(kSign, std::isnan(x) ? x
-                               : x > 0       ? C(1)
-                               : x < 0       ? C(-1)
-                                             : x)
+      XLITE_FLOAT_UNARY(kSign, Sign(hw(x)))
       XLITE_FLOAT_UNARY(kExp, Exp(x))
-      XLITE_FLOAT_UNARY(kExpm1, std::expm1(x))
-      XLITE_FLOAT_UNARY(kLog, Log(x))
-      XLITE_FLOAT_UNARY(kLog1p, std::log1p(x))
+      XLITE_FLOAT_UNARY(kExpm1, Expm1(x))
+      XLITE_FLOAT_UNARY(kLog, Log(hw(x)))
+      XLITE_FLOAT_UNARY(kLog1p, std::log1p(hw(x)))
       XLITE_FLOAT_UNARY(kSqrt, std::sqrt(x))
       XLITE_FLOAT_UNARY(kRsqrt, C(1) / std::sqrt(x))
       XLITE_FLOAT_UNARY(kCbrt, std::cbrt(x))
@@ -365,10 +384,13 @@ absl::StatusOr<Literal> Binary(HloOpcode op, const Shape& shape,
         return unsupported();
     }
   } else if constexpr (kIsFloat<Tr>) {
+    // maximum and minimum select an operand: subnormals read as the float
+    // hardware reads them first.
+    const DenormalMode mode = CurrentDenormalMode();
     switch (op) {
-#define XLITE_FLOAT_BINARY(opcode, expr)                         \
-  case HloOpcode::opcode:                                        \
-    Map2<Tr, Tr>(a, b, out, [](C x, C y) -> C { return expr; }); \
+#define XLITE_FLOAT_BINARY(opcode, expr)                          \
+  case HloOpcode::opcode:                                         \
+    Map2<Tr, Tr>(a, b, out, [&](C x, C y) -> C { return expr; }); \
     return out;
       XLITE_FLOAT_BINARY(kAdd, x + y)
       XLITE_FLOAT_BINARY(kSubtract, x - y)
@@ -378,16 +400,8 @@ absl::StatusOr<Literal> Binary(HloOpcode op, const Shape& shape,
       XLITE_FLOAT_BINARY(kPower, std::pow(x, y))
       XLITE_FLOAT_BINARY(kAtan2, std::atan2(x, y))
       // XLA's max/min propagate NaN.
-      XLITE_FLOAT_BINARY(kMaximum, std::isnan(x)   ? x
-                                   : std::isnan(y) ? y
-                                   : x > y         ? x
-                                   : y > x         ? y
-                                                   : (std::signbit(x) ? y : x))
-      XLITE_FLOAT_BINARY(kMinimum, std::isnan(x)   ? x
-                                   : std::isnan(y) ? y
-                                   : x < y         ? x
-                                   : y < x         ? y
-                                                   : (std::signbit(x) ? x : y))
+      XLITE_FLOAT_BINARY(kMaximum, FloatMaximum(x, y, mode))
+      XLITE_FLOAT_BINARY(kMinimum, FloatMinimum(x, y, mode))
 #undef XLITE_FLOAT_BINARY
       default:
         return unsupported();

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "hlo/evaluator/device_group.h"
 #include "hlo/evaluator/internal.h"
+#include "hlo/ir/denormal_mode.h"
 
 namespace xlite {
 
@@ -210,6 +211,7 @@ absl::StatusOr<Literal> EvaluateComputation(
     const HloComputation& computation,
     absl::Span<const Literal* const> arguments,
     const EvaluatorOptions& options) {
+  ScopedDenormalMode mode(options.denormals);
   eval::Evaluator evaluator(options, nullptr, 0);
   return evaluator.Call(computation, arguments);
 }
@@ -218,6 +220,7 @@ absl::StatusOr<Literal> EvaluateInstruction(
     const HloInstruction& instruction,
     absl::Span<const Literal* const> operands,
     const EvaluatorOptions& options) {
+  ScopedDenormalMode mode(options.denormals);
   eval::Evaluator evaluator(options, nullptr, 0);
   return evaluator.EvaluateOne(instruction, operands);
 }

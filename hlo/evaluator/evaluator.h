@@ -18,6 +18,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 
@@ -50,6 +51,13 @@ struct EvaluatorOptions {
   int64_t max_loop_iterations = 0;
   /// Custom calls; nullptr means the global registry.
   const CustomCallRegistry* custom_calls = nullptr;
+  /// The float hardware's treatment of f32 and f64 subnormals while the
+  /// evaluator runs (hlo/ir/denormal_mode.h; the caller's mode is restored
+  /// after). kFlushToZero is XLA:CPU's mode at run time, and the CPU
+  /// backend's: a subnormal operand reads as zero, a subnormal result is
+  /// zero. kIeee keeps gradual underflow, as XLA's compile-time constant
+  /// folding does (passes fold with it) and as XLA:GPU computes f32 and f64.
+  DenormalMode denormals = DenormalMode::kFlushToZero;
 };
 
 /// Runs the entry computation on `arguments` (one per entry parameter) on a

@@ -197,6 +197,35 @@ uint64_t EncodeFinite(const FloatFormat& f, double value) {
   return sign | bits;
 }
 
+// f8e8m0fnu (2^(bits - 127); 0xFF NaN) from and to f32 and to f64 on the
+// bits alone: its 2^-127 is an f32 subnormal, which float arithmetic would
+// read as zero on a thread that flushes denormals (hlo/ir/denormal_mode.h),
+// where XLA:CPU's conversions keep it.
+float E8M0ToF32(uint64_t bits) {
+  const uint32_t e = bits & 0xFF;
+  if (e == 0xFF) return F32FromBits(0x7FC00000u);
+  return F32FromBits(e == 0 ? 0x00400000u : e << 23);
+}
+
+double E8M0ToF64(uint64_t bits) {
+  const uint64_t e = bits & 0xFF;
+  if (e == 0xFF) return F64FromBits(0x7FF8000000000000u);
+  return F64FromBits((e + 1023 - 127) << 52);
+}
+
+// EncodeFinite's rounding (ties up), zero and negatives to NaN, and
+// ml_dtypes' quirk for f32 subnormals: above 2^-127 they round up to
+// 2^-126, the others down to 2^-127.
+uint64_t E8M0FromF32(float value) {
+  const uint32_t b = BitsFromF32(value);
+  const uint32_t e = (b >> 23) & 0xFF;
+  const uint32_t m = b & 0x7FFFFFu;
+  if ((b >> 31) != 0 || e == 0xFF) return 0xFF;  // negative, inf, NaN
+  if (e == 0) return m == 0 ? 0xFF : (m > 0x400000u ? 1 : 0);
+  const uint32_t rounded = e + (m >= 0x400000u ? 1 : 0);
+  return rounded > 0xFE ? 0xFF : rounded;
+}
+
 // numpy's f16 NaN conversion: keep the top payload bits, stay a NaN.
 uint64_t HalfNanFromPayload(bool negative, uint64_t top_payload) {
   uint64_t bits = 0x7C00u + top_payload;
@@ -247,6 +276,8 @@ float DecodeToF32(PrimitiveType type, uint64_t bits) {
       return static_cast<float>(F64FromBits(bits));
     case PrimitiveType::kBF16:
       return F32FromBits(static_cast<uint32_t>(bits & 0xFFFF) << 16);
+    case PrimitiveType::kF8E8M0FNU:
+      return E8M0ToF32(bits);
     case PrimitiveType::kF16:
       if (IsNanPattern(kF16, bits)) {
         return F32FromBits(((bits & 0x8000u) << 16) | 0x7F800000u |
@@ -269,6 +300,8 @@ double DecodeToF64(PrimitiveType type, uint64_t bits) {
   switch (type) {
     case PrimitiveType::kF64:
       return F64FromBits(bits);
+    case PrimitiveType::kF8E8M0FNU:
+      return E8M0ToF64(bits);
     case PrimitiveType::kF16:
       if (IsNanPattern(kF16, bits)) {
         return F64FromBits(((bits & 0x8000u) << 48) | 0x7FF0000000000000u |
@@ -299,14 +332,10 @@ uint64_t EncodeFromF32(PrimitiveType type, float value) {
     default:
       break;
   }
+  if (type == PrimitiveType::kF8E8M0FNU) return E8M0FromF32(value);
   const FloatFormat* f = GetFloatFormat(type);
   if (f == nullptr) return 0;
   if (std::isnan(value)) return NanBits(*f, std::signbit(value));
-  if (type == PrimitiveType::kF8E8M0FNU && value > 0 &&
-      value < std::numeric_limits<float>::min()) {
-    // ml_dtypes quirk: f32 subnormals above 2^-127 round up to 2^-126.
-    return value > std::ldexp(1.0f, -127) ? 1 : 0;
-  }
   return EncodeFinite(*f, value);
 }
 
@@ -343,7 +372,10 @@ uint64_t ConvertFromF64(PrimitiveType type, double value) {
   if (std::isnan(value)) return NanBits(*f, std::signbit(value));
   if (type == PrimitiveType::kF8E8M0FNU && value > 0 &&
       value < std::numeric_limits<float>::min()) {
-    return EncodeFromF32(type, static_cast<float>(value));  // as its f32
+    // As its f32 value (E8M0FromF32), without computing that subnormal,
+    // which a thread that flushes denormals would lose: up to 2^-126 when
+    // it rounds above 2^-127, to NaN when it rounds to zero.
+    return value > 0x1p-127 + 0x1p-150 ? 1 : value > 0x1p-150 ? 0 : 0xFF;
   }
   return EncodeFinite(*f, value);
 }

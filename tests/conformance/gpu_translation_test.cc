@@ -42,6 +42,7 @@ testing::TranslationPlatform GpuEmulator() {
   gpu.refusal = "the gpu backend cannot compile %";
   gpu.compile = CompileForEmulator;
   gpu.tolerance = testing::ReorderedReductionTolerance();
+  gpu.denormals = DenormalMode::kIeee;
   return gpu;
 }
 

@@ -71,13 +71,16 @@ void CountRefusal(const std::string& path, const TranslationPlatform& platform,
 }
 
 absl::StatusOr<std::vector<Literal>> Interpret(const HloModule& m,
-                                               const PerDeviceArguments& args) {
+                                               const PerDeviceArguments& args,
+                                               DenormalMode denormals) {
+  EvaluatorOptions options;
+  options.denormals = denormals;
   const int64_t replicas = m.config().replica_count;
   const int64_t partitions = m.config().num_partitions;
   if (replicas * partitions != 1) {
-    return EvaluateOnDevices(m, replicas, partitions, args);
+    return EvaluateOnDevices(m, replicas, partitions, args, options);
   }
-  absl::StatusOr<Literal> one = EvaluateModule(m, args[0]);
+  absl::StatusOr<Literal> one = EvaluateModule(m, args[0], options);
   if (!one.ok()) return one.status();
   std::vector<Literal> out;
   out.push_back(*std::move(one));
@@ -181,7 +184,8 @@ void CheckTranslation(const std::string& path,
   const int64_t replicas = m.config().replica_count;
   const int64_t partitions = m.config().num_partitions;
   const PerDeviceArguments per_device(replicas * partitions, args);
-  absl::StatusOr<std::vector<Literal>> want = Interpret(m, per_device);
+  absl::StatusOr<std::vector<Literal>> want =
+      Interpret(m, per_device, platform.denormals);
   if (!want.ok()) return compile_only("the interpreter cannot run it");
   absl::StatusOr<TranslationRunner> run = platform.compile(m);
   if (!run.ok()) return CountRefusal(path, platform, run.status(), counts);

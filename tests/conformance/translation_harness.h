@@ -21,6 +21,7 @@
 #include <gtest/gtest.h>
 
 #include "absl/status/statusor.h"
+#include "hlo/ir/denormal_mode.h"
 #include "hlo/ir/literal.h"
 #include "hlo/ir/module.h"
 #include "tests/testing/result_difference.h"
@@ -45,6 +46,9 @@ struct TranslationPlatform {
   /// Compiles a clone of the module.
   std::function<absl::StatusOr<TranslationRunner>(const HloModule&)> compile;
   ResultTolerance tolerance;
+  /// The interpreter's denormal mode for this platform: flushed for the
+  /// CPU (XLA:CPU's), IEEE for the GPU's (XLA:GPU keeps f32 subnormals).
+  DenormalMode denormals = DenormalMode::kFlushToZero;
 };
 
 /// The module files: the shared real corpus and the lit tests' modules.

@@ -77,6 +77,9 @@ ABSL_FLAG(int, timeout_s, 60, "seconds a module may take (with --fork)");
 ABSL_FLAG(bool, refusals, false, "print the refusals' reasons too");
 ABSL_FLAG(bool, dump_refused, false,
           "with --dump_dir, write the refused modules there too");
+ABSL_FLAG(std::string, interpreter_denormals, "",
+          "flush|ieee: the interpreter's denormal mode (default: the "
+          "platform's, flushed for cpu)");
 ABSL_FLAG(std::string, reduce, "",
           "shrink this failing module instead (prints the smaller module)");
 
@@ -96,6 +99,15 @@ DifferentialOptions Options() {
   o.module.dot_fusions = absl::GetFlag(FLAGS_dot_fusions);
   o.gemm_backend = absl::GetFlag(FLAGS_gemm_backend);
   o.gpu_spec = absl::GetFlag(FLAGS_gpu_spec);
+  if (const std::string mode = absl::GetFlag(FLAGS_interpreter_denormals);
+      !mode.empty()) {
+    if (mode != "flush" && mode != "ieee") {
+      std::cerr << "error: bad --interpreter_denormals '" << mode << "'\n";
+      std::exit(2);
+    }
+    o.interpreter_denormals =
+        mode == "flush" ? DenormalMode::kFlushToZero : DenormalMode::kIeee;
+  }
   if (const std::string tiling = absl::GetFlag(FLAGS_tiled_gemm_config);
       !tiling.empty()) {
     o.tiled_gemm_config = ParseTiledGemmConfig(tiling);

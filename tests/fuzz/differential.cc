@@ -186,6 +186,10 @@ DifferentialResult RunDifferential(const std::string& text,
   }
   EvaluatorOptions evaluator;
   evaluator.max_loop_iterations = 1000;
+  // The CPU backend flushes denormals as XLA:CPU does; the GPU's keep them.
+  evaluator.denormals = options.interpreter_denormals.value_or(
+      options.backend == Backend::kCpu ? DenormalMode::kFlushToZero
+                                       : DenormalMode::kIeee);
   absl::StatusOr<std::unique_ptr<HloModule>> reference =
       ReferenceModule(**module, options);
   if (!reference.ok()) {

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "gpu_backend/gpu_pipeline.h"
+#include "hlo/ir/denormal_mode.h"
 #include "tests/fuzz/choice_source.h"
 #include "tests/fuzz/random_module.h"
 
@@ -46,6 +47,10 @@ struct DifferentialOptions {
   std::string gpu_spec = "h100";
   /// Seed of the arguments.
   uint64_t input_seed = 42;
+  /// The interpreter's denormal mode; unset: the backend's own (flushed
+  /// for the cpu, as XLA:CPU's; IEEE for the gpu). Set to measure what
+  /// the other mode would change.
+  std::optional<DenormalMode> interpreter_denormals;
   RandomModuleOptions module;
 };
 

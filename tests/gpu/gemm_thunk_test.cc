@@ -120,7 +120,9 @@ void Check(const std::string& text, int gemms) {
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(**module).ok());
   const std::vector<Literal> args = gpu_test::DeterministicArguments(**module);
-  absl::StatusOr<Literal> want = EvaluateModule(**module, args);
+  // With IEEE subnormals, as the GPU computes.
+  absl::StatusOr<Literal> want =
+      EvaluateModule(**module, args, {.denormals = DenormalMode::kIeee});
   ASSERT_TRUE(want.ok()) << want.status();
   absl::StatusOr<gpu::GpuCompileOptions> options =
       gpu::DefaultGpuCompileOptions(gpu::GpuCodeTarget::kEmulator);

@@ -61,7 +61,9 @@ void ExpectEmulatorMatchesInterpreter(const Case& c, const char* spec_name) {
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(**module).ok());
   const std::vector<Literal> args = gpu_test::DeterministicArguments(**module);
-  absl::StatusOr<Literal> want = EvaluateModule(**module, args);
+  // With IEEE subnormals, as the GPU computes.
+  absl::StatusOr<Literal> want =
+      EvaluateModule(**module, args, {.denormals = DenormalMode::kIeee});
   ASSERT_TRUE(want.ok()) << want.status();
   auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator, spec_name, c.tiling);
   ASSERT_TRUE(exe.ok()) << exe.status();

@@ -499,7 +499,9 @@ TEST_P(TiledGemmScaledTest, OneKernelWithTheExpansionsNumbers) {
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   const std::vector<Literal> args = ScaledArguments(**module);
-  absl::StatusOr<Literal> want = EvaluateModule(**module, args);
+  // With IEEE subnormals, as the GPU computes.
+  absl::StatusOr<Literal> want =
+      EvaluateModule(**module, args, {.denormals = DenormalMode::kIeee});
   ASSERT_TRUE(want.ok()) << want.status();
   auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator);
   ASSERT_TRUE(exe.ok()) << exe.status();
@@ -626,7 +628,9 @@ TEST(TiledGemmTiling, ThreeStagesWithoutAsyncTilesRunTwo) {
   absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
   ASSERT_TRUE(module.ok()) << module.status();
   const std::vector<Literal> args = gpu_test::DeterministicArguments(**module);
-  absl::StatusOr<Literal> want = EvaluateModule(**module, args);
+  // With IEEE subnormals, as the GPU computes.
+  absl::StatusOr<Literal> want =
+      EvaluateModule(**module, args, {.denormals = DenormalMode::kIeee});
   ASSERT_TRUE(want.ok()) << want.status();
   auto exe = Compile(text, gpu::GpuCodeTarget::kEmulator, "h100", c.tiling);
   ASSERT_TRUE(exe.ok()) << exe.status();
