@@ -136,15 +136,25 @@ bool IsReduction(const HloInstruction* hlo) {
          hlo->opcode() == HloOpcode::kDot;
 }
 
-// The reduction among `root`'s results (the first of a tuple root's), or
-// null: those are computed in joint lanes.
-const HloInstruction* LaneReduction(const HloInstruction* root) {
+// The reduction among the results `leaves` of `root` (of dimensions
+// `shape`; the first such of a tuple root's), or null: those are computed
+// in joint lanes. A tuple's reduction of other dimensions belongs to
+// another group of leaves and is walked there.
+const HloInstruction* LaneReduction(const HloInstruction* root,
+                                    const std::vector<int64_t>& leaves,
+                                    const Shape& shape) {
   if (root->opcode() != HloOpcode::kTuple) {
     return IsReduction(root) ? root : nullptr;
   }
-  auto it = std::find_if(root->operands().begin(), root->operands().end(),
-                         IsReduction);
-  return it == root->operands().end() ? nullptr : *it;
+  for (int64_t l : leaves) {
+    if (l < 0 || l >= root->operand_count()) continue;
+    const HloInstruction* value = root->operand(l);
+    if (IsReduction(value) && value->shape().IsArray() &&
+        value->shape().dimensions() == shape.dimensions()) {
+      return value;
+    }
+  }
+  return nullptr;
 }
 
 // Whether joint lanes along result dimension `dim` of `dot` read its
@@ -237,7 +247,7 @@ Walk WalkFor(const HloInstruction* hlo, const HloInstruction* root,
     walk.columns = MatchColumnReduction(hlo, root, MaxTasks(hlo));
     if (walk.columns) return walk;
   }
-  const HloInstruction* reduction = LaneReduction(root);
+  const HloInstruction* reduction = LaneReduction(root, leaves, shape);
   const int64_t lane_dim = codegen::LaneDimension(shape);
   if (reduction != nullptr && lane_dim >= 0 &&
       codegen::StripWidth(reduction) == 0 &&
