@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cpu_backend/executable.h"
+#include "cpu_backend/text_run_testing.h"
 #include "hlo/text/parser.h"
 #include "hlo/text/printer.h"
 
@@ -17,28 +18,13 @@ namespace xlite::cpu {
 namespace {
 
 std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : nullptr;
+  return testing::ParseForTest(text);
 }
 
 // The module's results on `args` (HLO literal text), as one literal's text.
 std::string RunCompiled(const std::string& text,
                         const std::vector<std::string>& args) {
-  std::vector<Literal> literals;
-  for (const std::string& arg : args) {
-    absl::StatusOr<Literal> literal = ParseLiteral(arg);
-    EXPECT_TRUE(literal.ok()) << literal.status();
-    if (!literal.ok()) return "";
-    literals.push_back(*std::move(literal));
-  }
-  absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
-      CpuExecutable::Compile(Parse(text), CompileOptions());
-  EXPECT_TRUE(exe.ok()) << exe.status();
-  if (!exe.ok()) return "";
-  absl::StatusOr<Literal> got = (*exe)->Run(literals);
-  EXPECT_TRUE(got.ok()) << got.status();
-  return got.ok() ? got->ToString() : "";
+  return testing::RunOnText(text, args);
 }
 
 // (1 + 2^-7)^2 = 1 + 2^-6 + 2^-14: 1.015625 in bf16, 1.01568604 in f32.

@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "cpu_backend/executable.h"
+#include "cpu_backend/text_run_testing.h"
 #include "hlo/ir/float_types.h"
 #include "hlo/text/parser.h"
 #include "hlo/text/printer.h"
@@ -20,36 +21,11 @@
 namespace xlite::cpu {
 namespace {
 
+using testing::RunCompiled;
+using testing::RunOnText;
+
 std::unique_ptr<HloModule> Parse(const std::string& text) {
-  absl::StatusOr<std::unique_ptr<HloModule>> module = ParseHloModule(text);
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : nullptr;
-}
-
-// The module's result on `args`, compiled by the CPU backend.
-absl::StatusOr<Literal> RunCompiled(const std::string& text,
-                                    std::vector<Literal> args) {
-  std::unique_ptr<HloModule> module = Parse(text);
-  if (module == nullptr) return absl::InvalidArgumentError("no module");
-  absl::StatusOr<std::unique_ptr<CpuExecutable>> exe =
-      CpuExecutable::Compile(std::move(module), CompileOptions());
-  if (!exe.ok()) return exe.status();
-  return (*exe)->Run(args);
-}
-
-// The result as one literal's text, the arguments given as literal text.
-std::string RunOnText(const std::string& text,
-                      const std::vector<std::string>& args) {
-  std::vector<Literal> literals;
-  for (const std::string& arg : args) {
-    absl::StatusOr<Literal> literal = ParseLiteral(arg);
-    EXPECT_TRUE(literal.ok()) << literal.status();
-    if (!literal.ok()) return "";
-    literals.push_back(*std::move(literal));
-  }
-  absl::StatusOr<Literal> got = RunCompiled(text, std::move(literals));
-  EXPECT_TRUE(got.ok()) << got.status();
-  return got.ok() ? got->ToString() : "";
+  return testing::ParseForTest(text);
 }
 
 bool IsF16Nan(uint64_t bits) {
